@@ -1,0 +1,3 @@
+"""probviz: see probabilistic classifiers at work."""
+
+__version__ = "0.1.0"

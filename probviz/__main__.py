@@ -1,0 +1,3 @@
+from probviz.cli import main
+
+raise SystemExit(main())

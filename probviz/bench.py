@@ -1,0 +1,110 @@
+"""`probviz bench`: fit + posterior-grid timings beside scikit-learn, medians of interleaved runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import numpy as np
+
+from probviz import scene
+from probviz.models import MODEL_NAMES, create
+
+
+def blobs(n: int, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """k Gaussian classes with random means and covariances, n points in all."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    means = rng.normal(0, 2.5, (k, 2))
+    A = rng.normal(0, 0.7, (k, 2, 2))
+    X = means[y] + np.einsum("nij,nj->ni", A[y], rng.normal(size=(n, 2)))
+    return X, y
+
+
+def _sklearn(name: str, l2: float):
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.multiclass import OneVsRestClassifier
+    from sklearn.naive_bayes import GaussianNB
+    return {
+        "lda": lambda: LinearDiscriminantAnalysis(solver="lsqr"),
+        "qda": lambda: QuadraticDiscriminantAnalysis(),
+        "nb": lambda: GaussianNB(var_smoothing=0.0),
+        "logistic": lambda: OneVsRestClassifier(LogisticRegression(C=1.0 / l2)),
+        "softmax": lambda: LogisticRegression(C=1.0 / l2),
+    }[name]()
+
+
+def _median_ms(fn, repeat):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return 1000.0 * float(np.median(times))
+
+
+def run(sizes=((1000, 3), (20000, 5)), repeat: int = 15, grid: int = 256) -> dict:
+    """Time our fit + grid posterior against scikit-learn's fit + predict_proba on the same grid."""
+    try:
+        import sklearn  # noqa: F401
+        have_sklearn = True
+    except ImportError:
+        have_sklearn = False
+    rows = []
+    bounds = (-8.0, 8.0, -8.0, 8.0)
+    xs, ys = scene.grid_axes(bounds, grid, grid)
+    Q = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+    for n, k in sizes:
+        X, y = blobs(n, k)
+        exp_floor = _median_ms(lambda: np.exp(np.zeros((k, grid, grid), np.float32)), repeat)
+        for name in MODEL_NAMES:
+            model = create(name)
+            ours_fit = lambda: model.fit(X, y)  # noqa: E731
+            ours_grid = lambda: scene.posterior_grid(model, xs, ys)  # noqa: E731
+            ref = _sklearn(name, getattr(model, "l2", 1.0)) if have_sklearn else None
+            f, g, r, s = [], [], [], []
+            for _ in range(repeat):  # interleaved, so load on the machine hits both alike
+                t0 = time.perf_counter(); ours_fit(); t1 = time.perf_counter()
+                ours_grid(); t2 = time.perf_counter()
+                scene.boundaries(model, bounds); t3 = time.perf_counter()
+                f.append(t1 - t0); g.append(t2 - t1); s.append(t3 - t2)
+                if ref is not None:
+                    t0 = time.perf_counter(); ref.fit(X, y); ref.predict_proba(Q)
+                    r.append(time.perf_counter() - t0)
+            row = {
+                "model": name, "n": n, "k": k,
+                "fit_ms": 1000 * float(np.median(f)), "grid_ms": 1000 * float(np.median(g)),
+                "boundaries_ms": 1000 * float(np.median(s)),
+                "exp_floor_ms": exp_floor,
+            }
+            row["fit_grid_ms"] = 1000 * float(np.median(np.add(f, g)))
+            if r:
+                row["sklearn_ms"] = 1000 * float(np.median(r))
+                row["ratio"] = row["fit_grid_ms"] / row["sklearn_ms"]
+            rows.append(row)
+    return {"cores": os.cpu_count(), "grid": grid, "repeat": repeat, "rows": rows,
+            "sklearn": have_sklearn}
+
+
+def format_table(result: dict) -> str:
+    head = (f"probviz bench: medians of {result['repeat']} interleaved runs, "
+            f"{result['grid']}x{result['grid']} grid, {result['cores']} cores")
+    cols = ("model", "N", "K", "fit ms", "grid ms", "bound ms", "fit+grid", "sklearn", "ratio", "exp floor")
+    lines = [head, " ".join(f"{c:>9}" for c in cols)]
+    for r in result["rows"]:
+        vals = (r["model"], r["n"], r["k"], f"{r['fit_ms']:.2f}", f"{r['grid_ms']:.2f}",
+                f"{r['boundaries_ms']:.2f}", f"{r['fit_grid_ms']:.2f}",
+                f"{r.get('sklearn_ms', float('nan')):.2f}", f"{r.get('ratio', float('nan')):.2f}",
+                f"{r['exp_floor_ms']:.2f}")
+        lines.append(" ".join(f"{v:>9}" for v in vals))
+    if not result["sklearn"]:
+        lines.append("scikit-learn is not installed: no reference column (pip install 'probviz[bench]')")
+    return "\n".join(lines)
+
+
+def main(args) -> int:
+    result = run(repeat=args.repeat)
+    print(json.dumps(result, indent=2) if args.json else format_table(result))
+    return 0

@@ -1,0 +1,121 @@
+"""The command line: no sub-command opens the GUI; ``fit``, ``examples``, ``export``, ``bench`` run headless."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from probviz import __version__
+
+COMMANDS = ("fit", "examples", "export", "bench", "gui")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="probviz",
+        description="See probabilistic classifiers: place points, pick a model, watch the posterior.",
+        epilog="Without a command, probviz opens its window (on FILE if given).")
+    p.add_argument("--version", action="version", version=f"probviz {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    g = sub.add_parser("gui", help="open the window (the default)")
+    g.add_argument("file", nargs="?", help="a CSV file, a .probviz session or example:NAME")
+
+    f = sub.add_parser("fit", help="fit a model and print its parameters")
+    f.add_argument("input", help="a CSV file, a .probviz session or example:NAME")
+    f.add_argument("--model", default="lda", help="lda, qda, nb, logistic or softmax (default lda)")
+    f.add_argument("--json", action="store_true", help="print JSON")
+    _column_options(f)
+
+    sub.add_parser("examples", help="list the built-in examples")
+
+    b = sub.add_parser("bench", help="time fits and posterior grids beside scikit-learn")
+    b.add_argument("--json", action="store_true", help="print JSON")
+    b.add_argument("--repeat", type=int, default=15, help="runs per measurement (default 15)")
+    return p
+
+
+def _column_options(p):
+    p.add_argument("--x", help="x column (name or 1-based number)")
+    p.add_argument("--y", help="y column (name or 1-based number)")
+    p.add_argument("--label", help="label column (name or 1-based number)")
+
+
+def _fit(args) -> int:
+    import numpy as np
+
+    from probviz.data.inputs import load_dataset
+    from probviz.models import create
+
+    data = load_dataset(args.input, args.x, args.y, args.label)
+    model = create(args.model)
+    model.fit(data.X, data.labels)
+    out = model.summary(data.X, data.labels)
+    out["classes"] = [data.class_names[c] for c in model.classes_]
+    out["n_points"] = int(len(data.X))
+    shared = hasattr(model, "covariance_")
+    for attr in ("priors_", "means_", "covariance_", "covariances_", "coef_", "intercept_", "n_iter_",
+                 "converged_"):
+        if hasattr(model, attr) and not (shared and attr == "covariances_"):
+            v = getattr(model, attr)
+            out[attr.rstrip("_")] = v.tolist() if isinstance(v, np.ndarray) else v
+    if args.json:
+        print(json.dumps(out, indent=2, default=float))
+        return 0
+    print(f"{model.label} on {data.name or args.input}: {len(data.X)} points, classes {', '.join(out['classes'])}")
+    print(f"  parameters {out['n_parameters']}, accuracy {out['accuracy']:.4f}, "
+          f"log-likelihood {out['log_likelihood']:.4f}")
+    for key in ("priors", "means", "covariance", "covariances", "coef", "intercept"):
+        if key in out:
+            text = np.array2string(np.asarray(out[key]), precision=4, suppress_small=True)
+            print(f"  {key}:\n    " + text.replace("\n", "\n    "))
+    for n in out["notices"]:
+        print(f"  note: {n}")
+    return 0
+
+
+def _examples(args) -> int:
+    from probviz.data.examples import EXAMPLES
+
+    width = max(map(len, EXAMPLES))
+    for name, (lesson, _) in EXAMPLES.items():
+        print(f"{name:<{width}}  {lesson}")
+    return 0
+
+
+def _gui(args) -> int:
+    from probviz.app.launch import run_gui
+
+    return run_gui(getattr(args, "file", None))
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
+        argv = ["gui", *argv]  # `probviz data.csv` opens the window on it
+    parser = _parser()
+    args = parser.parse_args(argv)
+    command = args.command or "gui"
+    try:
+        if command == "fit":
+            return _fit(args)
+        if command == "examples":
+            return _examples(args)
+        if command == "bench":
+            from probviz import bench
+
+            return bench.main(args)
+        if command == "export":
+            from probviz.export_cli import main as export_main
+
+            return export_main(args)
+        return _gui(args)
+    except (ValueError, OSError) as e:  # DataError is a ValueError
+        print(f"probviz: error: {e}", file=sys.stderr)
+        return 2
+
+
+def gui_main() -> int:
+    """Entry point of the ``probviz-gui`` launcher (no console on Windows)."""
+    return main(["gui", *sys.argv[1:]])

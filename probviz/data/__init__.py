@@ -1,0 +1,1 @@
+"""Data sets, files and examples: pure Python/numpy, no Qt."""

@@ -1,0 +1,89 @@
+"""Built-in example data sets, each chosen to show one lesson of the notes."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from probviz.data.dataset import Dataset
+
+EXAMPLES: dict[str, tuple[str, Callable[[], Dataset]]] = {}
+
+
+def example(name: str, lesson: str):
+    def register(fn):
+        EXAMPLES[name] = (lesson, fn)
+        return fn
+    return register
+
+
+def load(name: str) -> Dataset:
+    try:
+        return EXAMPLES[name][1]()
+    except KeyError:
+        raise ValueError(f"no example named {name!r}; try one of {', '.join(EXAMPLES)}") from None
+
+
+@example("fruit", "Apple or peach? LDA on the data of 002; the probe x = (2.3, 1.5) gets p(apple|x).")
+def fruit() -> Dataset:
+    """002's generator: N = 250, p(apple) = 0.7, shared Sigma, mu_apple = (1, 1), mu_peach = (1.7, 2.5)."""
+    rng = np.random.default_rng(190)  # a draw whose LDA fit gives p(apple|x) = 0.823, as in 002
+    N, p_apple = 250, 0.7
+    sigma = np.array([[0.2, 0.1], [0.1, 0.3]])
+    apple = rng.random(N) < p_apple
+    X = np.where(apple[:, None],
+                 rng.multivariate_normal([1.0, 1.0], sigma, N),
+                 rng.multivariate_normal([1.7, 2.5], sigma, N))
+    return Dataset(X, np.where(apple, 0, 1), ["apple", "peach"], colors=["#D55E00", "#0072B2"],
+                   axis_names=("roughness", "colour"), name="fruit",
+                   description=EXAMPLES["fruit"][0], probe=(2.3, 1.5), view=(-1.0, 3.0, -1.0, 4.0))
+
+
+@example("shared-vs-own-covariance",
+         "Figure (c)/(d) of 000: two classes share a covariance, the third does not; try QDA.")
+def shared_vs_own() -> Dataset:
+    rng = np.random.default_rng(4)
+    shared = np.array([[0.6, 0.35], [0.35, 0.5]])
+    own = np.array([[0.15, 0.0], [0.0, 1.2]])
+    parts = [rng.multivariate_normal(m, c, 80)
+             for m, c in (([-1.5, 0.0], shared), ([1.5, 1.0], shared), ([0.5, -2.2], own))]
+    return Dataset(np.vstack(parts), np.repeat([0, 1, 2], 80), ["red", "green", "blue"],
+                   colors=["#D55E00", "#009E73", "#0072B2"], name="shared-vs-own-covariance",
+                   description=EXAMPLES["shared-vs-own-covariance"][0])
+
+
+@example("xor", "No line separates XOR: linear models fail, a quadratic basis succeeds.")
+def xor() -> Dataset:
+    rng = np.random.default_rng(5)
+    centers = np.array([[-1, -1], [1, 1], [-1, 1], [1, -1]], float)
+    X = np.vstack([rng.normal(c, 0.35, (40, 2)) for c in centers])
+    return Dataset(X, np.repeat([0, 0, 1, 1], 40), ["A", "B"], name="xor", description=EXAMPLES["xor"][0])
+
+
+@example("circles", "One class inside a ring of the other: QDA and a quadratic basis see it, LDA cannot.")
+def circles() -> Dataset:
+    rng = np.random.default_rng(6)
+    inner = rng.normal(0, 0.5, (100, 2))
+    t = rng.uniform(0, 2 * np.pi, 150)
+    outer = np.c_[np.cos(t), np.sin(t)] * rng.normal(2.2, 0.25, (150, 1))
+    return Dataset(np.vstack([inner, outer]), np.repeat([0, 1], [100, 150]), ["inner", "ring"],
+                   name="circles", description=EXAMPLES["circles"][0])
+
+
+@example("outliers", "A few far points drag a Gaussian's mean and covariance; logistic regression barely moves.")
+def outliers() -> Dataset:
+    rng = np.random.default_rng(7)
+    a = rng.normal([-1.0, 0.0], 0.5, (60, 2))
+    b = rng.normal([1.0, 0.0], 0.5, (60, 2))
+    far = rng.normal([8.0, 6.0], 0.4, (6, 2))
+    return Dataset(np.vstack([a, b, far]), np.repeat([0, 1, 1], [60, 60, 6]), ["A", "B"],
+                   name="outliers", description=EXAMPLES["outliers"][0])
+
+
+@example("three-in-a-line", "Three classes along a line: least squares masks the middle one (004); LDA and softmax do not.")
+def three_in_a_line() -> Dataset:
+    rng = np.random.default_rng(8)
+    X = np.vstack([rng.normal([m, m], 0.45, (50, 2)) for m in (-2.5, 0.0, 2.5)])
+    return Dataset(X, np.repeat([0, 1, 2], 50), ["C1", "C2", "C3"], name="three-in-a-line",
+                   description=EXAMPLES["three-in-a-line"][0])

@@ -1,0 +1,25 @@
+"""One way in for every command: ``example:NAME``, a ``.probviz`` session, or a CSV file."""
+
+from __future__ import annotations
+
+import os
+
+from probviz.data import examples
+from probviz.data.csvio import DataError, read_csv
+from probviz.data.dataset import Dataset
+
+
+def load_dataset(spec: str, x=None, y=None, label=None) -> Dataset:
+    """The data set named by ``spec``; raises DataError (a ValueError) with a one-line message."""
+    if spec.startswith("example:"):
+        try:
+            return examples.load(spec.split(":", 1)[1])
+        except ValueError as e:
+            raise DataError(str(e)) from None
+    if spec.lower().endswith(".probviz"):
+        from probviz.data.session import read_session
+
+        return read_session(spec).dataset
+    if not os.path.exists(spec):
+        raise DataError(f"{spec}: no such file")
+    return read_csv(spec, x=x, y=y, label=label)

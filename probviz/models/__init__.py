@@ -1,0 +1,11 @@
+"""The five classifiers of the lecture notes, in pure numpy/scipy (no Qt)."""
+
+from probviz.models.base import Classifier
+from probviz.models.gaussian import LDA, QDA, GaussianClassifier, GaussianNB
+from probviz.models.logistic import LogisticRegression, SoftmaxRegression
+from probviz.models.registry import MODEL_NAMES, REGISTRY, ModelInfo, ParamSpec, create, info
+
+__all__ = [
+    "Classifier", "GaussianClassifier", "LDA", "QDA", "GaussianNB", "LogisticRegression",
+    "SoftmaxRegression", "MODEL_NAMES", "REGISTRY", "ModelInfo", "ParamSpec", "create", "info",
+]

@@ -1,0 +1,140 @@
+"""The classifier base: subclasses fit a polynomial of class scores; the base derives the rest.
+
+The shape follows scikit-learn's ``_BaseNB``: a subclass computes its fitted
+attributes (names ending in ``_``) and a :class:`~probviz.models.poly.Poly2D` of
+class scores; ``predict_proba``, ``predict``, accuracy and log-likelihood come
+from here once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import logsumexp
+
+from probviz.models.poly import Poly2D
+
+
+def check_Xy(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validate a training set; return X as float (N, 2), the sorted classes and y's codes."""
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"X must have shape (N, 2), got {X.shape}")
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}")
+    if X.shape[0] == 0:
+        raise ValueError("no points to fit")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X contains NaN or infinite values")
+    classes, codes = np.unique(y, return_inverse=True)
+    return X, classes, codes.ravel()
+
+
+def data_frame(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Center and scale for the standardized coordinates z = (x - center) / scale."""
+    center = X.mean(axis=0)
+    scale = X.std(axis=0)
+    typical = np.max(np.abs(X)) if X.size else 1.0
+    scale = np.where(scale > 1e-12 * max(typical, 1e-300), scale, max(typical, 1.0))
+    return center, scale
+
+
+class Classifier:
+    """Base of every probviz model.
+
+    Attributes set by ``fit``
+    -------------------------
+    classes_ : array of shape (K,), the sorted labels seen in ``y``.
+    scores_ : Poly2D, class scores whose softmax (or the model's own link) is p(C_k|x).
+    notices_ : list of str, what the fit had to do about the data (regularized, separable, ...).
+    """
+
+    name = "base"
+    label = "Classifier"
+    generative = False
+
+    def fit(self, X, y) -> "Classifier":
+        X, classes, codes = check_Xy(X, y)
+        self.classes_ = classes
+        self.notices_: list[str] = []
+        self.n_features_in_ = 2
+        self._fit(X, codes, len(classes))
+        return self
+
+    # --- to implement -------------------------------------------------------
+    def _fit(self, X: np.ndarray, codes: np.ndarray, K: int) -> None:
+        raise NotImplementedError
+
+    def n_parameters(self) -> int:
+        """Number of free parameters of the fitted model."""
+        raise NotImplementedError
+
+    # --- derived ------------------------------------------------------------
+    def decision_function(self, X) -> np.ndarray:
+        """Class scores a_k(x), shape (N, K); p(C_k|x) follows from them by ``proba_from_scores``."""
+        return self.scores_(np.asarray(X, dtype=float))
+
+    def proba_from_scores(self, S: np.ndarray, axis: int = -1, dtype=np.float64) -> np.ndarray:
+        """Posterior from scores along ``axis``: the softmax of eq. (7) in 000.
+
+        The shift by the maximum is done in float64; ``dtype=np.float32`` then halves
+        the cost of the exponentials, the floor of a posterior grid.
+        """
+        E = np.exp((S - S.max(axis=axis, keepdims=True)).astype(dtype, copy=False))
+        E /= E.sum(axis=axis, keepdims=True)
+        return E
+
+    def predict_proba(self, X) -> np.ndarray:
+        """p(C_k|x) for each row of X: shape (N, K), rows sum to 1, columns in ``classes_`` order."""
+        return self.proba_from_scores(self.decision_function(X))
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        S = self.decision_function(X)
+        return S - logsumexp(S, axis=1, keepdims=True)
+
+    def predict(self, X) -> np.ndarray:
+        """The decision stage with the MAP rule: argmax_k p(C_k|x)."""
+        return self.classes_[np.argmax(self.decision_function(X), axis=1)]
+
+    def _codes(self, y) -> np.ndarray:
+        y = np.asarray(y)
+        idx = np.searchsorted(self.classes_, y)
+        idx = np.clip(idx, 0, len(self.classes_) - 1)
+        if not np.all(self.classes_[idx] == y):
+            raise ValueError("y holds labels the model was not fitted on")
+        return idx
+
+    def accuracy(self, X, y) -> float:
+        """Fraction of points whose MAP class is their label."""
+        return float(np.mean(self.predict(X) == np.asarray(y)))
+
+    def cross_entropy(self, X, y) -> float:
+        """-sum_n ln p(t_n|x_n): the error function of 001/004 (natural log)."""
+        logp = self.predict_log_proba(X)
+        return float(-logp[np.arange(len(logp)), self._codes(y)].sum())
+
+    def log_likelihood(self, X, y) -> float:
+        """The model's own log-likelihood of the training data.
+
+        Discriminative models: the conditional ln p(t|X) = -cross_entropy.
+        Generative models override it with the joint ln p(X, t) of 002.
+        """
+        return -self.cross_entropy(X, y)
+
+    def summary(self, X, y) -> dict:
+        """Plain numbers for the status line, the CLI and JSON."""
+        return {
+            "model": self.name,
+            "classes": [str(c) for c in self.classes_],
+            "n_parameters": self.n_parameters(),
+            "accuracy": self.accuracy(X, y),
+            "log_likelihood": self.log_likelihood(X, y),
+            "cross_entropy": self.cross_entropy(X, y),
+            "notices": list(self.notices_),
+        }
+
+
+def single_class_scores(X: np.ndarray) -> Poly2D:
+    """Scores for a one-class fit: a constant, so p(C_1|x) = 1 everywhere."""
+    center, scale = data_frame(X)
+    return Poly2D(center, scale, np.zeros((1, 2, 2)))

@@ -1,0 +1,232 @@
+"""Gaussian class-conditional models: LDA (shared covariance), QDA (own covariances), naive Bayes.
+
+All three are fitted by maximum likelihood from per-class sufficient statistics
+(count, mean, scatter), as in 000 eqs. (16)-(21) and 002:
+pi_k = N_k / N, mu_k = class mean, S_k = scatter_k / N_k, and for LDA
+Sigma = sum_k (N_k / N) S_k.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from probviz.models.base import Classifier, data_frame
+from probviz.models.poly import Poly2D
+
+#: Eigenvalues of a covariance are floored at this fraction of the data's variance.
+EIGEN_FLOOR = 1e-6
+LOG_2PI = np.log(2.0 * np.pi)
+
+
+@dataclass
+class ClassStats:
+    """Per-class sufficient statistics: counts (K,), means (K, 2), scatters (K, 2, 2).
+
+    ``scatters[k] = sum_{n in C_k} (x_n - mu_k)(x_n - mu_k)^T``.
+    """
+
+    counts: np.ndarray
+    means: np.ndarray
+    scatters: np.ndarray
+
+    @classmethod
+    def from_data(cls, X: np.ndarray, codes: np.ndarray, K: int) -> "ClassStats":
+        counts = np.bincount(codes, minlength=K).astype(float)
+        sums = np.stack([np.bincount(codes, X[:, d], minlength=K) for d in range(2)], axis=1)
+        means = sums / counts[:, None]
+        C = X - means[codes]  # two passes: exact, no cancellation at large offsets
+        sxx = np.bincount(codes, C[:, 0] * C[:, 0], minlength=K)
+        sxy = np.bincount(codes, C[:, 0] * C[:, 1], minlength=K)
+        syy = np.bincount(codes, C[:, 1] * C[:, 1], minlength=K)
+        scatters = np.stack([np.stack([sxx, sxy], -1), np.stack([sxy, syy], -1)], axis=1)
+        return cls(counts, means, scatters)
+
+
+def shrink(cov: np.ndarray, fraction: float) -> np.ndarray:
+    """(1 - r) Sigma + r (tr Sigma / 2) I for a stack of 2x2 covariances."""
+    if fraction == 0.0:
+        return cov
+    iso = np.trace(cov, axis1=-2, axis2=-1)[..., None, None] / 2.0 * np.eye(2)
+    return (1.0 - fraction) * cov + fraction * iso
+
+
+def floor_eigenvalues(cov: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
+    """Raise every eigenvalue below ``floor`` to it; return the covariances and which were changed."""
+    w, V = np.linalg.eigh(cov)
+    low = np.any(w < floor, axis=-1)
+    if np.any(low):
+        w = np.maximum(w, floor)
+        fixed = np.einsum("kij,kj,klj->kil", V, w, V)
+        cov = np.where(low[:, None, None], fixed, cov)
+    return cov, low
+
+
+class GaussianClassifier(Classifier):
+    """Gaussian class-conditionals p(x|C_k) = N(x|mu_k, Sigma_k) with priors pi_k.
+
+    Parameters
+    ----------
+    priors : sequence of K floats or None
+        p(C_k); None uses the class frequencies N_k / N. Renormalized to sum 1.
+    reg_covar : float in [0, 1]
+        Shrink each covariance toward (trace / 2) I by this fraction; 0 is the exact ML estimate.
+    """
+
+    generative = True
+    covariance_type = "full"
+
+    def __init__(self, *, priors=None, reg_covar: float = 0.0):
+        self.priors = priors
+        self.reg_covar = reg_covar
+
+    def _fit(self, X, codes, K):
+        if not 0.0 <= self.reg_covar <= 1.0:
+            raise ValueError(f"reg_covar must lie in [0, 1], got {self.reg_covar}")
+        stats = ClassStats.from_data(X, codes, K)
+        self.stats_ = stats
+        self.class_count_ = stats.counts
+        self.means_ = stats.means
+        self.priors_ = self._priors(stats.counts)
+        self.covariances_ = self._covariances(stats, X)
+        self.precisions_ = np.linalg.inv(self.covariances_)
+        self.log_dets_ = np.linalg.slogdet(self.covariances_)[1]
+        center, scale = data_frame(X)
+        self.scores_ = self._score_poly(center, scale)
+        if K == 1:
+            self.notices_.append("only one class: p(C|x) = 1 everywhere; its density is shown")
+
+    def _priors(self, counts: np.ndarray) -> np.ndarray:
+        if self.priors is None:
+            return counts / counts.sum()
+        p = np.asarray(self.priors, dtype=float).ravel()
+        if p.shape != counts.shape:
+            raise ValueError(f"priors has {p.size} values but the data has {counts.size} classes")
+        if not np.all(np.isfinite(p)) or np.any(p <= 0):
+            raise ValueError("priors must be positive")
+        return p / p.sum()
+
+    def _raw_covariances(self, stats: ClassStats) -> np.ndarray:
+        return stats.scatters / stats.counts[:, None, None]
+
+    def _covariances(self, stats: ClassStats, X: np.ndarray) -> np.ndarray:
+        cov = shrink(self._raw_covariances(stats), self.reg_covar)
+        spread = float(np.mean(X.var(axis=0)))
+        if spread <= 0.0:  # every point in the same place
+            spread = max(float(np.max(np.abs(X))) ** 2, 1.0)
+        cov, low = floor_eigenvalues(cov, EIGEN_FLOOR * spread)
+        self.regularized_ = bool(np.any(low))
+        for k in np.flatnonzero(low):
+            self.notices_.append(self._singular_notice(k, stats))
+        return cov
+
+    def _singular_notice(self, k: int, stats: ClassStats) -> str:
+        name = self.classes_[k]
+        why = "has a single point" if stats.counts[k] == 1 else "is degenerate (points collinear or coincident)"
+        return f"covariance of class {name} {why}: regularized"
+
+    def _score_poly(self, center, scale) -> Poly2D:
+        """ln pi_k + ln N(x|mu_k, Sigma_k) as a quadratic in z = (x - center) / scale."""
+        K = len(self.classes_)
+        P = self.precisions_
+        Ps = P * np.outer(scale, scale)
+        d = self.means_ - center
+        Pd = np.einsum("kij,kj->ki", P, d)
+        coefs = np.zeros((K, 3, 3))
+        coefs[:, 2, 0] = -0.5 * Ps[:, 0, 0]
+        coefs[:, 0, 2] = -0.5 * Ps[:, 1, 1]
+        coefs[:, 1, 1] = -Ps[:, 0, 1]
+        coefs[:, 1, 0] = scale[0] * Pd[:, 0]
+        coefs[:, 0, 1] = scale[1] * Pd[:, 1]
+        coefs[:, 0, 0] = (-0.5 * np.einsum("ki,ki->k", d, Pd) - 0.5 * (2 * LOG_2PI + self.log_dets_)
+                          + np.log(self.priors_))
+        return Poly2D(center, scale, coefs)
+
+    # --- the generative quantities --------------------------------------------
+    def log_density(self, X) -> np.ndarray:
+        """ln p(x|C_k) for each row of X: shape (N, K)."""
+        X = np.asarray(X, dtype=float)
+        D = X[:, None, :] - self.means_[None]
+        maha = np.einsum("nki,kij,nkj->nk", D, self.precisions_, D)
+        return -0.5 * (maha + 2 * LOG_2PI + self.log_dets_)
+
+    def log_joint(self, X) -> np.ndarray:
+        """a_k = ln p(x|C_k) p(C_k), eq. (8) of 000: shape (N, K)."""
+        return self.log_density(X) + np.log(self.priors_)
+
+    def log_likelihood(self, X, y) -> float:
+        """The joint ln p(X, t) = sum_n ln pi_{t_n} N(x_n|mu_{t_n}, Sigma_{t_n}) of 002."""
+        lj = self.log_joint(X)
+        return float(lj[np.arange(len(lj)), self._codes(y)].sum())
+
+    def n_parameters(self) -> int:
+        K = len(self.classes_)
+        return (K - 1) + 2 * K + self._n_cov_parameters(K)
+
+    def _n_cov_parameters(self, K: int) -> int:
+        return 3 * K
+
+
+class QDA(GaussianClassifier):
+    """Quadratic discriminant analysis: each class its own full covariance (ML, divided by N_k)."""
+
+    name = "qda"
+    label = "QDA (own covariances)"
+
+
+class GaussianNB(GaussianClassifier):
+    """Gaussian naive Bayes: p(x|C_k) = prod_j N(x_j|mu_kj, sigma_kj^2), per-class diagonal covariances."""
+
+    name = "nb"
+    label = "Gaussian naive Bayes"
+    covariance_type = "diag"
+
+    def _raw_covariances(self, stats):
+        cov = super()._raw_covariances(stats)
+        return cov * np.eye(2)
+
+    def _n_cov_parameters(self, K):
+        return 2 * K
+
+
+class LDA(GaussianClassifier):
+    """Linear discriminant analysis: one covariance shared by all classes.
+
+    Extra attributes: ``covariance_`` (2, 2), ``coef_`` (K, 2) = Sigma^-1 mu_k and
+    ``intercept_`` (K,) = -1/2 mu_k^T Sigma^-1 mu_k + ln pi_k (000 eqs. 13-14).
+    """
+
+    name = "lda"
+    label = "LDA (shared covariance)"
+    covariance_type = "shared"
+
+    def _raw_covariances(self, stats):
+        pooled = stats.scatters.sum(axis=0) / stats.counts.sum()  # = sum_k (N_k/N) S_k, eq. (19)
+        return np.broadcast_to(pooled, stats.scatters.shape).copy()
+
+    def _singular_notice(self, k, stats):
+        return "shared covariance is singular (too few or collinear points): regularized"
+
+    def _covariances(self, stats, X):
+        cov = super()._covariances(stats, X)
+        self.notices_[:] = list(dict.fromkeys(self.notices_))  # one notice for the shared matrix
+        return cov
+
+    def _fit(self, X, codes, K):
+        super()._fit(X, codes, K)
+        self.covariance_ = self.covariances_[0]
+        P = self.precisions_[0]
+        self.coef_ = self.means_ @ P
+        self.intercept_ = -0.5 * np.einsum("ki,ki->k", self.coef_, self.means_) + np.log(self.priors_)
+
+    def _score_poly(self, center, scale):
+        # The quadratic term -1/2 x^T Sigma^-1 x is common to all classes and cancels in
+        # the softmax (000 eq. 10): dropping it leaves exact linear scores.
+        poly = super()._score_poly(center, scale)
+        coefs = poly.coefs.copy()
+        coefs[:, 2, 0] = coefs[:, 0, 2] = coefs[:, 1, 1] = 0.0
+        return Poly2D(center, scale, coefs[:, :2, :2])
+
+    def _n_cov_parameters(self, K):
+        return 3

@@ -1,0 +1,85 @@
+"""Model names, labels and parameter specifications: the GUI's forms and the CLI's flags read these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from probviz.models.gaussian import LDA, QDA, GaussianNB
+from probviz.models.logistic import BASES, DEFAULT_L2, LogisticRegression, SoftmaxRegression
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One model parameter: how to show it and which values it takes."""
+
+    name: str
+    label: str
+    kind: str  # "float", "choice", "bool"
+    default: object
+    help: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple = ()
+    log_scale: bool = False
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    name: str
+    cls: type
+    label: str
+    description: str
+    params: tuple[ParamSpec, ...] = field(default_factory=tuple)
+
+    @property
+    def generative(self) -> bool:
+        return self.cls.generative
+
+
+REG_COVAR = ParamSpec(
+    "reg_covar", "Covariance shrinkage", "float", 0.0,
+    "Shrink each covariance toward a circle of the same size by this fraction (0 = maximum likelihood).",
+    minimum=0.0, maximum=1.0)
+L2 = ParamSpec(
+    "l2", "L2 strength", "float", DEFAULT_L2,
+    "Penalty (l2/2)·Σ||w_k||² on the weights (not the biases); l2 = 1/C of scikit-learn. "
+    "Keeps the weights finite when the classes are separable.",
+    minimum=0.0, maximum=100.0, log_scale=True)
+BASIS = ParamSpec(
+    "basis", "Basis functions φ(x)", "choice", "linear",
+    "linear: x1, x2; quadratic adds x1², x1·x2, x2²; cubic adds the third-order terms.",
+    choices=tuple(BASES))
+STANDARDIZE = ParamSpec(
+    "standardize", "Standardize features", "bool", False,
+    "Fit on features scaled to unit variance, so l2 means the same on any data scale; "
+    "weights are reported in the original units.")
+
+_MODELS = (
+    ModelInfo("lda", LDA, "LDA (shared covariance)",
+              "Gaussian classes sharing one covariance: linear boundaries (000 eqs. 12-14).", (REG_COVAR,)),
+    ModelInfo("qda", QDA, "QDA (own covariances)",
+              "Gaussian classes, each with its own covariance: quadratic boundaries.", (REG_COVAR,)),
+    ModelInfo("nb", GaussianNB, "Gaussian naive Bayes",
+              "Features independent given the class: axis-aligned Gaussians (003).", (REG_COVAR,)),
+    ModelInfo("logistic", LogisticRegression, "Logistic regression",
+              "p(C1|x) = σ(wᵀφ(x) + w0), fitted by IRLS; one-vs-rest for more classes (004).",
+              (L2, BASIS, STANDARDIZE)),
+    ModelInfo("softmax", SoftmaxRegression, "Softmax regression",
+              "p(Ck|x) = softmax(w_kᵀφ(x) + w_k0), fitted by Newton's method (004).",
+              (L2, BASIS, STANDARDIZE)),
+)
+
+REGISTRY: dict[str, ModelInfo] = {m.name: m for m in _MODELS}
+MODEL_NAMES: tuple[str, ...] = tuple(REGISTRY)
+
+
+def info(name: str) -> ModelInfo:
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"unknown model {name!r}; choose one of {', '.join(MODEL_NAMES)}") from None
+
+
+def create(name: str, **params):
+    """A new, unfitted model by name: ``create("qda", reg_covar=0.0).fit(X, y)``."""
+    return info(name).cls(**params)

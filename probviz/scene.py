@@ -1,0 +1,306 @@
+"""What the canvas draws, computed once per fit: pure numpy (plus contourpy), no Qt.
+
+* the posterior p(C_k|x) on a grid and an RGBA image of it,
+* decision boundaries as polylines in data coordinates (exact lines for linear
+  models; for curved ones, contourpy on the exact score polynomial, every vertex
+  then projected onto the curve by Newton steps), kept only where the two classes
+  are the top two,
+* covariance ellipses at Mahalanobis radii and iso-density contours of p(x|C_k),
+  both from the eigen-decomposition of each covariance (closed form).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import contourpy
+import numpy as np
+
+from probviz.colors import rgb_array
+
+Bounds = tuple[float, float, float, float]  # xmin, xmax, ymin, ymax
+
+
+def grid_axes(bounds: Bounds, cols: int, rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel-centre coordinates of a cols x rows image covering ``bounds``."""
+    x0, x1, y0, y1 = bounds
+    xs = x0 + (np.arange(cols) + 0.5) * ((x1 - x0) / cols)
+    ys = y0 + (np.arange(rows) + 0.5) * ((y1 - y0) / rows)
+    return xs, ys
+
+
+def posterior_grid(model, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """p(C_k|x) at every grid node: float32 array of shape (len(ys), len(xs), K).
+
+    Scores are evaluated separably in float64 (exact), shifted by their maximum,
+    and exponentiated in float32: the K * rows * cols exponentials are the cost floor.
+    """
+    S = model.scores_.evaluate_grid(xs, ys)  # (K, R, C)
+    if S.shape[0] == 1:
+        return np.ones((len(ys), len(xs), 1), dtype=np.float32)
+    P = model.proba_from_scores(S, axis=0, dtype=np.float32)
+    return np.ascontiguousarray(np.moveaxis(P, 0, -1))
+
+
+def posterior_image(P: np.ndarray, colors, background=(255, 255, 255), strength: float = 0.6,
+                    alpha: int = 255) -> np.ndarray:
+    """RGBA uint8 image (rows, cols, 4) blending the class colours by posterior.
+
+    Certainty c = (max_k p_k - 1/K) / (1 - 1/K) is 1 where one class has p = 1 and 0
+    where the posterior is uniform; the pixel is background + strength * c * (mix - background),
+    with mix = sum_k p_k colour_k. ``strength`` < 1 keeps the heatmap lighter than the points.
+    """
+    R, C, K = P.shape
+    cols = rgb_array(colors)[:K]
+    bg = np.asarray(background[:3], dtype=np.float32)
+    mix = P.reshape(-1, K) @ cols
+    if K > 1:
+        c = (P.max(axis=2).reshape(-1, 1) - 1.0 / K) * (K / (K - 1.0))
+    else:
+        c = np.ones((R * C, 1), np.float32)
+    rgb = bg + (strength * c) * (mix - bg)
+    out = np.empty((R * C, 4), dtype=np.uint8)
+    out[:, :3] = np.clip(rgb + 0.5, 0, 255)
+    out[:, 3] = alpha
+    return out.reshape(R, C, 4)
+
+
+# --- boundaries -----------------------------------------------------------------
+
+@dataclass
+class Boundary:
+    """The decision boundary between classes k and j: polyline (M, 2), NaN rows between pieces."""
+
+    k: int
+    j: int
+    xy: np.ndarray
+
+
+def _clip_line(x0, d, bounds) -> tuple[float, float] | None:
+    """Liang-Barsky: the parameter interval of x0 + t d inside the box, or None."""
+    lo, hi = -np.inf, np.inf
+    box = ((bounds[0], bounds[1]), (bounds[2], bounds[3]))
+    for axis, (a, b) in enumerate(box):
+        if d[axis] == 0:
+            if not a <= x0[axis] <= b:
+                return None
+            continue
+        t1, t2 = sorted(((a - x0[axis]) / d[axis], (b - x0[axis]) / d[axis]))
+        lo, hi = max(lo, t1), min(hi, t2)
+    return (lo, hi) if lo < hi else None
+
+
+def _line(poly, k, j, bounds):
+    """The line s_k = s_j as a point and direction in data units, clipped: (x0, d, t0, t1)."""
+    c = poly.coefs[k] - poly.coefs[j]
+    n = np.array([c[1, 0], c[0, 1]])
+    nn = float(n @ n)
+    if nn == 0.0:
+        return None
+    z0 = -c[0, 0] * n / nn
+    x0 = poly.center + poly.scale * z0
+    d = poly.scale * np.array([-n[1], n[0]])
+    d /= np.hypot(*d)
+    span = _clip_line(x0, d, bounds)
+    return None if span is None else (x0, d, *span)
+
+
+def _top_two_interval(poly, k, j, x0, d, t0, t1):
+    """Exact sub-interval of the line where k and j beat every other class (all scores linear)."""
+    for m in range(poly.coefs.shape[0]):
+        if m in (k, j):
+            continue
+        g0, g1 = (poly(np.array([x0, x0 + d])) @ _pick(poly, k, m))
+        slope = g1 - g0  # g(t) = s_k - s_m along the line, linear in t
+        if slope == 0.0:
+            if g0 < 0:
+                return None
+        elif slope > 0:
+            t0 = max(t0, -g0 / slope)
+        else:
+            t1 = min(t1, -g0 / slope)
+        if t0 >= t1:
+            return None
+    return t0, t1
+
+
+def _pick(poly, k, m):
+    v = np.zeros(poly.coefs.shape[0])
+    v[k], v[m] = 1.0, -1.0
+    return v
+
+
+def _project(poly_km, pts, steps=3):
+    """Newton steps x <- x - f grad f / |grad f|^2 onto the zero set of one polynomial."""
+    for _ in range(steps):
+        f = poly_km(pts)[:, 0]
+        g = poly_km.gradient(pts)[:, 0, :]
+        gg = np.einsum("ni,ni->n", g, g)
+        ok = gg > 0
+        pts = pts.copy()
+        pts[ok] -= (f[ok] / gg[ok])[:, None] * g[ok]
+    return pts
+
+
+def _margin(poly, pts, k, j):
+    """min(s_k, s_j) - max over other classes: >= 0 where k and j are the top two."""
+    S = poly(pts)
+    pair = np.minimum(S[:, k], S[:, j])
+    others = np.delete(S, [k, j], axis=1)
+    return pair - (others.max(axis=1) if others.shape[1] else -np.inf)
+
+
+def _mask_top_two(poly, k, j, line: np.ndarray) -> list[np.ndarray]:
+    """Pieces of a polyline on which k and j are the top two; cut points found by bisection."""
+    keep = _margin(poly, line, k, j) >= 0
+    if keep.all():
+        return [line]
+    if not keep.any():
+        return []
+    change = np.flatnonzero(np.diff(keep.astype(np.int8)))  # keep flips between i and i + 1
+    inside = np.where(keep[change], change, change + 1)
+    outside = np.where(keep[change], change + 1, change)
+    cuts = _cut(poly, poly.difference(k, j), k, j, line[inside], line[outside])
+    pieces = []
+    starts = np.flatnonzero(keep & np.r_[True, ~keep[:-1]])
+    for s in starts:
+        e = s + int(np.argmin(np.r_[keep[s:], False]))  # one past the last kept vertex
+        head = cuts[change == s - 1]
+        tail = cuts[change == e - 1]
+        pieces.append(np.vstack([head, line[s:e], tail]))
+    return pieces
+
+
+def _cut(poly, diff, k, j, inside, outside, iterations=16):
+    """Bisection, for many chords at once, of where the pair stops being the top two.
+
+    A chord spans one contour cell, so 16 halvings put the cut far below a pixel.
+    """
+    a, b = inside.copy(), outside.copy()
+    for _ in range(iterations):
+        mid = _project(diff, (a + b) / 2, steps=1)
+        ok = _margin(poly, mid, k, j) >= 0
+        a[ok], b[~ok] = mid[ok], mid[~ok]
+    return _project(diff, a, steps=2)
+
+
+def _join(pieces: list[np.ndarray]) -> np.ndarray:
+    if not pieces:
+        return np.empty((0, 2))
+    sep = np.full((1, 2), np.nan)
+    out = [pieces[0]]
+    for p in pieces[1:]:
+        out += [sep, p]
+    return np.vstack(out)
+
+
+def boundaries(model, bounds: Bounds, resolution: int = 200) -> list[Boundary]:
+    """Decision boundaries of a fitted model inside ``bounds``, one per pair of classes that meet."""
+    poly = model.scores_
+    K = poly.coefs.shape[0]
+    linear_model = poly.degree <= 1
+    out = []
+    for k in range(K):
+        for j in range(k + 1, K):
+            diff = poly.difference(k, j)
+            if diff.degree <= 1:
+                seg = _line(poly, k, j, bounds)
+                if seg is None:
+                    continue
+                x0, d, t0, t1 = seg
+                if linear_model:
+                    span = _top_two_interval(poly, k, j, x0, d, t0, t1)
+                    pieces = [] if span is None else [x0 + np.outer(span, d)]
+                else:
+                    line = x0 + np.outer(np.linspace(t0, t1, 512), d)
+                    pieces = _mask_top_two(poly, k, j, line)
+            else:
+                pieces = []
+                for line in _curves(diff, bounds, resolution):
+                    pieces += _mask_top_two(poly, k, j, _project(diff, line))
+            pieces = [p for p in pieces if len(p) >= 2]
+            if pieces:
+                out.append(Boundary(k, j, _join(pieces)))
+    return out
+
+
+def _curves(diff, bounds, resolution):
+    xs, ys = grid_axes(bounds, resolution, resolution)
+    D = diff.evaluate_grid(xs, ys)[0]
+    gen = contourpy.contour_generator(xs, ys, D, line_type=contourpy.LineType.Separate)
+    return gen.lines(0.0)
+
+
+# --- class-conditional geometry --------------------------------------------------
+
+def _unit_circle(n=129):
+    t = np.linspace(0.0, 2.0 * np.pi, n)
+    return np.stack([np.cos(t), np.sin(t)])
+
+
+def ellipses(model, radii=(1.0, 2.0, 3.0)) -> list[np.ndarray]:
+    """For each class, the Mahalanobis-radius ellipses of N(mu_k, Sigma_k): (M, 2), NaN-separated.
+
+    Empty for models without class-conditional densities.
+    """
+    if not getattr(model, "generative", False):
+        return []
+    return [ellipses_for(model, k, radii) for k in range(len(model.classes_))]
+
+
+def density_levels(model, n: int = 6) -> np.ndarray:
+    """Shared levels of p(x|C_k): halvings down from 80% of the highest class peak."""
+    peak = np.max(1.0 / (2.0 * np.pi * np.exp(0.5 * model.log_dets_)))
+    return peak * 0.8 * 0.5 ** np.arange(n)
+
+
+def density_contours(model, levels=None) -> list[np.ndarray]:
+    """Iso-density lines p(x|C_k) = level for each class, exact ellipses: (M, 2), NaN-separated.
+
+    A Gaussian's density equals L on the Mahalanobis radius r with
+    r^2 = -2 ln(2 pi |Sigma|^(1/2) L); levels above a class's peak draw nothing.
+    """
+    if not getattr(model, "generative", False):
+        return []
+    levels = density_levels(model) if levels is None else np.asarray(levels, float)
+    out = []
+    for k in range(len(model.classes_)):
+        r2 = -2.0 * (np.log(2.0 * np.pi * levels) + 0.5 * model.log_dets_[k])
+        radii = np.sqrt(r2[r2 > 0])
+        out.append(ellipses_for(model, k, radii))
+    return out
+
+
+def ellipses_for(model, k: int, radii) -> np.ndarray:
+    """Ellipses (x - mu_k)^T Sigma_k^-1 (x - mu_k) = r^2 for each r, from Sigma_k's eigen-decomposition."""
+    w, V = np.linalg.eigh(model.covariances_[k])
+    A = V * np.sqrt(np.maximum(w, 0.0))
+    mu = model.means_[k]
+    return _join([(mu[:, None] + r * (A @ _unit_circle())).T for r in radii])
+
+
+# --- everything at once ----------------------------------------------------------
+
+@dataclass
+class Scene:
+    bounds: Bounds
+    posterior: np.ndarray  # (R, C, K) float32
+    image: np.ndarray  # (R, C, 4) uint8
+    boundaries: list[Boundary] = field(default_factory=list)
+    ellipses: list[np.ndarray] = field(default_factory=list)
+    density: list[np.ndarray] = field(default_factory=list)
+
+
+def build_scene(model, bounds: Bounds, colors, shape=(256, 256), background=(255, 255, 255),
+                radii=(1.0, 2.0, 3.0), strength: float = 0.6) -> Scene:
+    """Everything the canvas draws for one fitted model, over ``bounds`` at ``shape`` = (cols, rows)."""
+    xs, ys = grid_axes(bounds, *shape)
+    P = posterior_grid(model, xs, ys)
+    return Scene(
+        bounds=bounds,
+        posterior=P,
+        image=posterior_image(P, colors, background, strength),
+        boundaries=boundaries(model, bounds),
+        ellipses=ellipses(model, radii),
+        density=density_contours(model),
+    )

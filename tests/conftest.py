@@ -1,0 +1,25 @@
+import os
+
+# Before anything imports Qt: CI has no screen.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import numpy as np
+import pytest
+
+
+@pytest.fixture
+def three_blobs():
+    """Three Gaussian classes with different covariances, string labels."""
+    rng = np.random.default_rng(0)
+    X = np.vstack([
+        rng.multivariate_normal([0, 0], [[1.0, 0.3], [0.3, 0.6]], 60),
+        rng.multivariate_normal([2.5, 1.0], [[0.5, -0.2], [-0.2, 1.2]], 45),
+        rng.multivariate_normal([-1.0, 2.5], [[0.3, 0.0], [0.0, 2.0]], 35),
+    ])
+    y = np.repeat(np.array(["a", "b", "c"]), [60, 45, 35])
+    return X, y
+
+
+@pytest.fixture
+def queries():
+    return np.random.default_rng(1).uniform(-4, 5, (300, 2))

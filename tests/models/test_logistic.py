@@ -1,0 +1,131 @@
+"""Logistic and softmax regression against scikit-learn (l2 = 1/C), and the IRLS/Newton solver of 004."""
+
+import numpy as np
+import pytest
+from sklearn.linear_model import LogisticRegression
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.preprocessing import PolynomialFeatures
+
+from probviz.models import create
+from probviz.models.logistic import newton_binary
+
+
+def sk(C=np.inf, **kw):
+    """scikit-learn's reference; C = inf is the unpenalised fit."""
+    return LogisticRegression(C=C, tol=1e-12, max_iter=100000, **kw)
+
+
+@pytest.mark.parametrize("l2", [1.0, 0.05])
+def test_binary_logistic_matches_sklearn(three_blobs, queries, l2):
+    X, y = three_blobs
+    keep = y != "c"
+    m = create("logistic", l2=l2).fit(X[keep], y[keep])
+    ref = sk(C=1 / l2).fit(X[keep], y[keep])
+    assert np.abs(m.predict_proba(queries) - ref.predict_proba(queries)).max() < 1e-4
+    np.testing.assert_allclose(m.coef_, ref.coef_, atol=1e-4)
+    np.testing.assert_allclose(m.intercept_, ref.intercept_, atol=1e-4)
+    assert m.converged_ and m.n_iter_ < 30
+
+
+def test_unpenalized_logistic_matches_sklearn(three_blobs, queries):
+    X, y = three_blobs
+    keep = y != "c"
+    m = create("logistic", l2=0.0).fit(X[keep], y[keep])
+    assert m.converged_
+    ref = sk().fit(X[keep], y[keep])
+    assert np.abs(m.predict_proba(queries) - ref.predict_proba(queries)).max() < 1e-4
+
+
+@pytest.mark.parametrize("l2", [1.0, 0.0])
+def test_softmax_matches_multinomial_sklearn(three_blobs, queries, l2):
+    X, y = three_blobs
+    m = create("softmax", l2=l2).fit(X, y)
+    ref = sk(C=1 / l2 if l2 else np.inf).fit(X, y)
+    assert np.abs(m.predict_proba(queries) - ref.predict_proba(queries)).max() < 1e-4
+    assert m.converged_
+    np.testing.assert_allclose(m.intercept_.sum(), 0.0, atol=1e-9)  # biases reported centred
+
+
+def test_one_vs_rest_matches_sklearn(three_blobs, queries):
+    X, y = three_blobs
+    m = create("logistic", l2=1.0).fit(X, y)
+    ref = OneVsRestClassifier(sk(C=1.0)).fit(X, y)
+    assert m.ovr_ and any("one-vs-rest" in n for n in m.notices_)
+    assert np.abs(m.predict_proba(queries) - ref.predict_proba(queries)).max() < 1e-4
+
+
+@pytest.mark.parametrize("basis,degree", [("quadratic", 2), ("cubic", 3)])
+def test_basis_functions_match_sklearn_on_polynomial_features(three_blobs, queries, basis, degree):
+    X, y = three_blobs
+    poly = PolynomialFeatures(degree, include_bias=False)
+    m = create("softmax", l2=1.0, basis=basis).fit(X, y)
+    ref = sk(C=1.0).fit(poly.fit_transform(X), y)
+    assert np.abs(m.predict_proba(queries) - ref.predict_proba(poly.transform(queries))).max() < 1e-4
+    np.testing.assert_allclose(m.coef_, ref.coef_ - ref.coef_.mean(0), atol=1e-3)
+
+
+def test_standardize_reports_weights_in_original_units(three_blobs, queries):
+    """With standardize the penalty applies to standardized weights; the posterior is the same function."""
+    X, y = three_blobs
+    keep = y != "c"
+    Xs = X * [1000.0, 0.001] + [5e5, -3.0]  # wildly different units
+    m = create("logistic", l2=1.0, standardize=True).fit(Xs[keep], y[keep])
+    z = (Xs[keep] - Xs[keep].mean(0)) / Xs[keep].std(0)
+    ref = sk(C=1.0).fit(z, y[keep])
+    Q = queries * [1000.0, 0.001] + [5e5, -3.0]
+    zq = (Q - Xs[keep].mean(0)) / Xs[keep].std(0)
+    assert np.abs(m.predict_proba(Q) - ref.predict_proba(zq)).max() < 1e-4
+    # the reported raw-unit weights give the same log-odds
+    a = Q @ m.coef_[0] + m.intercept_[0]
+    np.testing.assert_allclose(1 / (1 + np.exp(-a)), m.predict_proba(Q)[:, 1], atol=1e-6)
+
+
+def test_irls_step_is_the_weighted_least_squares_solution_of_004():
+    """w_new = (Phi^T R Phi)^-1 Phi^T R z with z = Phi w - R^-1 (y - t), for l2 = 0."""
+    rng = np.random.default_rng(5)
+    Phi = np.column_stack([np.ones(50), rng.normal(size=(50, 2))])
+    t = (rng.random(50) < 1 / (1 + np.exp(-Phi @ [0.3, 1.0, -2.0]))).astype(float)
+    w = np.zeros(3)
+    for _ in range(25):
+        y = 1 / (1 + np.exp(-Phi @ w))
+        R = y * (1 - y)
+        z = Phi @ w - (y - t) / R
+        w = np.linalg.solve(Phi.T @ (R[:, None] * Phi), Phi.T @ (R * z))
+    ours, n, converged, _ = newton_binary(Phi, t, 0.0)
+    assert converged
+    np.testing.assert_allclose(ours, w, atol=1e-7)
+
+
+@pytest.mark.parametrize("name", ["logistic", "softmax"])
+def test_separable_data_without_penalty_stops_cleanly(name):
+    rng = np.random.default_rng(2)
+    X = np.vstack([rng.normal(0, 1, (30, 2)), rng.normal(8, 1, (30, 2))])
+    y = np.repeat([0, 1], 30)
+    m = create(name, l2=0.0).fit(X, y)
+    assert not m.converged_
+    assert any("separable" in n for n in m.notices_)
+    P = m.predict_proba(X)
+    assert np.all(np.isfinite(P)) and m.accuracy(X, y) == 1.0
+    # with a penalty the same data has a finite optimum
+    m2 = create(name, l2=0.01).fit(X, y)
+    assert m2.converged_ and np.all(np.isfinite(m2.coef_))
+
+
+def test_warm_start_reaches_the_same_optimum_in_fewer_steps(three_blobs):
+    X, y = three_blobs
+    m = create("softmax", l2=0.1, warm_start=True).fit(X, y)
+    cold_steps = m.n_iter_
+    X2 = X.copy()
+    X2[0] += 0.05  # one point dragged a little
+    m.fit(X2, y)
+    cold = create("softmax", l2=0.1).fit(X2, y)
+    assert m.n_iter_ < cold_steps
+    np.testing.assert_allclose(m.predict_proba(X), cold.predict_proba(X), atol=1e-8)
+
+
+def test_bad_parameters_are_refused(three_blobs):
+    X, y = three_blobs
+    with pytest.raises(ValueError, match="basis"):
+        create("logistic", basis="quartic").fit(X, y)
+    with pytest.raises(ValueError, match="l2"):
+        create("softmax", l2=-1).fit(X, y)

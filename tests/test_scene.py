@@ -1,0 +1,120 @@
+"""The scene: posterior grid and image, exact boundaries, ellipses and iso-density lines."""
+
+import numpy as np
+import pytest
+from scipy.stats import multivariate_normal
+
+from probviz import scene
+from probviz.colors import OKABE_ITO, hex_to_rgb
+from probviz.models import MODEL_NAMES, create
+
+BOUNDS = (-4.0, 5.0, -4.0, 7.0)
+VARIANTS = [(n, {}) for n in MODEL_NAMES] + [
+    ("logistic", {"basis": "quadratic"}), ("softmax", {"basis": "cubic"}), ("softmax", {"basis": "quadratic"})]
+
+
+def finite(xy):
+    return xy[~np.isnan(xy[:, 0])]
+
+
+@pytest.mark.parametrize("name,params", VARIANTS)
+def test_posterior_grid_matches_predict_proba(three_blobs, name, params):
+    X, y = three_blobs
+    m = create(name, **params).fit(X, y)
+    xs, ys = scene.grid_axes(BOUNDS, 64, 48)
+    P = scene.posterior_grid(m, xs, ys)
+    assert P.dtype == np.float32 and P.shape == (48, 64, 3)
+    gx, gy = np.meshgrid(xs, ys)
+    ref = m.predict_proba(np.c_[gx.ravel(), gy.ravel()]).reshape(48, 64, 3)
+    assert np.abs(P - ref).max() < 1e-5  # float32 exponentials
+
+
+@pytest.mark.parametrize("name,params", VARIANTS)
+def test_boundaries_lie_where_the_two_posteriors_are_equal_and_on_top(three_blobs, name, params):
+    X, y = three_blobs
+    m = create(name, **params).fit(X, y)
+    found = scene.boundaries(m, BOUNDS)
+    assert found, "three overlapping classes must have boundaries in view"
+    for b in found:
+        pts = finite(b.xy)
+        P = m.predict_proba(pts)
+        assert np.abs(P[:, b.k] - P[:, b.j]).max() < 1e-9
+        others = np.delete(P, [b.k, b.j], axis=1).max(axis=1)
+        assert np.all(others <= P[:, b.k] + 1e-9)
+        assert np.all((pts[:, 0] >= BOUNDS[0] - 1e-6) & (pts[:, 0] <= BOUNDS[1] + 1e-6))
+
+
+def test_linear_boundaries_are_exact_segments(three_blobs):
+    X, y = three_blobs
+    m = create("lda").fit(X, y)
+    for b in scene.boundaries(m, BOUNDS):
+        assert len(b.xy) == 2  # a straight piece: its two end points
+        # the segment runs exactly along beta_kj^T x + gamma_kj = 0 (002)
+        w = m.coef_[b.k] - m.coef_[b.j]
+        w0 = m.intercept_[b.k] - m.intercept_[b.j]
+        np.testing.assert_allclose(b.xy @ w + w0, 0.0, atol=1e-9)
+
+
+def test_three_lda_boundaries_meet_at_one_point(three_blobs):
+    X, y = three_blobs
+    m = create("lda").fit(X, y)
+    ends = np.vstack([b.xy for b in scene.boundaries(m, BOUNDS)])
+    # each segment ends either on the frame or at the common triple point
+    inner = ends[(ends[:, 0] > BOUNDS[0] + 1e-6) & (ends[:, 0] < BOUNDS[1] - 1e-6)
+                 & (ends[:, 1] > BOUNDS[2] + 1e-6) & (ends[:, 1] < BOUNDS[3] - 1e-6)]
+    assert len(inner) == 3
+    assert np.ptp(inner, axis=0).max() < 1e-9
+    P = m.predict_proba(inner[:1])
+    np.testing.assert_allclose(P, 1 / 3, atol=1e-9)
+
+
+def test_boundary_outside_view_is_omitted():
+    X = np.array([[0, 0], [0.2, 0.1], [0.1, 0.3], [10, 10], [10.2, 10.1], [10.1, 10.4]], float)
+    m = create("lda").fit(X, [0, 0, 0, 1, 1, 1])
+    assert scene.boundaries(m, (-1, 1, -1, 1)) == []
+
+
+def test_ellipses_are_at_the_mahalanobis_radii(three_blobs):
+    X, y = three_blobs
+    m = create("qda").fit(X, y)
+    for k, line in enumerate(scene.ellipses(m, radii=(1.0, 2.0))):
+        pieces = np.split(line, np.flatnonzero(np.isnan(line[:, 0])))
+        for r, piece in zip((1.0, 2.0), pieces):
+            d = finite(piece) - m.means_[k]
+            maha = np.einsum("ni,ij,nj->n", d, np.linalg.inv(m.covariances_[k]), d)
+            np.testing.assert_allclose(np.sqrt(maha), r, rtol=1e-10)
+
+
+def test_density_contours_have_the_level_density(three_blobs):
+    X, y = three_blobs
+    m = create("qda").fit(X, y)
+    levels = [0.05, 0.01]
+    for k, line in enumerate(scene.density_contours(m, levels)):
+        dens = multivariate_normal(m.means_[k], m.covariances_[k]).pdf(finite(line))
+        assert np.all(np.min(np.abs(dens[:, None] / np.array(levels) - 1), axis=1) < 1e-9)
+
+
+def test_discriminative_models_have_no_densities(three_blobs):
+    X, y = three_blobs
+    m = create("softmax").fit(X, y)
+    assert scene.ellipses(m) == [] and scene.density_contours(m) == []
+
+
+def test_posterior_image_colours():
+    P = np.zeros((1, 3, 2), np.float32)
+    P[0, 0] = [1, 0]
+    P[0, 1] = [0, 1]
+    P[0, 2] = [0.5, 0.5]
+    img = scene.posterior_image(P, OKABE_ITO, background=(255, 255, 255), strength=1.0)
+    assert img.dtype == np.uint8 and img.shape == (1, 3, 4)
+    assert tuple(img[0, 0, :3]) == hex_to_rgb(OKABE_ITO[0])
+    assert tuple(img[0, 1, :3]) == hex_to_rgb(OKABE_ITO[1])
+    assert tuple(img[0, 2, :3]) == (255, 255, 255)  # a uniform posterior fades to the background
+    assert np.all(img[..., 3] == 255)
+
+
+def test_build_scene_single_class():
+    X = np.random.default_rng(0).normal(size=(10, 2))
+    m = create("qda").fit(X, np.zeros(10, int))
+    s = scene.build_scene(m, BOUNDS, OKABE_ITO, shape=(32, 32))
+    assert s.boundaries == [] and len(s.ellipses) == 1 and np.all(s.posterior == 1)
