@@ -42,7 +42,7 @@ def posterior_grid(model, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(np.moveaxis(P, 0, -1))
 
 
-def posterior_image(P: np.ndarray, colors, background=(255, 255, 255), strength: float = 0.6,
+def posterior_image(P: np.ndarray, colors, background=(255, 255, 255), strength: float = 0.45,
                     alpha: int = 255) -> np.ndarray:
     """RGBA uint8 image (rows, cols, 4) blending the class colours by posterior.
 
@@ -292,7 +292,7 @@ class Scene:
 
 
 def build_scene(model, bounds: Bounds, colors, shape=(256, 256), background=(255, 255, 255),
-                radii=(1.0, 2.0, 3.0), strength: float = 0.6) -> Scene:
+                radii=(1.0, 2.0, 3.0), strength: float = 0.45) -> Scene:
     """Everything the canvas draws for one fitted model, over ``bounds`` at ``shape`` = (cols, rows)."""
     xs, ys = grid_axes(bounds, *shape)
     P = posterior_grid(model, xs, ys)

@@ -1,0 +1,1 @@
+"""The Qt application: document, canvas, side panel, main window."""

@@ -1,0 +1,362 @@
+"""The canvas: pyqtgraph items for the scene's layers and the mouse tools that edit the document.
+
+Items are created once and updated in place (setData/setImage). The canvas never
+fits: it turns clicks and drags into Document edits and draws FitResults.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QPen
+from PySide6.QtWidgets import QGraphicsRectItem
+
+from probviz.app.document import Document
+
+TOOLS = ("add", "brush", "select")
+HIT_PIXELS = 9  # how close (screen pixels) a click must be to grab a point
+
+
+class Style:
+    """Sizes that presentation mode enlarges."""
+
+    def __init__(self, scale: float = 1.0, dark: bool = False):
+        self.scale = scale
+        self.dark = dark
+        self.point_size = 11 * scale
+        self.boundary_width = 3.0 * scale
+        self.ellipse_width = 1.6 * scale
+        self.font_size = int(round(11 * scale))
+        self.background = (24, 24, 28) if dark else (255, 255, 255)
+        self.foreground = (235, 235, 235) if dark else (20, 20, 20)
+
+
+class CanvasViewBox(pg.ViewBox):
+    """Routes mouse gestures to the canvas's tools; pans and zooms otherwise."""
+
+    def __init__(self, canvas: "Canvas"):
+        super().__init__(enableMenu=False)
+        self.canvas = canvas
+
+    def mouseClickEvent(self, ev):
+        if self.canvas.on_click(ev.button(), self.mapSceneToView(ev.scenePos()), ev.modifiers()):
+            ev.accept()
+        else:
+            super().mouseClickEvent(ev)
+
+    def mouseDragEvent(self, ev, axis=None):
+        if ev.button() == Qt.MouseButton.LeftButton and self.canvas.on_drag(ev):
+            ev.accept()
+        else:
+            super().mouseDragEvent(ev, axis)
+
+
+class Canvas(pg.PlotWidget):
+    hovered = Signal(float, float)  # data coordinates under the cursor
+    left = Signal()  # the cursor left the canvas
+    selection_changed = Signal(int)
+
+    def __init__(self, doc: Document, parent=None):
+        self.vb = CanvasViewBox(self)
+        super().__init__(parent, viewBox=self.vb)
+        self.doc = doc
+        self.tool = "add"
+        self.brush_radius = 30.0  # screen pixels
+        self.brush_density = 3  # points per mouse move
+        self.selection = np.empty(0, dtype=np.int64)
+        self.style = Style()
+        self._drag = None  # (indices, grab offsets, stroke) while dragging points
+        self._rng = np.random.default_rng()
+        self._brushes: dict[str, QBrush] = {}
+        self._hover: QPointF | None = None
+        self._wrong = None
+
+        self.setAntialiasing(True)
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.plotItem.showGrid(x=False, y=False)
+        self.vb.setAspectLocked(False)
+
+        self.heatmap = pg.ImageItem(axisOrder="row-major")
+        self.heatmap.setZValue(-10)
+        self.boundary = pg.PlotCurveItem(connect="finite")
+        self.boundary.setZValue(5)
+        self.ellipse_items: list[pg.PlotCurveItem] = []
+        self.density_items: list[pg.PlotCurveItem] = []
+        self.means = pg.ScatterPlotItem(symbol="+", pxMode=True)
+        self.means.setZValue(6)
+        self.points = pg.ScatterPlotItem(pxMode=True)
+        self.points.setZValue(10)
+        self.wrong = pg.ScatterPlotItem(symbol="x", pxMode=True)
+        self.wrong.setZValue(11)
+        self.selected = pg.ScatterPlotItem(pxMode=True, brush=None)
+        self.selected.setZValue(12)
+        self.probe = pg.ScatterPlotItem(symbol="o", pxMode=True)
+        self.probe.setZValue(13)
+        self.probe_label = pg.TextItem(anchor=(0, 1.2))
+        self.probe_label.setZValue(13)
+        self.hint = pg.TextItem("Press 1 and click to add points", anchor=(0.5, 0.5))
+        self.band = QGraphicsRectItem()
+        self.band.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # never steal the drag it draws
+        self.band.setZValue(20)
+        self.band.hide()
+        for item in (self.heatmap, self.boundary, self.means, self.points, self.wrong, self.selected,
+                     self.probe, self.probe_label):
+            self.addItem(item)
+        self.vb.addItem(self.hint, ignoreBounds=True)
+        self.vb.addItem(self.band, ignoreBounds=True)
+        self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.apply_style(self.style)
+
+    # --- appearance -------------------------------------------------------------------
+    def apply_style(self, style: Style) -> None:
+        self.style = style
+        self.setBackground(style.background)
+        fg = QColor(*style.foreground)
+        font = QFont()
+        font.setPointSize(style.font_size)
+        for name in ("left", "bottom"):
+            ax = self.plotItem.getAxis(name)
+            ax.setPen(fg)
+            ax.setTextPen(fg)
+            ax.setTickFont(font)
+            ax.label.setFont(font)
+        self.boundary.setPen(pg.mkPen(fg, width=style.boundary_width))
+        self.wrong.setPen(pg.mkPen(fg, width=1.5 * style.scale))
+        self.selected.setPen(pg.mkPen(fg, width=2.0 * style.scale, style=Qt.PenStyle.DashLine))
+        self.probe.setPen(pg.mkPen(fg, width=2.5 * style.scale))
+        self.probe.setBrush(pg.mkBrush(*style.background))
+        self.band.setPen(pg.mkPen(fg, width=1, style=Qt.PenStyle.DashLine))
+        self.band.setBrush(pg.mkBrush(*style.foreground, 30))
+        self.hint.setColor(fg)
+        self.hint.setFont(font)
+        self.probe_label.setColor(fg)
+        self.probe_label.setFont(font)
+        self.update_points()
+
+    def _brush(self, color: str) -> QBrush:
+        if color not in self._brushes:
+            self._brushes[color] = pg.mkBrush(color)
+        return self._brushes[color]
+
+    # --- drawing ----------------------------------------------------------------------
+    def update_axes(self) -> None:
+        self.setLabel("bottom", self.doc.axis_names[0])
+        self.setLabel("left", self.doc.axis_names[1])
+
+    def update_points(self) -> None:
+        doc = self.doc
+        visible = "points" in doc.layers
+        brushes = [self._brush(c.color) for c in doc.classes]
+        s = self.style
+        self.points.setData(pos=doc.X, brush=[brushes[i] for i in doc.labels] if brushes else [],
+                            size=s.point_size, pen=pg.mkPen(s.background, width=1.2 * s.scale))
+        self.points.setVisible(visible)
+        self._update_wrong()
+        sel = self.selection[self.selection < len(doc.X)]
+        self.selected.setData(pos=doc.X[sel], size=s.point_size + 8 * s.scale, brush=None)
+        self.hint.setVisible(len(doc.X) == 0)
+        if len(doc.X) == 0:
+            r = self.vb.viewRect()
+            self.hint.setPos(r.center())
+
+    def _update_wrong(self):
+        doc = self.doc
+        w = self._wrong
+        if w is not None and len(w) == len(doc.X) and "points" in doc.layers:
+            self.wrong.setData(pos=doc.X[w], size=self.style.point_size * 0.8)
+        else:
+            self.wrong.setData(pos=np.empty((0, 2)))
+
+    def show_result(self, res) -> None:
+        """Draw a FitResult: every layer updated in place."""
+        doc, s = self.doc, self.style
+        sc = res.scene
+        layers = doc.layers
+        if sc is None:
+            self.heatmap.setVisible(False)
+            self.boundary.setData([], [])
+            self._set_curves(self.ellipse_items, [], [], s.ellipse_width)
+            self._set_curves(self.density_items, [], [], s.ellipse_width * 0.6)
+            self.means.setData(pos=np.empty((0, 2)))
+            self._wrong = None
+            self._update_wrong()
+            self._draw_probe(None)
+            return
+        x0, x1, y0, y1 = sc.bounds
+        self.heatmap.setImage(sc.image, autoLevels=False, levels=(0, 255))
+        self.heatmap.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+        self.heatmap.setVisible("heatmap" in layers)
+        if sc.boundaries and "boundaries" in layers:
+            sep = np.full((1, 2), np.nan)
+            xy = np.vstack([part for b in sc.boundaries for part in (b.xy, sep)])
+            self.boundary.setData(xy[:, 0], xy[:, 1], connect="finite")
+        else:
+            self.boundary.setData([], [])
+        colors = [doc.classes[i].color for i in res.class_index]
+        self._set_curves(self.ellipse_items, sc.ellipses if "ellipses" in layers else [], colors,
+                         s.ellipse_width)
+        self._set_curves(self.density_items, sc.density if "density" in layers else [], colors,
+                         s.ellipse_width * 0.7, Qt.PenStyle.DotLine)
+        model = res.model
+        if getattr(model, "generative", False) and "ellipses" in layers:
+            self.means.setData(pos=model.means_, size=16 * s.scale, brush=None,
+                               pen=[pg.mkPen(s.foreground, width=3 * s.scale)] * len(colors))
+        else:
+            self.means.setData(pos=np.empty((0, 2)))
+        self._wrong = res.wrong
+        self._update_wrong()
+        self._draw_probe(res)
+
+    def _set_curves(self, items, lines, colors, width, style=Qt.PenStyle.SolidLine):
+        while len(items) < len(lines):
+            item = pg.PlotCurveItem(connect="finite")
+            item.setZValue(4)
+            self.addItem(item)
+            items.append(item)
+        for i, item in enumerate(items):
+            if i < len(lines):
+                item.setPen(pg.mkPen(colors[i], width=width, style=style))
+                item.setData(lines[i][:, 0], lines[i][:, 1], connect="finite")
+                item.setVisible(True)
+            else:
+                item.setVisible(False)
+
+    def _draw_probe(self, res):
+        probe = self.doc.probe
+        if probe is None or res is None or res.model is None:
+            self.probe.setData(pos=np.empty((0, 2)))
+            self.probe_label.setText("")
+            return
+        self.probe.setData(pos=[probe], size=14 * self.style.scale)
+        p = res.model.predict_proba([probe])[0]
+        k = int(np.argmax(p))
+        name = self.doc.classes[res.class_index[k]].name
+        self.probe_label.setText(f"p({name}|x) = {p[k]:.3f}")
+        self.probe_label.setPos(*probe)
+
+    # --- view ---------------------------------------------------------------------------
+    def view_bounds(self) -> tuple[float, float, float, float]:
+        r = self.vb.viewRect()
+        return (r.left(), r.right(), r.top(), r.bottom())
+
+    def fit_view(self) -> None:
+        X = self.doc.X
+        if self.doc.view is not None and len(X) == 0:
+            x0, x1, y0, y1 = self.doc.view
+        elif len(X):
+            lo, hi = X.min(axis=0), X.max(axis=0)
+            span = np.maximum(hi - lo, 1e-9 + 0.1 * np.abs(hi))
+            span = np.where(span > 0, span, 1.0)
+            x0, y0 = lo - 0.15 * span
+            x1, y1 = hi + 0.15 * span
+        else:
+            x0, x1, y0, y1 = -5.0, 5.0, -5.0, 5.0
+        self.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+
+    # --- picking --------------------------------------------------------------------------
+    def point_at(self, pos: QPointF) -> int | None:
+        """Index of the point nearest ``pos`` (view coordinates) within HIT_PIXELS, or None."""
+        X = self.doc.X
+        if len(X) == 0 or "points" not in self.doc.layers:
+            return None
+        pw, ph = self.vb.viewPixelSize()
+        d2 = ((X[:, 0] - pos.x()) / pw) ** 2 + ((X[:, 1] - pos.y()) / ph) ** 2
+        i = int(np.argmin(d2))
+        radius = max(HIT_PIXELS, self.style.point_size / 2 + 3)
+        return i if d2[i] <= radius ** 2 else None
+
+    def set_selection(self, indices) -> None:
+        self.selection = np.unique(np.asarray(indices, dtype=np.int64))
+        self.update_points()
+        self.selection_changed.emit(len(self.selection))
+
+    # --- gestures ---------------------------------------------------------------------------
+    def on_click(self, button, pos: QPointF, modifiers) -> bool:
+        hit = self.point_at(pos)
+        if button == Qt.MouseButton.RightButton:
+            if hit is not None:
+                self.doc.delete_points([hit])
+            return True
+        if button != Qt.MouseButton.LeftButton:
+            return False
+        if self.tool == "select":
+            self.set_selection([] if hit is None else [hit])
+        elif self.tool == "brush":
+            self._spray(pos, self.doc.new_stroke())
+        elif hit is None:
+            if len(self.selection):
+                self.set_selection([])
+            self.doc.add_points([[pos.x(), pos.y()]], self.doc.active_class)
+        return True
+
+    def on_drag(self, ev) -> bool:
+        pos = self.vb.mapSceneToView(ev.scenePos())
+        if ev.isStart():
+            start = self.vb.mapSceneToView(ev.buttonDownScenePos())
+            hit = self.point_at(start)
+            if self.tool == "brush":
+                self._drag = ("brush", self.doc.new_stroke())
+                self._spray(start, self._drag[1])
+            elif hit is not None:
+                indices = self.selection if hit in self.selection else np.array([hit])
+                offsets = self.doc.X[indices] - [start.x(), start.y()]
+                self._drag = ("move", indices, offsets, self.doc.new_stroke())
+            elif self.tool == "select":
+                self._drag = ("band", start)
+            else:
+                self._drag = None
+                return False  # an empty-canvas drag pans the view
+        if self._drag is None:
+            return False
+        kind = self._drag[0]
+        if kind == "brush":
+            self._spray(pos, self._drag[1])
+        elif kind == "move":
+            _, indices, offsets, stroke = self._drag
+            self.doc.move_points(indices, offsets + [pos.x(), pos.y()], stroke)
+        elif kind == "band":
+            start = self._drag[1]
+            rect = QRectF(start, pos).normalized()
+            self.band.setRect(rect)
+            self.band.setVisible(not ev.isFinish())
+            if ev.isFinish():
+                X = self.doc.X
+                inside = ((X[:, 0] >= rect.left()) & (X[:, 0] <= rect.right())
+                          & (X[:, 1] >= rect.top()) & (X[:, 1] <= rect.bottom()))
+                self.set_selection(np.flatnonzero(inside))
+        if ev.isFinish():
+            self._drag = None
+        return True
+
+    def _spray(self, pos: QPointF, stroke: int) -> None:
+        pw, ph = self.vb.viewPixelSize()
+        n = self.brush_density
+        r = self.brush_radius * np.sqrt(self._rng.random(n))
+        t = self._rng.uniform(0, 2 * np.pi, n)
+        pts = np.c_[pos.x() + r * np.cos(t) * pw, pos.y() + r * np.sin(t) * ph]
+        self.doc.add_points(pts, self.doc.active_class, stroke)
+
+    def delete_under_cursor_or_selection(self) -> None:
+        if len(self.selection):
+            indices = self.selection
+            self.set_selection([])
+            self.doc.delete_points(indices)
+        elif self._hover is not None:
+            hit = self.point_at(self._hover)
+            if hit is not None:
+                self.doc.delete_points([hit])
+
+    def _on_mouse_moved(self, scene_pos):
+        if self.vb.sceneBoundingRect().contains(scene_pos):
+            self._hover = self.vb.mapSceneToView(scene_pos)
+            self.hovered.emit(self._hover.x(), self._hover.y())
+        else:
+            self._hover = None
+            self.left.emit()
+
+    def leaveEvent(self, ev):
+        self._hover = None
+        self.left.emit()
+        super().leaveEvent(ev)

@@ -1,0 +1,348 @@
+"""The document: points, labels, classes, model choice and view options.
+
+Every edit is a QUndoCommand pushed on the document's QUndoStack (as in Orange's
+Paint Data), so undo texts, the clean state and merging a whole drag or brush
+stroke into one step come from Qt. Widgets call the public ``edit`` methods;
+only the commands touch the ``_apply`` internals. ``changed`` says what changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from probviz.colors import class_color
+from probviz.data.dataset import Dataset
+from probviz.models import MODEL_NAMES, REGISTRY
+
+LAYERS = ("heatmap", "boundaries", "ellipses", "density", "points")
+DEFAULT_LAYERS = frozenset({"heatmap", "boundaries", "ellipses", "points"})
+MAX_CLASSES = 9
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    name: str
+    color: str
+
+
+def default_params(name: str) -> dict:
+    params = {p.name: p.default for p in REGISTRY[name].params}
+    if "standardize" in params:
+        params["standardize"] = True  # l2 then means the same at any data scale
+    return params
+
+
+class Document(QObject):
+    """The editable state of one probviz session."""
+
+    changed = Signal(str)  # "points", "classes", "model", "layers", "all"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.undo_stack = QUndoStack(self)
+        self.X = np.empty((0, 2))
+        self.labels = np.empty(0, dtype=np.int64)
+        self.classes: list[ClassInfo] = []
+        self.axis_names = ("x1", "x2")
+        self.title = ""
+        self.description = ""
+        self.model_name = "lda"
+        self.params = {name: default_params(name) for name in MODEL_NAMES}
+        self.layers = set(DEFAULT_LAYERS)
+        self.probe: tuple[float, float] | None = None
+        self.view: tuple[float, float, float, float] | None = None
+        self.active_class = 0
+        self._stroke = 0
+
+    # --- whole-document operations (not undoable: they start a new history) ---------
+    def load(self, data: Dataset) -> None:
+        self.X = data.X.copy()
+        self.labels = data.labels.copy()
+        self.classes = [ClassInfo(n, c) for n, c in zip(data.class_names, data.colors)]
+        self.axis_names = tuple(data.axis_names)
+        self.title = data.name
+        self.description = data.description
+        self.probe = data.probe
+        self.view = data.view
+        self.active_class = 0
+        self.undo_stack.clear()
+        self.undo_stack.setClean()
+        self.changed.emit("all")
+
+    def new(self) -> None:
+        self.load(Dataset(np.empty((0, 2)), np.empty(0, int), ["1", "2"], name="untitled"))
+
+    def dataset(self) -> Dataset:
+        return Dataset(self.X.copy(), self.labels.copy(), [c.name for c in self.classes],
+                       [c.color for c in self.classes], self.axis_names, self.title, self.description, probe=self.probe,
+                       view=self.view)
+
+    # --- queries ------------------------------------------------------------------
+    def counts(self) -> np.ndarray:
+        return np.bincount(self.labels, minlength=len(self.classes))
+
+    def new_stroke(self) -> int:
+        """An id shared by the commands of one drag or brush stroke, so they merge."""
+        self._stroke += 1
+        return self._stroke
+
+    # --- edits (each one undoable) -----------------------------------------------------
+    def add_points(self, X, label: int, stroke: int | None = None) -> None:
+        X = np.asarray(X, dtype=float).reshape(-1, 2)
+        if len(X):
+            self.ensure_classes(label + 1)
+            self._push(AddPoints(self, X, label, stroke))
+
+    def move_points(self, indices, X, stroke: int | None = None) -> None:
+        self._push(MovePoints(self, np.asarray(indices), np.asarray(X, float).reshape(-1, 2), stroke))
+
+    def delete_points(self, indices) -> None:
+        indices = np.unique(np.asarray(indices, dtype=np.int64))
+        if len(indices):
+            self._push(DeletePoints(self, indices))
+
+    def relabel_points(self, indices, label: int) -> None:
+        indices = np.unique(np.asarray(indices, dtype=np.int64))
+        if len(indices):
+            self.ensure_classes(label + 1)
+            self._push(Relabel(self, indices, label))
+
+    def ensure_classes(self, n: int) -> None:
+        """Add classes (one undo step) until there are ``n``."""
+        n = min(n, MAX_CLASSES)
+        if n > len(self.classes):
+            new = [ClassInfo(str(i + 1), class_color(i)) for i in range(len(self.classes), n)]
+            self._push(SetClasses(self, self.classes + new, f"Add class {new[-1].name}" if len(new) == 1
+                                  else f"Add {len(new)} classes"))
+
+    def add_class(self) -> None:
+        self.ensure_classes(len(self.classes) + 1)
+
+    def rename_class(self, index: int, name: str) -> None:
+        name = name.strip()
+        if name and name != self.classes[index].name:
+            classes = list(self.classes)
+            classes[index] = replace(classes[index], name=name)
+            self._push(SetClasses(self, classes, f"Rename class to {name}"))
+
+    def recolor_class(self, index: int, color: str) -> None:
+        if color != self.classes[index].color:
+            classes = list(self.classes)
+            classes[index] = replace(classes[index], color=color)
+            self._push(SetClasses(self, classes, f"Recolour class {classes[index].name}"))
+
+    def remove_class(self, index: int) -> None:
+        """Remove a class and its points (one undo step)."""
+        if len(self.classes) > 1:
+            self._push(RemoveClass(self, index))
+
+    def set_model(self, name: str) -> None:
+        if name != self.model_name:
+            self._push(SetModel(self, name))
+
+    def set_param(self, name: str, value) -> None:
+        if self.params[self.model_name].get(name) != value:
+            self._push(SetParam(self, self.model_name, name, value))
+
+    def set_layer(self, layer: str, visible: bool) -> None:
+        """Show or hide a layer: a view option like zoom, so not an undo step."""
+        if (layer in self.layers) != visible:
+            (self.layers.add if visible else self.layers.discard)(layer)
+            self.changed.emit("layers")
+
+    def set_active_class(self, index: int) -> None:
+        """Choose the class new points get; keys 1-9 add classes up to that number."""
+        self.ensure_classes(index + 1)
+        self.active_class = min(index, len(self.classes) - 1)
+        self.changed.emit("active")
+
+    def _push(self, command: QUndoCommand) -> None:
+        self.undo_stack.push(command)
+
+
+# --- commands ------------------------------------------------------------------------
+
+class _Command(QUndoCommand):
+    def __init__(self, doc: Document, text: str):
+        super().__init__(text)
+        self.doc = doc
+
+
+class AddPoints(_Command):
+    ID = 1
+
+    def __init__(self, doc, X, label, stroke):
+        super().__init__(doc, "Add point" if len(X) == 1 and stroke is None else "Add points")
+        self.X, self.label, self.stroke = X, label, stroke
+        self.start = len(doc.X)
+
+    def redo(self):
+        d = self.doc
+        d.X = np.vstack([d.X[:self.start], self.X])
+        d.labels = np.r_[d.labels[:self.start], np.full(len(self.X), self.label)]
+        d.changed.emit("points")
+
+    def undo(self):
+        d = self.doc
+        d.X, d.labels = d.X[:self.start].copy(), d.labels[:self.start].copy()
+        d.changed.emit("points")
+
+    def id(self):
+        return self.ID
+
+    def mergeWith(self, other):
+        if self.stroke is None or other.stroke != self.stroke or other.start != self.start + len(self.X):
+            return False
+        self.X = np.vstack([self.X, other.X])
+        self.setText("Add points")
+        return True
+
+
+class MovePoints(_Command):
+    ID = 2
+
+    def __init__(self, doc, indices, X, stroke):
+        super().__init__(doc, "Move point" if len(indices) == 1 else "Move points")
+        self.indices, self.new, self.stroke = indices, X, stroke
+        self.old = doc.X[indices].copy()
+
+    def redo(self):
+        self.doc.X[self.indices] = self.new
+        self.doc.changed.emit("points")
+
+    def undo(self):
+        self.doc.X[self.indices] = self.old
+        self.doc.changed.emit("points")
+
+    def id(self):
+        return self.ID
+
+    def mergeWith(self, other):
+        if self.stroke is None or other.stroke != self.stroke or not np.array_equal(other.indices, self.indices):
+            return False
+        self.new = other.new
+        return True
+
+
+class DeletePoints(_Command):
+    def __init__(self, doc, indices):
+        super().__init__(doc, "Delete point" if len(indices) == 1 else f"Delete {len(indices)} points")
+        self.indices = indices
+        self.X, self.labels = doc.X[indices].copy(), doc.labels[indices].copy()
+
+    def redo(self):
+        d = self.doc
+        keep = np.ones(len(d.X), bool)
+        keep[self.indices] = False
+        d.X, d.labels = d.X[keep], d.labels[keep]
+        d.changed.emit("points")
+
+    def undo(self):
+        d = self.doc
+        n = len(d.X) + len(self.indices)
+        X, labels = np.empty((n, 2)), np.empty(n, np.int64)
+        mask = np.ones(n, bool)
+        mask[self.indices] = False
+        X[mask], labels[mask] = d.X, d.labels
+        X[self.indices], labels[self.indices] = self.X, self.labels
+        d.X, d.labels = X, labels
+        d.changed.emit("points")
+
+
+class Relabel(_Command):
+    def __init__(self, doc, indices, label):
+        super().__init__(doc, f"Change class of {len(indices)} point{'s' if len(indices) > 1 else ''}")
+        self.indices, self.label = indices, label
+        self.old = doc.labels[indices].copy()
+
+    def redo(self):
+        self.doc.labels[self.indices] = self.label
+        self.doc.changed.emit("points")
+
+    def undo(self):
+        self.doc.labels[self.indices] = self.old
+        self.doc.changed.emit("points")
+
+
+class SetClasses(_Command):
+    def __init__(self, doc, classes, text):
+        super().__init__(doc, text)
+        self.new, self.old = list(classes), list(doc.classes)
+
+    def redo(self):
+        self.doc.classes = list(self.new)
+        self.doc.changed.emit("classes")
+
+    def undo(self):
+        self.doc.classes = list(self.old)
+        self.doc.active_class = min(self.doc.active_class, len(self.old) - 1)
+        self.doc.changed.emit("classes")
+
+
+class RemoveClass(_Command):
+    def __init__(self, doc, index):
+        super().__init__(doc, f"Remove class {doc.classes[index].name}")
+        self.index = index
+        self.state = (doc.X.copy(), doc.labels.copy(), list(doc.classes))
+
+    def redo(self):
+        d = self.doc
+        X, labels, classes = self.state
+        keep = labels != self.index
+        d.X, d.labels = X[keep].copy(), labels[keep] - (labels[keep] > self.index)
+        d.classes = classes[:self.index] + classes[self.index + 1:]
+        d.active_class = min(d.active_class, len(d.classes) - 1)
+        d.changed.emit("all")
+
+    def undo(self):
+        d = self.doc
+        X, labels, classes = self.state
+        d.X, d.labels, d.classes = X.copy(), labels.copy(), list(classes)
+        d.changed.emit("all")
+
+
+class SetModel(_Command):
+    def __init__(self, doc, name):
+        super().__init__(doc, f"Model {REGISTRY[name].label}")
+        self.new, self.old = name, doc.model_name
+
+    def redo(self):
+        self.doc.model_name = self.new
+        self.doc.changed.emit("model")
+
+    def undo(self):
+        self.doc.model_name = self.old
+        self.doc.changed.emit("model")
+
+
+class SetParam(_Command):
+    ID = 3
+
+    def __init__(self, doc, model, name, value):
+        spec = {p.name: p for p in REGISTRY[model].params}.get(name)
+        super().__init__(doc, f"Set {spec.label if spec else name}")
+        self.model, self.name, self.new = model, name, value
+        self.old = doc.params[model].get(name)
+
+    def _set(self, value):
+        self.doc.params[self.model][self.name] = value
+        self.doc.changed.emit("model")
+
+    def redo(self):
+        self._set(self.new)
+
+    def undo(self):
+        self._set(self.old)
+
+    def id(self):
+        return self.ID
+
+    def mergeWith(self, other):  # a slider's many small steps are one edit
+        if (other.model, other.name) != (self.model, self.name):
+            return False
+        self.new = other.new
+        return True

@@ -1,0 +1,42 @@
+"""Start the GUI: check that Qt can open a window, then show the main window."""
+
+from __future__ import annotations
+
+import ctypes.util
+import os
+import sys
+
+
+def display_problem() -> str | None:
+    """A one-line hint when Qt would abort for lack of a screen or of libxcb-cursor0, else None."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return None
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return ("no display found (DISPLAY is not set); run probviz on a desktop, or use "
+                "'probviz export' for figures without a screen")
+    if os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY") and not ctypes.util.find_library("xcb-cursor"):
+        return ("Qt needs the X11 library libxcb-cursor0 to open a window; install it with "
+                "'sudo apt install libxcb-cursor0' (Debian, Ubuntu) or your system's equivalent")
+    return None
+
+
+def run_gui(path: str | None = None) -> int:
+    problem = display_problem()
+    if problem:
+        print(f"probviz: error: {problem}", file=sys.stderr)
+        return 1
+    from PySide6.QtWidgets import QApplication
+
+    from probviz.app.main_window import MainWindow
+    from probviz.data import examples
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("probviz")
+    app.setOrganizationName("probviz")
+    win = MainWindow()
+    win.load(examples.load("fruit"))
+    if path and not win.open_path(path):
+        pass  # the message box said why; the example stays open
+    win.show()
+    win.canvas.fit_view()
+    return app.exec()

@@ -1,0 +1,329 @@
+"""The main window: canvas in the centre, the panel docked on the right, menus, toolbar, status line."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QScrollArea,
+)
+
+from probviz import __version__
+from probviz.app.canvas import Canvas
+from probviz.app.document import LAYERS, MAX_CLASSES, Document
+from probviz.app.panel import GENERATIVE_ONLY, LAYER_LABELS, Panel
+from probviz.app.refit import Job, Refitter
+from probviz.data import examples
+from probviz.data.csvio import DataError
+from probviz.data.inputs import load_dataset
+from probviz.models import MODEL_NAMES, REGISTRY
+
+GRID = (256, 256)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.doc = Document(self)
+        self.canvas = Canvas(self.doc)
+        self.setCentralWidget(self.canvas)
+        self.panel = Panel(self.doc)
+        scroll = QScrollArea()
+        scroll.setWidget(self.panel)
+        scroll.setWidgetResizable(True)
+        self.dock = QDockWidget("Model", self)
+        self.dock.setObjectName("panel")
+        self.dock.setWidget(scroll)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+
+        self.message = QLabel()
+        self.hover = QLabel()
+        self.statusBar().addWidget(self.message, 1)
+        self.statusBar().addPermanentWidget(self.hover)
+        self._flash_timer = QTimer(self, singleShot=True, interval=4000)
+        self._flash_timer.timeout.connect(self._show_status)
+
+        self.refitter = Refitter(self._make_job, self)
+        self.refitter.ready.connect(self._on_result)
+        self.refitter.busy.connect(lambda on: self.hover.setText("fitting…") if on else None)
+        self.result = None
+        self.result_summary_shown = None
+
+        self._build_actions()
+        self.doc.changed.connect(self._on_changed)
+        self.doc.undo_stack.cleanChanged.connect(lambda clean: self.setWindowModified(not clean))
+        self.canvas.hovered.connect(self._on_hover)
+        self.canvas.left.connect(lambda: self.hover.setText(""))
+        self.canvas.vb.sigRangeChanged.connect(lambda *_: self._view_moved())
+        self.resize(1200, 800)
+
+    # --- actions ------------------------------------------------------------------------
+    def _build_actions(self):
+        mb = self.menuBar()
+        stack = self.doc.undo_stack
+
+        file = mb.addMenu("&File")
+        self._action(file, "&New", self.new_document, QKeySequence.StandardKey.New)
+        self._action(file, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
+        ex = file.addMenu("&Examples")
+        for name, (lesson, _) in examples.EXAMPLES.items():
+            a = self._action(ex, name, lambda checked=False, n=name: self.open_example(n))
+            a.setToolTip(lesson)
+            a.setStatusTip(lesson)
+        file.addSeparator()
+        self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        edit = mb.addMenu("&Edit")
+        undo = stack.createUndoAction(self, "&Undo")
+        undo.setShortcuts(QKeySequence.keyBindings(QKeySequence.StandardKey.Undo))
+        redo = stack.createRedoAction(self, "&Redo")
+        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        edit.addAction(undo)
+        edit.addAction(redo)
+        self.undo_action, self.redo_action = undo, redo
+        edit.addSeparator()
+        self._action(edit, "&Delete point or selection", self.canvas.delete_under_cursor_or_selection,
+                     [QKeySequence(Qt.Key.Key_Delete), QKeySequence(Qt.Key.Key_Backspace)])
+        self._action(edit, "Select &all", lambda: self.canvas.set_selection(np.arange(len(self.doc.X))),
+                     QKeySequence.StandardKey.SelectAll)
+        self._action(edit, "Clear selection", lambda: self.canvas.set_selection([]),
+                     QKeySequence(Qt.Key.Key_Escape))
+        self._action(edit, "Move selection to the active &class", self.relabel_selection, QKeySequence("C"))
+        edit.addSeparator()
+        self._action(edit, "Add c&lass", self.doc.add_class)
+
+        view = mb.addMenu("&View")
+        self.layer_actions = {}
+        for layer in LAYERS:
+            a = self._action(view, LAYER_LABELS[layer][0],
+                             lambda on, n=layer: self.doc.set_layer(n, on), checkable=True)
+            a.setStatusTip(LAYER_LABELS[layer][1])
+            self.layer_actions[layer] = a
+        view.addSeparator()
+        self._action(view, "&Fit view to data", self.canvas.fit_view,
+                     [QKeySequence("F"), QKeySequence(Qt.Key.Key_Home)])
+        view.addAction(self.dock.toggleViewAction())
+
+        model = mb.addMenu("&Model")
+        group = QActionGroup(self)
+        self.model_actions = {}
+        for name in MODEL_NAMES:
+            a = self._action(model, REGISTRY[name].label, lambda checked=False, n=name: self.doc.set_model(n),
+                             checkable=True)
+            a.setStatusTip(REGISTRY[name].description)
+            group.addAction(a)
+            self.model_actions[name] = a
+        model.addSeparator()
+        self._action(model, "&Next model", self.cycle_model, QKeySequence("M"))
+
+        tools = mb.addMenu("&Tools")
+        tb = self.addToolBar("Tools")
+        tb.setObjectName("tools")
+        group = QActionGroup(self)
+        self.tool_actions = {}
+        for tool, label, key, tip in (
+                ("add", "Add / move", "P", "Click to add a point of the active class; drag a point to move it"),
+                ("brush", "Brush", "B", "Drag to spray points of the active class"),
+                ("select", "Select", "S", "Drag a rectangle to select points; drag the selection to move it")):
+            a = self._action(tools, label, lambda checked=False, t=tool: self.set_tool(t), QKeySequence(key),
+                             checkable=True)
+            a.setToolTip(f"{tip} ({key})")
+            a.setStatusTip(tip)
+            group.addAction(a)
+            tb.addAction(a)
+            self.tool_actions[tool] = a
+        self.tool_actions["add"].setChecked(True)
+        tb.addSeparator()
+        tb.addAction(undo)
+        tb.addAction(redo)
+        tb.addSeparator()
+        fit = QAction("Fit view", self)
+        fit.setToolTip("Frame the data (F)")
+        fit.triggered.connect(self.canvas.fit_view)
+        tb.addAction(fit)
+
+        help_ = mb.addMenu("&Help")
+        self._action(help_, "&About probviz", self.about)
+
+        for i in range(MAX_CLASSES):
+            sc = QShortcut(QKeySequence(str(i + 1)), self)
+            sc.activated.connect(lambda i=i: self.doc.set_active_class(i))
+
+    def _action(self, menu, text, slot, shortcut=None, checkable=False) -> QAction:
+        a = QAction(text, self)
+        a.setCheckable(checkable)
+        if shortcut is not None:
+            if isinstance(shortcut, list):
+                a.setShortcuts(shortcut)
+            else:
+                a.setShortcut(shortcut)
+        a.triggered.connect(slot)
+        menu.addAction(a)
+        return a
+
+    # --- commands -------------------------------------------------------------------------
+    def set_tool(self, tool: str):
+        self.canvas.tool = tool
+        self.tool_actions[tool].setChecked(True)
+
+    def cycle_model(self):
+        i = MODEL_NAMES.index(self.doc.model_name)
+        self.doc.set_model(MODEL_NAMES[(i + 1) % len(MODEL_NAMES)])
+
+    def relabel_selection(self):
+        sel = self.canvas.selection
+        if len(sel):
+            self.doc.relabel_points(sel, self.doc.active_class)
+
+    def confirm_discard(self) -> bool:
+        """True when there is nothing unsaved, or the person agrees to drop it."""
+        if self.doc.undo_stack.isClean():
+            return True
+        answer = QMessageBox.question(
+            self, "Unsaved changes", "The current points have unsaved changes. Discard them?",
+            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Discard
+
+    def new_document(self):
+        if self.confirm_discard():
+            self.doc.new()
+            self.canvas.fit_view()
+
+    def open_example(self, name: str):
+        if self.confirm_discard():
+            self.load(examples.load(name))
+
+    def open_dialog(self):
+        if not self.confirm_discard():
+            return
+        path, _ = QFileDialog.getOpenFileName(self, "Open data", "", "Data (*.csv *.tsv *.txt);;All files (*)")
+        if path:
+            self.open_path(path)
+
+    def open_path(self, path: str) -> bool:
+        try:
+            data = load_dataset(path)
+        except (DataError, ValueError, OSError) as e:
+            QMessageBox.warning(self, "Cannot open", str(e))
+            self.flash(str(e))
+            return False
+        self.load(data)
+        return True
+
+    def load(self, data):
+        self.canvas.set_selection([])
+        self.doc.load(data)
+        self.canvas.fit_view()
+
+    def about(self):
+        QMessageBox.about(self, "About probviz",
+                          f"<b>probviz {__version__}</b><p>See probabilistic classifiers at work: "
+                          "LDA, QDA, Gaussian naive Bayes, logistic and softmax regression.</p>")
+
+    def closeEvent(self, ev):
+        if self.confirm_discard():
+            self.refitter.shutdown()
+            ev.accept()
+        else:
+            ev.ignore()
+
+    # --- document -> view -------------------------------------------------------------------
+    def _make_job(self, generation, refit, previous) -> Job:
+        doc = self.doc
+        return Job(generation, doc.X.copy(), doc.labels.copy(), doc.model_name,
+                   dict(doc.params[doc.model_name]), tuple(c.color for c in doc.classes),
+                   self.canvas.view_bounds(), GRID, refit, previous)
+
+    def _on_changed(self, what: str):
+        doc = self.doc
+        if what in ("all", "points", "classes"):
+            if what != "points" or len(self.canvas.selection) and self.canvas.selection.max() >= len(doc.X):
+                self.canvas.set_selection([])
+            self.canvas.update_points()
+        if what == "all":
+            self.canvas.update_axes()
+            self.setWindowTitle(f"probviz — {doc.title or 'untitled'}[*]")
+            self.setWindowModified(False)
+        if what in ("all", "model", "layers"):
+            generative = REGISTRY[doc.model_name].generative
+            for layer, a in self.layer_actions.items():
+                a.setChecked(layer in doc.layers)
+                a.setEnabled(generative or layer not in GENERATIVE_ONLY)
+            self.model_actions[doc.model_name].setChecked(True)
+        if what == "active":
+            c = doc.classes[doc.active_class]
+            self.flash(f"Adding points to class {c.name} (key {doc.active_class + 1})")
+            return
+        if what == "layers":
+            self.canvas.update_points()
+            if self.result is not None:
+                self.canvas.show_result(self.result)
+            return
+        self.refitter.schedule(refit=True)
+
+    def _view_moved(self):
+        if len(self.doc.X) == 0:
+            self.canvas.update_points()
+        self.refitter.schedule(refit=False)
+
+    def _on_result(self, res):
+        self.result = res
+        self.canvas.show_result(res)
+        if res.summary is not (self.result_summary_shown):
+            self._flash_timer.stop()  # a new fit says more than a passing message
+        self.result_summary_shown = res.summary
+        if not self._flash_timer.isActive():
+            self._show_status()
+        self.panel.show_fit(self.fit_text(res))
+
+    def flash(self, text: str):
+        """A passing message in the status line; the fit's summary comes back after a few seconds."""
+        self.message.setText(text)
+        self._flash_timer.start()
+
+    def _show_status(self):
+        if self.result is not None:
+            self.message.setText(self.status_text(self.result))
+
+    def status_text(self, res) -> str:
+        doc = self.doc
+        counts = doc.counts()
+        per_class = ", ".join(f"{c.name} {n}" for c, n in zip(doc.classes, counts))
+        parts = [REGISTRY[doc.model_name].label, per_class or "no classes"]
+        if len(doc.X) == 0:
+            parts.append("press 1 and click to add points")
+        elif res.error:
+            parts.append(f"cannot fit: {res.error}")
+        elif res.summary:
+            parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
+            parts.append(f"log-likelihood {res.summary['log_likelihood']:.2f}")
+        lonely = [c.name for c, n in zip(doc.classes, counts) if n == 1]
+        notices = list(res.notices)
+        if lonely and not any("single point" in n for n in notices):
+            notices.append(f"class {', '.join(lonely)} has a single point")
+        return "  ·  ".join(parts + notices)
+
+    def fit_text(self, res) -> str:
+        if not res.summary:
+            return "—"
+        s = res.summary
+        kind = "joint ln p(X, t)" if REGISTRY[self.doc.model_name].generative else "ln p(t | X)"
+        lines = [f"Parameters: {s['n_parameters']}", f"Training accuracy: {100 * s['accuracy']:.1f}%",
+                 f"Log-likelihood ({kind}): {s['log_likelihood']:.3f}",
+                 f"Cross-entropy: {s['cross_entropy']:.3f}"]
+        m = res.model
+        if hasattr(m, "n_iter_"):
+            lines.append(f"Newton steps: {m.n_iter_} ({'converged' if m.converged_ else 'not converged'})")
+        lines += [f"Note: {n}" for n in res.notices]
+        return "\n".join(lines)
+
+    def _on_hover(self, x, y):
+        text = f"x = {x:.3g}, y = {y:.3g}"
+        res = self.result
+        if res is not None and res.model is not None:
+            p = res.model.predict_proba([[x, y]])[0]
+            names = [self.doc.classes[i].name for i in res.class_index]
+            text += "   " + "  ".join(f"p({n}|x) = {v:.3f}" for n, v in zip(names, p))
+        self.hover.setText(text)

@@ -1,0 +1,278 @@
+"""The side panel: classes, model and its parameters, layers, and the fit's numbers.
+
+Two-way sync without feedback loops: widgets write to the Document; when the
+Document changes, widgets are refreshed with their signals blocked.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtWidgets import (
+    QAbstractItemView, QCheckBox, QColorDialog, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
+    QHeaderView, QLabel, QPushButton, QSlider, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+)
+from superqt import QLabeledDoubleSlider
+from superqt.utils import signals_blocked
+
+from probviz.app.document import LAYERS, MAX_CLASSES, Document
+from probviz.models import MODEL_NAMES, REGISTRY
+
+LAYER_LABELS = {
+    "heatmap": ("Posterior heatmap", "p(C_k|x): each class's colour, fading where the posterior is uncertain"),
+    "boundaries": ("Decision boundaries", "Where the two most probable classes are equally probable"),
+    "ellipses": ("Covariance ellipses", "1, 2 and 3 standard deviations of each p(x|C_k), with the means"),
+    "density": ("Density contours", "Lines of equal p(x|C_k), at the same levels for every class"),
+    "points": ("Points", "The data; a cross marks points the model misclassifies"),
+}
+GENERATIVE_ONLY = {"ellipses", "density"}
+
+
+class LogSlider(QWidget):
+    """A slider over 0 and a logarithmic range, with its value shown beside it."""
+
+    valueChanged = Signal(float)
+    STEPS_PER_DECADE = 10
+
+    def __init__(self, lo: float, hi: float, parent=None):
+        super().__init__(parent)
+        self.lo, self.hi = math.log10(lo), math.log10(hi)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        n = int(round((self.hi - self.lo) * self.STEPS_PER_DECADE))
+        self.slider.setRange(0, n + 1)  # position 0 is the value 0
+        self.label = QLabel()
+        self.label.setMinimumWidth(52)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.slider, 1)
+        lay.addWidget(self.label)
+        self.slider.valueChanged.connect(self._moved)
+
+    def _value_at(self, pos: int) -> float:
+        return 0.0 if pos == 0 else 10 ** (self.lo + (pos - 1) / self.STEPS_PER_DECADE)
+
+    def _moved(self, pos):
+        v = self._value_at(pos)
+        self.label.setText(f"{v:.3g}")
+        self.valueChanged.emit(float(f"{v:.3g}"))
+
+    def setValue(self, v: float):
+        pos = 0 if v <= 0 else 1 + int(round((math.log10(v) - self.lo) * self.STEPS_PER_DECADE))
+        with signals_blocked(self.slider):
+            self.slider.setValue(max(0, min(pos, self.slider.maximum())))
+        self.label.setText(f"{v:.3g}")
+
+    def value(self) -> float:
+        return self._value_at(self.slider.value())
+
+
+def swatch_icon(color: str, size: int = 16) -> QIcon:
+    """A filled square: unlike a cell background it stays visible when the row is selected."""
+    pix = QPixmap(size, size)
+    pix.fill(QColor(color))
+    return QIcon(pix)
+
+
+class ClassTable(QTableWidget):
+    """One row a class: colour swatch, editable name, point count. The selected row is the active class."""
+
+    def __init__(self, doc: Document, parent=None):
+        super().__init__(0, 3, parent)
+        self.doc = doc
+        self.setHorizontalHeaderLabels(["", "Class", "N"])
+        self.verticalHeader().setVisible(False)
+        h = self.horizontalHeader()
+        h.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        h.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                             | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.setToolTip("Keys 1-9 choose the class new points get; double-click a name to rename it, "
+                        "the swatch to recolour it")
+        self.itemChanged.connect(self._renamed)
+        self.itemSelectionChanged.connect(self._selected)
+        self.cellDoubleClicked.connect(self._double_clicked)
+
+    def refresh(self):
+        doc = self.doc
+        counts = doc.counts()
+        with signals_blocked(self):
+            self.setRowCount(len(doc.classes))
+            for i, c in enumerate(doc.classes):
+                swatch = QTableWidgetItem(swatch_icon(c.color), "")
+                swatch.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                swatch.setToolTip("Double-click to change the colour")
+                name = QTableWidgetItem(c.name)
+                name.setToolTip(f"Key {i + 1}" if i < 9 else "")
+                n = QTableWidgetItem(str(counts[i]))
+                n.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                n.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                for col, item in enumerate((swatch, name, n)):
+                    self.setItem(i, col, item)
+            if doc.classes:
+                self.selectRow(doc.active_class)
+
+    def _renamed(self, item):
+        if item.column() == 1:
+            self.doc.rename_class(item.row(), item.text())
+
+    def _selected(self):
+        rows = {i.row() for i in self.selectedIndexes()}
+        if rows:
+            self.doc.set_active_class(rows.pop())
+
+    def _double_clicked(self, row, col):
+        if col == 0:
+            color = QColorDialog.getColor(QColor(self.doc.classes[row].color), self, "Class colour")
+            if color.isValid():
+                self.doc.recolor_class(row, color.name().upper())
+
+
+class Panel(QWidget):
+    """Everything a person sets beside the canvas."""
+
+    def __init__(self, doc: Document, parent=None):
+        super().__init__(parent)
+        self.doc = doc
+        self.setMinimumWidth(280)
+        lay = QVBoxLayout(self)
+        self.lesson = QLabel()
+        self.lesson.setWordWrap(True)
+        self.lesson.setToolTip("What this example shows")
+        lay.addWidget(self.lesson)
+
+        box = QGroupBox("Classes")
+        v = QVBoxLayout(box)
+        self.classes = ClassTable(doc)
+        v.addWidget(self.classes)
+        row = QHBoxLayout()
+        self.add_class = QPushButton("Add")
+        self.add_class.setToolTip("Add a class (keys 1-9 also add classes up to that number)")
+        self.remove_class = QPushButton("Remove")
+        self.remove_class.setToolTip("Remove the selected class and its points (undoable)")
+        row.addWidget(self.add_class)
+        row.addWidget(self.remove_class)
+        v.addLayout(row)
+        lay.addWidget(box)
+        self.add_class.clicked.connect(doc.add_class)
+        self.remove_class.clicked.connect(lambda: doc.remove_class(doc.active_class))
+
+        box = QGroupBox("Model")
+        v = QVBoxLayout(box)
+        self.model = QComboBox()
+        for name in MODEL_NAMES:
+            self.model.addItem(REGISTRY[name].label, name)
+        self.model.setToolTip("The classifier fitted to the points (M cycles through them)")
+        v.addWidget(self.model)
+        self.description = QLabel()
+        self.description.setWordWrap(True)
+        v.addWidget(self.description)
+        self.form_host = QWidget()
+        self.form = QFormLayout(self.form_host)
+        self.form.setContentsMargins(0, 0, 0, 0)
+        v.addWidget(self.form_host)
+        lay.addWidget(box)
+        self.model.currentIndexChanged.connect(lambda i: doc.set_model(self.model.itemData(i)))
+        self.param_widgets: dict[str, QWidget] = {}
+
+        box = QGroupBox("Layers")
+        v = QVBoxLayout(box)
+        self.layer_boxes: dict[str, QCheckBox] = {}
+        for layer in LAYERS:
+            cb = QCheckBox(LAYER_LABELS[layer][0])
+            cb.setToolTip(LAYER_LABELS[layer][1])
+            cb.toggled.connect(lambda on, name=layer: doc.set_layer(name, on))
+            v.addWidget(cb)
+            self.layer_boxes[layer] = cb
+        lay.addWidget(box)
+
+        box = QGroupBox("Fit")
+        v = QVBoxLayout(box)
+        self.fit_label = QLabel("—")
+        self.fit_label.setWordWrap(True)
+        self.fit_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        v.addWidget(self.fit_label)
+        lay.addWidget(box)
+        lay.addStretch(1)
+
+        doc.changed.connect(self.on_changed)
+        self.on_changed("all")
+
+    # --- document -> widgets --------------------------------------------------------------
+    def on_changed(self, what: str):
+        if what == "all":
+            self.lesson.setText(f"<i>{self.doc.description}</i>" if self.doc.description else "")
+            self.lesson.setVisible(bool(self.doc.description))
+        if what in ("all", "classes", "points", "active"):
+            self.classes.refresh()
+            self.remove_class.setEnabled(len(self.doc.classes) > 1)
+            self.add_class.setEnabled(len(self.doc.classes) < MAX_CLASSES)
+        if what in ("all", "model"):
+            self._sync_model()
+        if what in ("all", "model", "layers"):
+            self._sync_layers()
+
+    def _sync_model(self):
+        doc = self.doc
+        info = REGISTRY[doc.model_name]
+        with signals_blocked(self.model):
+            self.model.setCurrentIndex(MODEL_NAMES.index(doc.model_name))
+        self.description.setText(info.description)
+        if getattr(self, "_form_model", None) != doc.model_name:
+            self._build_form(info)
+        values = doc.params[doc.model_name]
+        for spec in info.params:
+            w = self.param_widgets[spec.name]
+            with signals_blocked(w):
+                v = values[spec.name]
+                if spec.kind == "float":
+                    w.setValue(float(v))
+                elif spec.kind == "choice":
+                    w.setCurrentIndex(list(spec.choices).index(v))
+                else:
+                    w.setChecked(bool(v))
+
+    def _build_form(self, info):
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.param_widgets = {}
+        for spec in info.params:
+            if spec.kind == "float" and spec.log_scale:
+                w = LogSlider(1e-4, spec.maximum)
+                w.valueChanged.connect(lambda v, n=spec.name: self.doc.set_param(n, v))
+            elif spec.kind == "float":
+                w = QLabeledDoubleSlider(Qt.Orientation.Horizontal)
+                w.setRange(spec.minimum, spec.maximum)
+                w.setDecimals(2)
+                w.valueChanged.connect(lambda v, n=spec.name: self.doc.set_param(n, round(float(v), 4)))
+            elif spec.kind == "choice":
+                w = QComboBox()
+                w.addItems(list(spec.choices))
+                w.currentTextChanged.connect(lambda v, n=spec.name: self.doc.set_param(n, v))
+            else:
+                w = QCheckBox()
+                w.toggled.connect(lambda v, n=spec.name: self.doc.set_param(n, bool(v)))
+            w.setToolTip(spec.help)
+            label = QLabel(spec.label)
+            label.setToolTip(spec.help)
+            self.form.addRow(label, w)
+            self.param_widgets[spec.name] = w
+        self._form_model = info.name
+
+    def _sync_layers(self):
+        generative = REGISTRY[self.doc.model_name].generative
+        for layer, cb in self.layer_boxes.items():
+            with signals_blocked(cb):
+                cb.setChecked(layer in self.doc.layers)
+            available = generative or layer not in GENERATIVE_ONLY
+            cb.setEnabled(available)
+            cb.setToolTip(LAYER_LABELS[layer][1] if available else
+                          f"{REGISTRY[self.doc.model_name].label} models p(C_k|x) directly: "
+                          "it has no class densities to draw")
+
+    def show_fit(self, text: str):
+        self.fit_label.setText(text)

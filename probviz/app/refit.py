@@ -1,0 +1,174 @@
+"""Refit on every change, without ever freezing the window.
+
+Changes are coalesced (a zero-delay timer: many edits in one event-loop turn
+give one fit). Small data sets are fitted right there on the GUI thread, which
+takes a few milliseconds; large ones go to a worker thread. The worker always
+takes the newest job, results of superseded jobs are dropped, and the last
+state always gets drawn.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+
+from probviz import scene as scenes
+from probviz.models import create
+
+#: Above this many points fits run on the worker thread.
+THREAD_THRESHOLD = 20_000
+
+
+@dataclass(frozen=True)
+class Job:
+    """A snapshot of everything a fit and its scene need."""
+
+    generation: int
+    X: np.ndarray
+    labels: np.ndarray
+    model_name: str
+    params: dict
+    colors: tuple
+    bounds: tuple
+    shape: tuple = (256, 256)
+    refit: bool = True
+    previous: "FitResult | None" = None  # warm start; reused whole when refit is False
+
+
+@dataclass
+class FitResult:
+    generation: int
+    model: object = None
+    scene: scenes.Scene | None = None
+    class_index: np.ndarray = field(default_factory=lambda: np.empty(0, int))
+    summary: dict = field(default_factory=dict)
+    notices: list = field(default_factory=list)
+    error: str = ""
+    wrong: np.ndarray | None = None  # misclassified training points (the job's X)
+    fit_ms: float = 0.0
+    scene_ms: float = 0.0
+
+
+def compute(job: Job) -> FitResult:
+    """Fit (or reuse) the model and build its scene. Pure: numpy and the core only."""
+    res = FitResult(job.generation)
+    if len(job.X) == 0:
+        return res
+    t0 = time.perf_counter()
+    prev = job.previous.model if job.previous is not None else None
+    if job.refit or prev is None:
+        model = create(job.model_name, **job.params)
+        if hasattr(model, "warm_start") and type(prev) is type(model):
+            model.warm_start = True
+            model._W = getattr(prev, "_W", None)
+        try:
+            model.fit(job.X, job.labels)
+        except ValueError as e:
+            res.error = str(e)
+            return res
+        res.summary = model.summary(job.X, job.labels)
+        res.wrong = model.predict(job.X) != job.labels
+    else:  # the view moved: same fit, new scene
+        model = prev
+        res.summary, res.wrong = job.previous.summary, job.previous.wrong
+    t1 = time.perf_counter()
+    res.model = model
+    res.class_index = np.asarray(model.classes_, dtype=int)
+    colors = [job.colors[i] for i in res.class_index]
+    res.scene = scenes.build_scene(model, job.bounds, colors, shape=job.shape)
+    res.notices = list(model.notices_)
+    res.fit_ms, res.scene_ms = 1000 * (t1 - t0), 1000 * (time.perf_counter() - t1)
+    return res
+
+
+class _Worker(QObject):
+    done = Signal(object)
+
+    def __init__(self):
+        super().__init__()
+        self.pending: Job | None = None
+
+    @Slot()
+    def run(self):
+        job, self.pending = self.pending, None
+        if job is not None:
+            self.done.emit(compute(job))
+
+
+class Refitter(QObject):
+    """Turns document changes into FitResults, emitted by ``ready``."""
+
+    ready = Signal(object)
+    busy = Signal(bool)
+    _kick = Signal()
+
+    def __init__(self, make_job, parent=None):
+        super().__init__(parent)
+        self._make_job = make_job  # (generation, refit, previous) -> Job
+        self.generation = 0
+        self.shown = -1
+        self.last: FitResult | None = None
+        self._want_refit = True
+        self._timer = QTimer(self, singleShot=True, interval=0)
+        self._timer.timeout.connect(self._run)
+        self._thread: QThread | None = None
+        self._worker: _Worker | None = None
+        self._in_flight = False
+
+    def schedule(self, refit: bool = True) -> None:
+        self._want_refit = self._want_refit or refit
+        self._timer.start()
+
+    def flush(self) -> None:
+        """Run a scheduled job now (tests and export call this)."""
+        if self._timer.isActive():
+            self._timer.stop()
+            self._run()
+
+    def _run(self):
+        self.generation += 1
+        job = self._make_job(self.generation, self._want_refit, self.last)
+        self._want_refit = False
+        if len(job.X) <= THREAD_THRESHOLD:
+            self._deliver(compute(job))
+            return
+        self._ensure_thread()
+        self._worker.pending = job
+        if not self._in_flight:
+            self._in_flight = True
+            self.busy.emit(True)
+            self._kick.emit()
+
+    def _ensure_thread(self):
+        if self._thread is None:
+            self._thread = QThread(self)
+            self._worker = _Worker()
+            self._worker.moveToThread(self._thread)
+            self._kick.connect(self._worker.run)
+            self._worker.done.connect(self._on_worker_done)
+            self._thread.start()
+
+    @Slot(object)
+    def _on_worker_done(self, result: FitResult):
+        self._deliver(result)
+        if self._worker.pending is not None:  # newer edits arrived meanwhile: fit the newest
+            self._kick.emit()
+        else:
+            self._in_flight = False
+            self.busy.emit(False)
+
+    def _deliver(self, result: FitResult):
+        if result.generation < self.shown:
+            return  # superseded by a result already on screen
+        self.shown = result.generation
+        self.last = result
+        self.ready.emit(result)
+
+    def shutdown(self):
+        if self._thread is not None:
+            self._thread.quit()
+            self._thread.wait(5000)
+            self._thread = None

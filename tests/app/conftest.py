@@ -1,0 +1,20 @@
+import pytest
+from guihelp import settle
+
+from probviz.app.main_window import MainWindow
+
+
+@pytest.fixture
+def window(qtbot):
+    """The real main window, shown offscreen on a blank document, view (-5, 5) x (-5, 5)."""
+    win = MainWindow()
+    # pytest-qt closes widgets before fixtures tear down: mark the work saved first
+    qtbot.addWidget(win, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    win.resize(1100, 750)
+    win.show()
+    qtbot.waitExposed(win)
+    win.doc.new()
+    win.canvas.vb.setRange(xRange=(-5, 5), yRange=(-5, 5), padding=0)
+    settle(win)
+    yield win
+    win.refitter.shutdown()

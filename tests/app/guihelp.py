@@ -1,0 +1,42 @@
+"""Drive the real window as a person does: data coordinates mapped to pixels, clicks, drags, keys."""
+
+import numpy as np
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtTest import QTest
+
+
+def settle(win):
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.processEvents()
+    win.refitter.flush()
+    QApplication.processEvents()
+
+
+def to_pixel(win, x, y) -> QPoint:
+    """Data coordinates -> canvas widget pixels, through the ViewBox."""
+    scene_pt = win.canvas.vb.mapViewToScene(QPointF(x, y))
+    return win.canvas.mapFromScene(scene_pt)
+
+
+def click(qtbot, win, x, y, button=Qt.MouseButton.LeftButton):
+    qtbot.mouseClick(win.canvas.viewport(), button, pos=to_pixel(win, x, y))
+    settle(win)
+
+
+def drag(qtbot, win, start, end, steps=8):
+    vp = win.canvas.viewport()
+    a, b = to_pixel(win, *start), to_pixel(win, *end)
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    for t in np.linspace(0, 1, steps + 1)[1:]:
+        p = QPoint(round(a.x() + t * (b.x() - a.x())), round(a.y() + t * (b.y() - a.y())))
+        QTest.qWait(12)  # pyqtgraph drops mouse moves closer than 10 ms (its mouseRateLimit)
+        qtbot.mouseMove(vp, p)
+        settle(win)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=b)
+    settle(win)
+
+
+def key(qtbot, win, k, mod=Qt.KeyboardModifier.NoModifier):
+    qtbot.keyClick(win.canvas, k, mod)
+    settle(win)

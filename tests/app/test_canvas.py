@@ -1,0 +1,214 @@
+"""The interactive canvas, driven with real clicks and keys (pytest-qt, offscreen)."""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from probviz.models import MODEL_NAMES
+
+from guihelp import click, drag, key, settle, to_pixel
+
+THREE_CLASSES = {
+    Qt.Key.Key_1: [(-3, -3), (-2.5, -2), (-3.5, -2.2), (-2, -3.2)],
+    Qt.Key.Key_2: [(3, -3), (2.5, -2), (3.4, -2.4), (2.2, -3.1)],
+    Qt.Key.Key_3: [(0, 3), (0.6, 2.4), (-0.5, 2.6), (0.2, 3.6)],
+}
+
+
+def undo_text(win) -> str:
+    """What the Edit menu's Undo item says, without its mnemonic."""
+    return win.undo_action.text().replace("&", "")
+
+
+def build_three_classes(qtbot, win):
+    for k, pts in THREE_CLASSES.items():
+        key(qtbot, win, k)
+        for x, y in pts:
+            click(qtbot, win, x, y)
+
+
+def test_opens_on_the_fruit_example(qtbot):
+    from probviz.app.main_window import MainWindow
+    from probviz.data import examples
+
+    win = MainWindow()
+    qtbot.addWidget(win, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    win.load(examples.load("fruit"))
+    win.show()
+    settle(win)
+    assert len(win.doc.X) == 250 and win.doc.model_name == "lda"
+    assert "Apple or peach?" in win.panel.lesson.text()
+    assert "apple 172" in win.message.text() and "accuracy 93.2%" in win.message.text()
+    assert "p(apple|x) = 0.823" in win.canvas.probe_label.textItem.toPlainText()
+
+
+def test_empty_canvas_shows_a_hint(window):
+    assert window.canvas.hint.isVisible()
+    assert "press 1 and click" in window.message.text()
+
+
+def test_build_three_classes_by_clicking(qtbot, window):
+    build_three_classes(qtbot, window)
+    doc = window.doc
+    assert len(doc.classes) == 3
+    np.testing.assert_array_equal(doc.counts(), [4, 4, 4])
+    expected = np.array([p for pts in THREE_CLASSES.values() for p in pts], float)
+    np.testing.assert_allclose(doc.X, expected, atol=0.05)  # within a pixel
+    assert not window.canvas.hint.isVisible()
+    assert "accuracy 100.0%" in window.message.text()
+    assert window.isWindowModified()
+
+
+def test_every_model_fits_and_draws(qtbot, window):
+    build_three_classes(qtbot, window)
+    seen = []
+    for _ in MODEL_NAMES:
+        key(qtbot, window, Qt.Key.Key_M)
+        seen.append(window.doc.model_name)
+        res = window.result
+        assert res.model is not None and res.model.name == window.doc.model_name
+        assert res.scene.boundaries, window.doc.model_name
+        assert "accuracy" in window.message.text()
+    assert sorted(seen) == sorted(MODEL_NAMES)
+
+
+def test_heatmap_pixels_show_the_class_regions(qtbot, window):
+    build_three_classes(qtbot, window)
+    img = window.canvas.grab().toImage()
+    colors = [c.color for c in window.doc.classes]
+    for k, (x, y) in enumerate([(-4, -4.5), (4, -4.5), (0, 4.5)]):
+        p = to_pixel(window, x, y)
+        px = img.pixelColor(p.x(), p.y())
+        from PySide6.QtGui import QColor
+        target = QColor(colors[k])
+        # a tint of the class colour: nearer to it than to any other class colour
+        dist = [sum((a - b) ** 2 for a, b in zip(px.getRgb()[:3], QColor(c).getRgb()[:3])) for c in colors]
+        assert int(np.argmin(dist)) == k, (k, px.getRgb(), target.getRgb())
+
+
+def test_drag_moves_a_point_and_the_boundary_follows(qtbot, window):
+    build_three_classes(qtbot, window)
+    before = window.result.scene.boundaries[0].xy.copy()
+    p0 = window.doc.X[0].copy()
+    drag(qtbot, window, tuple(p0), (-1.0, 1.0))
+    np.testing.assert_allclose(window.doc.X[0], [-1.0, 1.0], atol=0.05)
+    assert len(window.doc.X) == 12  # moved, not added
+    after = window.result.scene.boundaries[0].xy
+    assert before.shape != after.shape or not np.allclose(before, after)
+    assert undo_text(window) == "Undo Move point"  # the whole drag is one step
+    key(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    np.testing.assert_allclose(window.doc.X[0], p0)
+
+
+def test_drag_on_empty_canvas_pans(qtbot, window):
+    click(qtbot, window, 0, 0)
+    r0 = window.canvas.view_bounds()
+    drag(qtbot, window, (2, 2), (0, 0))
+    r1 = window.canvas.view_bounds()
+    assert len(window.doc.X) == 1
+    assert r1[0] == pytest.approx(r0[0] + 2, abs=0.1) and r1[2] == pytest.approx(r0[2] + 2, abs=0.1)
+
+
+def test_right_click_and_delete_key_remove_points(qtbot, window):
+    click(qtbot, window, 1, 1)
+    click(qtbot, window, -1, -1)
+    click(qtbot, window, 1, 1, Qt.MouseButton.RightButton)
+    assert len(window.doc.X) == 1
+    qtbot.mouseMove(window.canvas.viewport(), to_pixel(window, -1, -1))
+    settle(window)
+    key(qtbot, window, Qt.Key.Key_Delete)
+    assert len(window.doc.X) == 0
+    assert undo_text(window) == "Undo Delete point"
+
+
+def test_undo_redo_with_standard_shortcuts(qtbot, window):
+    click(qtbot, window, 1, 1)
+    click(qtbot, window, 2, 2)
+    assert undo_text(window) == "Undo Add point"
+    key(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert len(window.doc.X) == 1
+    key(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert len(window.doc.X) == 2
+    key(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    key(qtbot, window, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert len(window.doc.X) == 2
+    while window.doc.undo_stack.canUndo():
+        key(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert len(window.doc.X) == 0 and not window.isWindowModified()
+
+
+def test_brush_stroke_is_one_undo_step(qtbot, window):
+    key(qtbot, window, Qt.Key.Key_2)
+    key(qtbot, window, Qt.Key.Key_B)
+    assert window.canvas.tool == "brush"
+    drag(qtbot, window, (-2, 0), (2, 0), steps=10)
+    n = len(window.doc.X)
+    assert n >= 5 * window.canvas.brush_density and set(window.doc.labels) == {1}
+    assert undo_text(window) == "Undo Add points"
+    key(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert len(window.doc.X) == 0
+
+
+def test_rubber_band_select_then_move_relabel_delete(qtbot, window):
+    build_three_classes(qtbot, window)
+    key(qtbot, window, Qt.Key.Key_S)
+    drag(qtbot, window, (-4.5, -4.5), (-1.5, -1.5))
+    assert sorted(window.canvas.selection) == [0, 1, 2, 3]
+    before = window.doc.X[:4].copy()
+    drag(qtbot, window, tuple(window.doc.X[0]), tuple(window.doc.X[0] + [1.0, 0.5]))
+    np.testing.assert_allclose(window.doc.X[:4], before + [1.0, 0.5], atol=0.05)
+    assert undo_text(window) == "Undo Move points"
+    key(qtbot, window, Qt.Key.Key_2)
+    key(qtbot, window, Qt.Key.Key_C)
+    assert list(window.doc.labels[:4]) == [1, 1, 1, 1]
+    key(qtbot, window, Qt.Key.Key_Delete)
+    assert len(window.doc.X) == 8
+
+
+def test_number_keys_add_classes_up_to_that_number(qtbot, window):
+    key(qtbot, window, Qt.Key.Key_5)
+    assert len(window.doc.classes) == 5 and window.doc.active_class == 4
+    assert window.panel.classes.rowCount() == 5
+    colors = [c.color for c in window.doc.classes]
+    assert len(set(colors)) == 5
+
+
+def test_model_panel_parameters_refit(qtbot, window):
+    build_three_classes(qtbot, window)
+    window.panel.model.setCurrentIndex(MODEL_NAMES.index("softmax"))
+    settle(window)
+    assert window.doc.model_name == "softmax"
+    basis = window.panel.param_widgets["basis"]
+    basis.setCurrentText("quadratic")
+    settle(window)
+    assert window.result.model.basis == "quadratic"
+    assert undo_text(window) == "Undo Set Basis functions φ(x)"
+    assert not window.panel.layer_boxes["ellipses"].isEnabled()
+    assert "no class densities" in window.panel.layer_boxes["ellipses"].toolTip()
+
+
+def test_hover_shows_coordinates_and_posteriors(qtbot, window):
+    build_three_classes(qtbot, window)
+    qtbot.mouseMove(window.canvas.viewport(), to_pixel(window, -3, -3))
+    settle(window)
+    text = window.hover.text()
+    assert "x = -3" in text and "p(1|x)" in text and "p(3|x)" in text
+
+
+def test_single_point_class_gets_a_notice(qtbot, window):
+    click(qtbot, window, 0, 0)
+    key(qtbot, window, Qt.Key.Key_2)
+    click(qtbot, window, 2, 2)
+    click(qtbot, window, 2.5, 1.5)
+    window.doc.set_model("qda")
+    settle(window)
+    assert "single point" in window.message.text()
+
+
+def test_layers_toggle_from_the_panel(qtbot, window):
+    build_three_classes(qtbot, window)
+    assert window.canvas.heatmap.isVisible()
+    window.panel.layer_boxes["heatmap"].setChecked(False)
+    settle(window)
+    assert not window.canvas.heatmap.isVisible()
+    assert not window.layer_actions["heatmap"].isChecked()

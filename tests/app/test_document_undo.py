@@ -1,0 +1,134 @@
+"""Every edit is undoable: random edit sequences, then undo all, restore the document exactly."""
+
+import numpy as np
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from probviz.app.document import Document
+from probviz.data.examples import load
+from probviz.models import MODEL_NAMES
+
+
+def snapshot(doc: Document):
+    return (doc.X.copy(), doc.labels.copy(), list(doc.classes), doc.model_name,
+            {k: dict(v) for k, v in doc.params.items()})
+
+
+def same(a, b):
+    return (np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and a[2:] == b[2:])
+
+
+coord = st.floats(-10, 10, allow_nan=False)
+
+
+@pytest.fixture(autouse=True)
+def _app(qapp):
+    """QUndoStack lives in QtGui: make sure a QApplication exists."""
+
+
+class EditHistory(RuleBasedStateMachine):
+    @initialize(example=st.sampled_from(["fruit", "three-in-a-line", None]))
+    def start(self, example):
+        self.doc = Document()
+        if example:
+            self.doc.load(load(example))
+        else:
+            self.doc.new()
+        self.original = snapshot(self.doc)
+        self.edits = 0
+
+    def _index(self, data):
+        return data.draw(st.integers(0, len(self.doc.X) - 1))
+
+    @rule(x=coord, y=coord, label=st.integers(0, 4))
+    def add(self, x, y, label):
+        self.doc.add_points([[x, y]], label)
+        self.edits += 1
+
+    @rule(data=st.data(), n=st.integers(1, 5), label=st.integers(0, 2))
+    def brush_stroke(self, data, n, label):
+        stroke = self.doc.new_stroke()
+        for _ in range(n):
+            self.doc.add_points(data.draw(st.lists(st.tuples(coord, coord), min_size=1, max_size=3)),
+                                label, stroke)
+        self.edits += 1
+
+    @precondition(lambda self: len(self.doc.X) > 0)
+    @rule(data=st.data(), steps=st.integers(1, 4))
+    def drag(self, data, steps):
+        i = self._index(data)
+        stroke = self.doc.new_stroke()
+        for _ in range(steps):
+            self.doc.move_points([i], [[data.draw(coord), data.draw(coord)]], stroke)
+        self.edits += 1
+
+    @precondition(lambda self: len(self.doc.X) > 0)
+    @rule(data=st.data())
+    def delete(self, data):
+        idx = data.draw(st.lists(st.integers(0, len(self.doc.X) - 1), min_size=1, max_size=4))
+        self.doc.delete_points(idx)
+        self.edits += 1
+
+    @precondition(lambda self: len(self.doc.X) > 0)
+    @rule(data=st.data(), label=st.integers(0, 3))
+    def relabel(self, data, label):
+        self.doc.relabel_points([self._index(data)], label)
+        self.edits += 1
+
+    @rule(data=st.data(), name=st.text(min_size=1, max_size=8))
+    def rename(self, data, name):
+        self.doc.rename_class(data.draw(st.integers(0, len(self.doc.classes) - 1)), name)
+
+    @rule(data=st.data(), color=st.sampled_from(["#112233", "#ABCDEF", "#000000"]))
+    def recolor(self, data, color):
+        self.doc.recolor_class(data.draw(st.integers(0, len(self.doc.classes) - 1)), color)
+
+    @precondition(lambda self: len(self.doc.classes) > 1)
+    @rule(data=st.data())
+    def remove_class(self, data):
+        self.doc.remove_class(data.draw(st.integers(0, len(self.doc.classes) - 1)))
+
+    @rule(name=st.sampled_from(MODEL_NAMES))
+    def model(self, name):
+        self.doc.set_model(name)
+
+    @rule(value=st.floats(0, 1))
+    def param(self, value):
+        if self.doc.model_name in ("lda", "qda", "nb"):
+            self.doc.set_param("reg_covar", value)
+        else:
+            self.doc.set_param("l2", value)
+
+    @invariant()
+    def consistent(self):
+        doc = self.doc
+        assert len(doc.X) == len(doc.labels)
+        assert len(doc.labels) == 0 or doc.labels.max() < len(doc.classes)
+
+    def teardown(self):
+        final = snapshot(self.doc)
+        stack = self.doc.undo_stack
+        while stack.canUndo():
+            stack.undo()
+        assert same(snapshot(self.doc), self.original)
+        while stack.canRedo():
+            stack.redo()
+        assert same(snapshot(self.doc), final)
+
+
+EditHistory.TestCase.settings = settings(max_examples=60, stateful_step_count=25, deadline=None)
+TestEditHistory = EditHistory.TestCase
+
+
+def test_a_drag_is_one_undo_step(qapp):
+    doc = Document()
+    doc.new()
+    doc.add_points([[0, 0]], 0)
+    stroke = doc.new_stroke()
+    for t in np.linspace(0, 1, 20):
+        doc.move_points([0], [[t, 2 * t]], stroke)
+    assert doc.undo_stack.count() == 2 and doc.undo_stack.undoText() == "Move point"
+    doc.undo_stack.undo()
+    np.testing.assert_array_equal(doc.X, [[0, 0]])
