@@ -201,8 +201,8 @@ class Canvas(pg.PlotWidget):
                          s.ellipse_width * 0.7, Qt.PenStyle.DotLine)
         model = res.model
         if getattr(model, "generative", False) and "ellipses" in layers:
-            self.means.setData(pos=model.means_, size=16 * s.scale, brush=None,
-                               pen=[pg.mkPen(s.foreground, width=3 * s.scale)] * len(colors))
+            self.means.setData(pos=model.means_, size=22 * s.scale, brush=pg.mkBrush(s.foreground),
+                               pen=pg.mkPen(s.background, width=1.5 * s.scale))
         else:
             self.means.setData(pos=np.empty((0, 2)))
         self._wrong = res.wrong

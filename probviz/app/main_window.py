@@ -6,7 +6,7 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QScrollArea,
+    QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QScrollArea, QStyle,
 )
 
 from probviz import __version__
@@ -52,7 +52,7 @@ class MainWindow(QMainWindow):
 
         self._build_actions()
         self.doc.changed.connect(self._on_changed)
-        self.doc.undo_stack.cleanChanged.connect(lambda clean: self.setWindowModified(not clean))
+        self.doc.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.canvas.hovered.connect(self._on_hover)
         self.canvas.left.connect(lambda: self.hover.setText(""))
         self.canvas.vb.sigRangeChanged.connect(lambda *_: self._view_moved())
@@ -135,8 +135,12 @@ class MainWindow(QMainWindow):
             self.tool_actions[tool] = a
         self.tool_actions["add"].setChecked(True)
         tb.addSeparator()
-        tb.addAction(undo)
-        tb.addAction(redo)
+        for action, icon in ((undo, QStyle.StandardPixmap.SP_ArrowBack),
+                             (redo, QStyle.StandardPixmap.SP_ArrowForward)):
+            action.setIcon(self.style().standardIcon(icon))
+            tb.addAction(action)
+            # "Undo Move point" is a menu's text: the toolbar shows the icon, the tooltip the text
+            tb.widgetForAction(action).setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         tb.addSeparator()
         fit = QAction("Fit view", self)
         fit.setToolTip("Frame the data (F)")
@@ -228,6 +232,9 @@ class MainWindow(QMainWindow):
             ev.accept()
         else:
             ev.ignore()
+
+    def _on_clean_changed(self, clean: bool):
+        self.setWindowModified(not clean)
 
     # --- document -> view -------------------------------------------------------------------
     def _make_job(self, generation, refit, previous) -> Job:

@@ -72,7 +72,9 @@ def swatch_icon(color: str, size: int = 16) -> QIcon:
     """A filled square: unlike a cell background it stays visible when the row is selected."""
     pix = QPixmap(size, size)
     pix.fill(QColor(color))
-    return QIcon(pix)
+    icon = QIcon(pix)
+    icon.addPixmap(pix, QIcon.Mode.Selected)  # no selection tint on the colour itself
+    return icon
 
 
 class ClassTable(QTableWidget):
