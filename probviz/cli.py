@@ -30,6 +30,10 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("examples", help="list the built-in examples")
 
+    from probviz.export_cli import add_parser as add_export
+
+    add_export(sub, _column_options)
+
     b = sub.add_parser("bench", help="time fits and posterior grids beside scikit-learn")
     b.add_argument("--json", action="store_true", help="print JSON")
     b.add_argument("--repeat", type=int, default=15, help="runs per measurement (default 15)")

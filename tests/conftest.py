@@ -7,6 +7,19 @@ import numpy as np
 import pytest
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _private_settings(tmp_path_factory):
+    """Settings, recent files and autosaves of the test run stay out of the user's folders."""
+    from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths
+
+    QStandardPaths.setTestModeEnabled(True)
+    QCoreApplication.setOrganizationName("probviz-tests")
+    QCoreApplication.setApplicationName("probviz-tests")
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope,
+                      str(tmp_path_factory.mktemp("settings")))
+
+
 @pytest.fixture
 def three_blobs():
     """Three Gaussian classes with different covariances, string labels."""

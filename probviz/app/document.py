@@ -60,6 +60,7 @@ class Document(QObject):
 
     # --- whole-document operations (not undoable: they start a new history) ---------
     def load(self, data: Dataset) -> None:
+        """Replace the points and classes; a new, clean history."""
         self.X = data.X.copy()
         self.labels = data.labels.copy()
         self.classes = [ClassInfo(n, c) for n, c in zip(data.class_names, data.colors)]
@@ -72,6 +73,25 @@ class Document(QObject):
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self.changed.emit("all")
+
+    def load_session(self, session) -> None:
+        """Restore a saved session: data, model and parameters, layers, view."""
+        for name, values in session.params.items():
+            if name in self.params:
+                known = {k: v for k, v in values.items() if k in self.params[name]}
+                self.params[name].update(known)
+        if session.model in REGISTRY:
+            self.model_name = session.model
+        self.layers = {layer for layer in session.layers if layer in LAYERS} or set(DEFAULT_LAYERS)
+        self.load(session.dataset)
+        if session.view is not None:
+            self.view = session.view
+
+    def to_session(self, view=None):
+        from probviz.data.session import Session
+
+        return Session(self.dataset(), self.model_name, {k: dict(v) for k, v in self.params.items()},
+                       sorted(self.layers), view)
 
     def new(self) -> None:
         self.load(Dataset(np.empty((0, 2)), np.empty(0, int), ["1", "2"], name="untitled"))

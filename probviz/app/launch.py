@@ -34,9 +34,9 @@ def run_gui(path: str | None = None) -> int:
     app.setApplicationName("probviz")
     app.setOrganizationName("probviz")
     win = MainWindow()
-    win.load(examples.load("fruit"))
-    if path and not win.open_path(path):
-        pass  # the message box said why; the example stays open
+    win.load(examples.load("fruit"))  # the first screen already teaches something
     win.show()
     win.canvas.fit_view()
+    if not win.files.offer_restore() and path:
+        win.open_path(path)  # on failure a message says why and the example stays open
     return app.exec()

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QScrollArea, QStyle,
+    QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea, QStyle,
 )
 
 from probviz import __version__
 from probviz.app.canvas import Canvas
 from probviz.app.document import LAYERS, MAX_CLASSES, Document
+from probviz.app.fileops import FileOps
 from probviz.app.panel import GENERATIVE_ONLY, LAYER_LABELS, Panel
 from probviz.app.refit import Job, Refitter
 from probviz.data import examples
-from probviz.data.csvio import DataError
-from probviz.data.inputs import load_dataset
 from probviz.models import MODEL_NAMES, REGISTRY
 
 GRID = (256, 256)
@@ -50,6 +51,8 @@ class MainWindow(QMainWindow):
         self.result = None
         self.result_summary_shown = None
 
+        self.files = FileOps(self)
+        self.setAcceptDrops(True)
         self._build_actions()
         self.doc.changed.connect(self._on_changed)
         self.doc.undo_stack.cleanChanged.connect(self._on_clean_changed)
@@ -65,12 +68,18 @@ class MainWindow(QMainWindow):
 
         file = mb.addMenu("&File")
         self._action(file, "&New", self.new_document, QKeySequence.StandardKey.New)
-        self._action(file, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
+        self._action(file, "&Open…", self.files.open_dialog, QKeySequence.StandardKey.Open)
+        self.recent_menu = file.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
         ex = file.addMenu("&Examples")
         for name, (lesson, _) in examples.EXAMPLES.items():
             a = self._action(ex, name, lambda checked=False, n=name: self.open_example(n))
             a.setToolTip(lesson)
             a.setStatusTip(lesson)
+        file.addSeparator()
+        self._action(file, "&Save", self.files.save, QKeySequence.StandardKey.Save)
+        self._action(file, "Save &As…", self.files.save_as, QKeySequence("Ctrl+Shift+S"))
+        self._action(file, "Export &data as CSV…", self.files.export_data)
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
@@ -180,41 +189,47 @@ class MainWindow(QMainWindow):
         if len(sel):
             self.doc.relabel_points(sel, self.doc.active_class)
 
-    def confirm_discard(self) -> bool:
-        """True when there is nothing unsaved, or the person agrees to drop it."""
-        if self.doc.undo_stack.isClean():
-            return True
-        answer = QMessageBox.question(
-            self, "Unsaved changes", "The current points have unsaved changes. Discard them?",
-            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel)
-        return answer == QMessageBox.StandardButton.Discard
-
     def new_document(self):
-        if self.confirm_discard():
+        if self.files.maybe_save():
             self.doc.new()
+            self.files.path = None
             self.canvas.fit_view()
 
     def open_example(self, name: str):
-        if self.confirm_discard():
+        if self.files.maybe_save():
+            self.files.path = None
             self.load(examples.load(name))
 
-    def open_dialog(self):
-        if not self.confirm_discard():
-            return
-        path, _ = QFileDialog.getOpenFileName(self, "Open data", "", "Data (*.csv *.tsv *.txt);;All files (*)")
-        if path:
-            self.open_path(path)
-
     def open_path(self, path: str) -> bool:
-        try:
-            data = load_dataset(path)
-        except (DataError, ValueError, OSError) as e:
-            QMessageBox.warning(self, "Cannot open", str(e))
-            self.flash(str(e))
-            return False
-        self.load(data)
-        return True
+        return self.files.open_path(path)
+
+    def _fill_recent(self):
+        self.recent_menu.clear()
+        items = self.files.recent()
+        for path in items:
+            a = self.recent_menu.addAction(os.path.basename(path))
+            a.setToolTip(path)
+            a.triggered.connect(lambda checked=False, p=path: self.files.maybe_save() and self.files.open_path(p))
+        if not items:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+
+    def error(self, title: str, text: str):
+        """Say what went wrong in one short message; the document stays as it was."""
+        self.flash(text)
+        QMessageBox.warning(self, title, text)
+
+    def update_title(self):
+        self.setWindowTitle(f"probviz — {self.doc.title or 'untitled'}[*]")
+        self.setWindowModified(not self.doc.undo_stack.isClean())
+
+    def load_session(self, session):
+        self.canvas.set_selection([])
+        self.doc.load_session(session)
+        if session.view is not None:
+            x0, x1, y0, y1 = session.view
+            self.canvas.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+        else:
+            self.canvas.fit_view()
 
     def load(self, data):
         self.canvas.set_selection([])
@@ -227,11 +242,24 @@ class MainWindow(QMainWindow):
                           "LDA, QDA, Gaussian naive Bayes, logistic and softmax regression.</p>")
 
     def closeEvent(self, ev):
-        if self.confirm_discard():
+        if self.files.maybe_save():
             self.refitter.shutdown()
+            self.files.autosave_timer.stop()
+            if self.files.autosave_enabled:
+                self.files.clear_autosave()  # closed normally: nothing to restore
             ev.accept()
         else:
             ev.ignore()
+
+    def dragEnterEvent(self, ev):
+        if ev.mimeData().hasUrls() and any(u.isLocalFile() for u in ev.mimeData().urls()):
+            ev.acceptProposedAction()
+
+    def dropEvent(self, ev):
+        paths = [u.toLocalFile() for u in ev.mimeData().urls() if u.isLocalFile()]
+        if paths and self.files.maybe_save():
+            self.files.open_path(paths[0])
+            ev.acceptProposedAction()
 
     def _on_clean_changed(self, clean: bool):
         self.setWindowModified(not clean)
@@ -251,8 +279,7 @@ class MainWindow(QMainWindow):
             self.canvas.update_points()
         if what == "all":
             self.canvas.update_axes()
-            self.setWindowTitle(f"probviz — {doc.title or 'untitled'}[*]")
-            self.setWindowModified(False)
+            self.update_title()
         if what in ("all", "model", "layers"):
             generative = REGISTRY[doc.model_name].generative
             for layer, a in self.layer_actions.items():

@@ -14,7 +14,7 @@ import csv
 import io
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -41,6 +41,8 @@ class CsvLayout:
     y: int
     label: int | None
     numeric: list[bool]
+    preview: list[list[str]] = field(default_factory=list)  # the first data rows, as text
+    ambiguous: bool = False  # more than one sensible choice of columns: let the person pick
 
     def column_name(self, i: int) -> str:
         return self.header[i] if self.header else f"column {i + 1}"
@@ -118,7 +120,8 @@ def choose_columns(rows, header, numeric, name, x=None, y=None, label=None) -> t
         known = ", ".join(header) if header else f"1..{width}"
         raise DataError(f"{name}: no {what} column {spec!r} (columns: {known})")
 
-    xi, yi, li = resolve(x, "x"), resolve(y, "y"), resolve(label, "label")
+    no_label = label == ""  # explicitly none: every point in one class
+    xi, yi, li = resolve(x, "x"), resolve(y, "y"), resolve(label or None, "label")
     body = rows[1:] if header else rows
     if xi is None and "x" in lower:
         xi = lower.index("x")
@@ -134,7 +137,7 @@ def choose_columns(rows, header, numeric, name, x=None, y=None, label=None) -> t
     if xi is None or yi is None:
         raise DataError(f"{name}: needs two numeric columns for x and y; found "
                         f"{sum(numeric)} numeric column{'s' if sum(numeric) != 1 else ''}")
-    if li is None:
+    if li is None and not no_label:
         rest = [i for i in range(width) if i not in (xi, yi)]
         text = [i for i in rest if not numeric[i]]
         plain = [i for i in rest if not _looks_like_index(body, i, header)]
@@ -142,10 +145,12 @@ def choose_columns(rows, header, numeric, name, x=None, y=None, label=None) -> t
     return xi, yi, li
 
 
-def read_csv(path: str, x=None, y=None, label=None) -> Dataset:
-    """Read a labelled point set. Raises DataError with the file name and line on bad input."""
-    name = os.path.basename(path)
-    text = read_text(path)
+def inspect_csv(path: str, x=None, y=None, label=None) -> CsvLayout:
+    """Sniff a CSV file: delimiter, header, the guessed columns and whether the guess is obvious."""
+    return _inspect(read_text(path), os.path.basename(path), x, y, label)
+
+
+def _inspect(text: str, name: str, x=None, y=None, label=None) -> CsvLayout:
     lines = text.splitlines()
     head = [ln for ln in lines[: SNIFF_ROWS * 4] if ln.strip()][:SNIFF_ROWS]
     if not head:
@@ -158,7 +163,25 @@ def read_csv(path: str, x=None, y=None, label=None) -> Dataset:
     rows = list(csv.reader(head, delimiter=delimiter))
     header, numeric = sniff(rows, name)
     xi, yi, li = choose_columns(rows, header, numeric, name, x, y, label)
-    layout = CsvLayout(delimiter, header, len(numeric), xi, yi, li, numeric)
+    body = rows[1:] if header else rows
+    lower = [h.lower() for h in header] if header else []
+    candidates = [i for i in range(len(numeric)) if numeric[i] and not _looks_like_index(body, i, header)]
+    texts = [i for i in range(len(numeric)) if not numeric[i]]
+    ambiguous = (x is None and y is None and not {"x", "y"} <= set(lower)
+                 and (len(candidates) > 3 or (len(candidates) == 3 and texts) or len(texts) > 1))
+    return CsvLayout(delimiter, header, len(numeric), xi, yi, li, numeric, body[:8], ambiguous)
+
+
+def read_csv(path: str, x=None, y=None, label=None) -> Dataset:
+    """Read a labelled point set. Raises DataError with the file name and line on bad input.
+
+    ``x``, ``y`` and ``label`` name columns (header names, any case, or 1-based numbers);
+    None guesses, and ``label=""`` reads every point into one class.
+    """
+    name = os.path.basename(path)
+    text = read_text(path)
+    layout = _inspect(text, name, x, y, label)
+    header, xi, yi = layout.header, layout.x, layout.y
     X, labels = _parse_fast(text, layout)
     if X is None:
         X, labels = _parse_slow(text, layout, name)

@@ -87,3 +87,14 @@ def three_in_a_line() -> Dataset:
     X = np.vstack([rng.normal([m, m], 0.45, (50, 2)) for m in (-2.5, 0.0, 2.5)])
     return Dataset(X, np.repeat([0, 1, 2], 50), ["C1", "C2", "C3"], name="three-in-a-line",
                    description=EXAMPLES["three-in-a-line"][0])
+
+
+@example("iris", "Fisher's iris, petal length and width (real data): three species, two of them overlapping.")
+def iris() -> Dataset:
+    from probviz.assets import asset_path
+    from probviz.data.csvio import read_csv
+
+    d = read_csv(str(asset_path("examples", "iris.csv")))
+    d.name, d.description = "iris", EXAMPLES["iris"][0]
+    d.axis_names = ("petal length (cm)", "petal width (cm)")
+    return d

@@ -1,0 +1,147 @@
+"""Figures: the plot as PNG, SVG or PDF, drawn by the same canvas code in the GUI and the CLI.
+
+An offscreen Canvas bound to the document is sized to the figure, given a fresh
+fit at that size, and rendered through QPainter: into a QImage (PNG), a
+QSvgGenerator (SVG) or a QPdfWriter (PDF). Lines, ellipses and points stay
+vectors in SVG and PDF; the posterior heatmap is embedded as an image.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pyqtgraph as pg
+from PySide6.QtCore import QMarginsF, QRectF, QSize, QSizeF, Qt
+from PySide6.QtGui import QImage, QPageSize, QPainter, QPdfWriter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QApplication
+
+from probviz.app.canvas import Canvas, Style
+from probviz.app.refit import Job, compute
+
+FORMATS = (".png", ".svg", ".pdf")
+
+
+def figure_format(path: str) -> str:
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in FORMATS:
+        raise ValueError(f"{os.path.basename(path)}: unknown figure type {ext or '(none)'}; "
+                         "use .png, .svg or .pdf")
+    return ext
+
+
+def build_figure(doc, width: int, height: int, bounds=None, layers=None, title: str | None = None,
+                 legend: bool = True, transparent: bool = False, style: Style | None = None) -> Canvas:
+    """An offscreen canvas showing ``doc`` at the figure's size, fitted and drawn."""
+    canvas = Canvas(doc)
+    canvas.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    canvas.apply_style(style or Style())
+    canvas.resize(width, height)
+    canvas.show()
+    canvas.update_axes()
+    if bounds is None:
+        canvas.fit_view()
+    else:
+        x0, x1, y0, y1 = bounds
+        canvas.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+    saved_layers = set(doc.layers)
+    if layers is not None:
+        doc.layers = set(layers)
+    try:
+        QApplication.processEvents()
+        canvas.update_points()
+        job = Job(0, doc.X.copy(), doc.labels.copy(), doc.model_name, dict(doc.params[doc.model_name]),
+                  tuple(c.color for c in doc.classes), canvas.view_bounds(),
+                  (min(width, 600), min(height, 600)))
+        result = compute(job)
+        canvas.show_result(result)
+    finally:
+        doc.layers = saved_layers
+    canvas.hint.setVisible(False)
+    if title:
+        canvas.setTitle(title, size=f"{round(1.4 * canvas.style.font_size)}pt",
+                        color=canvas.style.foreground)
+    if legend and len(doc.classes):
+        add_legend(canvas, doc)
+    if transparent:
+        canvas.setBackground(None)
+    QApplication.processEvents()
+    canvas.result = result
+    return canvas
+
+
+def add_legend(canvas: Canvas, doc) -> pg.LegendItem:
+    s = canvas.style
+    leg = canvas.plotItem.addLegend(offset=(10, 10), labelTextColor=s.foreground,
+                                    labelTextSize=f"{s.font_size}pt", brush=pg.mkBrush(*s.background, 220),
+                                    pen=pg.mkPen(s.foreground, width=1))
+    counts = doc.counts()
+    for c, n in zip(doc.classes, counts):
+        if n:
+            sample = pg.ScatterPlotItem(size=s.point_size, brush=pg.mkBrush(c.color),
+                                        pen=pg.mkPen(s.background, width=1.2))
+            leg.addItem(sample, c.name)
+    return leg
+
+
+def render(canvas: Canvas, path: str, dpi: int | None = None, transparent: bool = False) -> None:
+    """Write the canvas to ``path``; its extension picks PNG, SVG or PDF."""
+    ext = figure_format(path)
+    w, h = canvas.width(), canvas.height()
+    if ext == ".png":
+        img = QImage(w, h, QImage.Format.Format_ARGB32)
+        img.fill(Qt.GlobalColor.transparent if transparent else Qt.GlobalColor.white)
+        if dpi:
+            img.setDotsPerMeterX(round(dpi / 0.0254))
+            img.setDotsPerMeterY(round(dpi / 0.0254))
+        _paint(canvas, img)
+        if not img.save(path, "PNG"):
+            raise OSError(f"{os.path.basename(path)}: cannot write the file")
+    elif ext == ".svg":
+        gen = QSvgGenerator()
+        gen.setFileName(path)
+        gen.setSize(QSize(w, h))
+        gen.setViewBox(QRectF(0, 0, w, h))
+        gen.setTitle("probviz figure")
+        _paint(canvas, gen)
+    else:
+        pdf = QPdfWriter(path)
+        pdf.setResolution(72)  # one pixel of the figure is one point of the page
+        pdf.setPageSize(QPageSize(QSizeF(w, h), QPageSize.Unit.Point))
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0))
+        pdf.setTitle("probviz figure")
+        _paint(canvas, pdf)
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        raise OSError(f"{os.path.basename(path)}: cannot write the file")
+
+
+def _paint(canvas: Canvas, device) -> None:
+    # pyqtgraph's export mode makes scatter points paths instead of cached pixmaps,
+    # so they stay vectors in SVG and PDF
+    items = [i for i in canvas.scene().items() if hasattr(i, "setExportMode")]
+    for item in items:
+        item.setExportMode(True, {"antialias": True, "background": None, "painter": None})
+    painter = QPainter(device)
+    try:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        canvas.render(painter)
+    finally:
+        painter.end()
+        for item in items:
+            item.setExportMode(False)
+
+
+def export_figure(doc, path: str, width: int = 1200, height: int = 900, bounds=None, layers=None,
+                  title: str | None = None, legend: bool = True, transparent: bool = False,
+                  dpi: int | None = None, style: Style | None = None):
+    """Draw ``doc`` into a figure file; returns the FitResult it shows."""
+    figure_format(path)
+    if width < 50 or height < 50 or width > 10000 or height > 10000:
+        raise ValueError(f"figure size {width}x{height} is out of range (50 to 10000 pixels)")
+    canvas = build_figure(doc, width, height, bounds, layers, title, legend, transparent, style)
+    try:
+        render(canvas, path, dpi, transparent)
+        return canvas.result
+    finally:
+        canvas.close()
+        canvas.deleteLater()
