@@ -14,6 +14,7 @@ import csv
 import io
 import math
 import os
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -79,6 +80,8 @@ def read_text(path: str) -> str:
 def sniff(rows: list[list[str]], name: str) -> tuple[list[str] | None, list[bool]]:
     """Header (or None) and which columns are numeric, from the first rows."""
     first, rest = rows[0], rows[1:]
+    if not rest and not any(_is_number(c.strip()) for c in first):
+        raise DataError(f"{name}: the file has a header but no data rows")
     width = max(len(r) for r in rows)
     body = rest if rest else rows
     numeric = [all(_is_number(r[i].strip()) for r in body if i < len(r) and r[i].strip() != "")
@@ -202,15 +205,17 @@ def _parse_fast(text: str, layout: CsvLayout):
         return None, None
     skip = 1 if layout.header else 0
     try:
-        X = np.loadtxt(io.StringIO(text), delimiter=layout.delimiter, skiprows=skip,
-                       usecols=(layout.x, layout.y), dtype=float, ndmin=2)
-        labels = None
-        if layout.label is not None:
-            kind = float if layout.numeric[layout.label] else str
-            labels = np.loadtxt(io.StringIO(text), delimiter=layout.delimiter, skiprows=skip,
-                                usecols=layout.label, dtype=kind, ndmin=1)
-            if kind is str:
-                labels = np.char.strip(labels)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "Input line", UserWarning)  # blank lines are fine here
+            X = np.loadtxt(io.StringIO(text), delimiter=layout.delimiter, skiprows=skip,
+                           usecols=(layout.x, layout.y), dtype=float, ndmin=2)
+            labels = None
+            if layout.label is not None:
+                kind = float if layout.numeric[layout.label] else str
+                labels = np.loadtxt(io.StringIO(text), delimiter=layout.delimiter, skiprows=skip,
+                                    usecols=layout.label, dtype=kind, ndmin=1)
+                if kind is str:
+                    labels = np.char.strip(labels)
     except (ValueError, IndexError):
         return None, None
     if not np.all(np.isfinite(X)) or (labels is not None and len(labels) != len(X)):

@@ -52,3 +52,89 @@ def test_importing_probviz_core_does_not_import_qt():
             "print(any(m.startswith(('PySide6', 'pyqtgraph', 'superqt')) for m in sys.modules))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.stdout.strip() == "False", r.stderr
+
+
+def test_export_png_has_the_size_and_is_not_blank(tmp_path):
+    from PySide6.QtGui import QImage
+
+    out = tmp_path / "fig.png"
+    r = run("export", "example:fruit", "-o", str(out), "--width", "640", "--height", "480",
+            "--title", "Apple or peach?")
+    assert r.returncode == 0, r.stderr
+    img = QImage(str(out))
+    assert (img.width(), img.height()) == (640, 480)
+    colours = {img.pixel(x, y) for x in range(0, 640, 16) for y in range(0, 480, 16)}
+    assert len(colours) > 20  # heatmap, points and lines, not an empty canvas
+
+
+def test_export_svg_is_vector(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    out = tmp_path / "fig.svg"
+    r = run("export", "example:shared-vs-own-covariance", "-o", str(out), "--model", "qda",
+            "--layers", "heatmap,boundaries,ellipses,points")
+    assert r.returncode == 0, r.stderr
+    root = ET.parse(out).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    assert len(root.findall(f".//{ns}path")) > 100  # points, ellipses, boundaries as paths
+    assert len(root.findall(f".//{ns}image")) == 1  # only the heatmap is a picture
+
+
+def test_export_pdf_page_matches_the_size(tmp_path):
+    import re
+
+    out = tmp_path / "fig.pdf"
+    r = run("export", "example:iris", "-o", str(out), "--width", "800", "--height", "600")
+    assert r.returncode == 0, r.stderr
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF")
+    box = re.search(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
+    assert box and (round(float(box.group(1))), round(float(box.group(2)))) == (800, 600)
+
+
+@pytest.mark.parametrize("args,message", [
+    (("export", "example:fruit", "-o", "fig.gif"), "fig.gif: unknown figure type .gif"),
+    (("export", "example:fruit", "-o", "fig.png", "--layers", "heatmap,glitter"), "unknown layer 'glitter'"),
+    (("export", "missing.csv", "-o", "fig.png"), "missing.csv: no such file"),
+    (("export", "example:fruit", "-o", "fig.png", "--width", "5"), "figure size 5x900 is out of range"),
+])
+def test_export_errors(tmp_path, args, message):
+    r = subprocess.run([sys.executable, "-m", "probviz", *args], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode != 0 and message in r.stderr and "Traceback" not in r.stderr
+    assert not list(tmp_path.iterdir())  # nothing half-written
+
+
+def test_fit_reads_csv_files(tmp_path):
+    p = tmp_path / "d.csv"
+    p.write_text("x,y,label\n0,0,a\n1,0.2,a\n0.2,1,a\n3,3,b\n4,3.1,b\n3.2,4,b\n")
+    r = run("fit", str(p), "--model", "qda", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["classes"] == ["a", "b"]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("x,y,label\n1,2,a\n3\n")
+    r = run("fit", str(bad))
+    assert r.returncode == 2 and r.stderr.strip() == "probviz: error: bad.csv, line 3: has 1 field, expected 3"
+
+
+def test_gui_without_a_screen_gives_a_one_line_hint(monkeypatch):
+    from probviz.app import launch
+
+    monkeypatch.setattr(launch.sys, "platform", "linux")
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert "no display found" in launch.display_problem()
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.setattr(launch.ctypes.util, "find_library", lambda name: None)
+    assert "libxcb-cursor0" in launch.display_problem()
+    monkeypatch.setattr(launch.ctypes.util, "find_library", lambda name: "libxcb-cursor.so.0")
+    assert launch.display_problem() is None
+
+
+def test_gui_command_without_display_exits_cleanly():
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    r = subprocess.run([sys.executable, "-m", "probviz"], capture_output=True, text=True, env=env, timeout=60)
+    if sys.platform.startswith("linux"):
+        assert r.returncode == 1 and r.stderr.startswith("probviz: error: no display found")

@@ -1,0 +1,121 @@
+"""Files through the GUI: open good and bad data, save and reopen sessions, autosave and restore."""
+
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+from guihelp import click, settle
+from PySide6.QtWidgets import QMessageBox
+
+from probviz.app.fileops import autosave_path
+from probviz.app.main_window import MainWindow
+
+CSV = Path(__file__).parent.parent / "data" / "csv"
+
+
+def quiet(win, monkeypatch, answer=QMessageBox.StandardButton.Discard):
+    """Answer the window's questions and record its warnings instead of showing boxes."""
+    seen = []
+    monkeypatch.setattr(win, "error", lambda title, text: seen.append(text))
+    monkeypatch.setattr(win.files, "ask_save", lambda: answer)
+    return seen
+
+
+def test_open_csv_then_a_bad_one_leaves_the_document(qtbot, window, monkeypatch):
+    errors = quiet(window, monkeypatch)
+    assert window.open_path(str(CSV / "good" / "semicolon_bom_crlf_index.csv"))
+    settle(window)
+    assert len(window.doc.X) == 3 and [c.name for c in window.doc.classes] == ["blau", "rot"]
+    assert "semicolon_bom_crlf_index.csv" in window.windowTitle()
+    before = window.doc.X.copy()
+    for bad in sorted(os.listdir(CSV / "bad")):
+        assert not window.open_path(str(CSV / "bad" / bad))
+        np.testing.assert_array_equal(window.doc.X, before)
+        assert errors[-1].startswith(bad), errors[-1]
+    assert len(errors) == len(os.listdir(CSV / "bad"))
+
+
+def test_ambiguous_csv_asks_for_columns(qtbot, window, monkeypatch, tmp_path):
+    quiet(window, monkeypatch)
+    p = tmp_path / "iris4.csv"
+    p.write_text("sl,sw,pl,pw,species\n5.1,3.5,1.4,0.2,setosa\n7.0,3.2,4.7,1.4,versicolor\n")
+    asked = []
+
+    def answer(dialog):
+        asked.append(dialog.windowTitle())
+        dialog.x.setCurrentText("pl")
+        dialog.y.setCurrentText("pw")
+        return True
+
+    monkeypatch.setattr(window.files, "run_dialog", answer)
+    assert window.open_path(str(p))
+    assert asked == ["Columns of iris4.csv"]
+    np.testing.assert_allclose(window.doc.X, [[1.4, 0.2], [4.7, 1.4]])
+    assert window.doc.axis_names == ("pl", "pw")
+    monkeypatch.setattr(window.files, "run_dialog", lambda d: False)  # cancel: nothing changes
+    assert not window.open_path(str(p))
+    assert len(window.doc.X) == 2
+
+
+def test_save_and_reopen_a_session(qtbot, window, monkeypatch, tmp_path):
+    quiet(window, monkeypatch)
+    click(qtbot, window, 1, 1)
+    click(qtbot, window, -1, 2)
+    window.doc.set_model("qda")
+    window.doc.set_param("reg_covar", 0.3)
+    window.doc.set_layer("density", True)
+    path = tmp_path / "mine.probviz"
+    monkeypatch.setattr("probviz.app.fileops.QFileDialog.getSaveFileName",
+                        lambda *a, **k: (str(path), ""))
+    assert window.isWindowModified()
+    assert window.files.save()
+    assert not window.isWindowModified() and "mine.probviz" in window.windowTitle()
+    saved_view = window.canvas.view_bounds()
+
+    other = MainWindow()
+    qtbot.addWidget(other, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    other.files.autosave_enabled = False
+    other.show()
+    assert other.open_path(str(path))
+    settle(other)
+    np.testing.assert_array_equal(other.doc.X, window.doc.X)
+    assert other.doc.model_name == "qda" and other.doc.params["qda"]["reg_covar"] == 0.3
+    assert "density" in other.doc.layers
+    np.testing.assert_allclose(other.canvas.view_bounds(), saved_view, atol=1e-6)
+
+
+def test_close_with_unsaved_changes_asks(qtbot, window, monkeypatch):
+    quiet(window, monkeypatch, answer=QMessageBox.StandardButton.Cancel)
+    click(qtbot, window, 1, 1)
+    window.close()
+    assert window.isVisible()  # Cancel keeps it open, work intact
+    assert len(window.doc.X) == 1
+    monkeypatch.setattr(window.files, "ask_save", lambda: QMessageBox.StandardButton.Discard)
+    window.close()
+    assert not window.isVisible()
+
+
+def test_autosave_then_restore_after_a_crash(qtbot, window, monkeypatch):
+    quiet(window, monkeypatch)
+    click(qtbot, window, 1, 1)
+    click(qtbot, window, 2, -1)
+    window.files.autosave_timer.setInterval(50)
+    click(qtbot, window, -2, 0.5)
+    qtbot.waitUntil(lambda: os.path.exists(autosave_path()), timeout=3000)
+    kept = Path(autosave_path()).read_bytes()
+    crashed = Path(autosave_path() + ".crash")
+    shutil.copy(autosave_path(), crashed)  # the crash: the window never closes cleanly
+
+    fresh = MainWindow()
+    qtbot.addWidget(fresh, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    fresh.show()
+    shutil.copy(crashed, autosave_path())
+    monkeypatch.setattr("probviz.app.fileops.QMessageBox.question",
+                        lambda *a, **k: QMessageBox.StandardButton.Yes)
+    assert fresh.files.offer_restore()
+    settle(fresh)
+    np.testing.assert_allclose(fresh.doc.X, window.doc.X)
+    assert fresh.isWindowModified()  # restored work is not saved work
+    assert kept and "restored" in fresh.windowTitle()
+    crashed.unlink()

@@ -1,0 +1,106 @@
+"""Session files: exact round trips, refusal of malformed and future files, atomic saves."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from probviz.data.csvio import DataError
+from probviz.data.dataset import Dataset
+from probviz.data.session import Session, from_json, read_session, to_json, write_session
+
+
+def sample():
+    rng = np.random.default_rng(3)
+    d = Dataset(rng.normal(size=(40, 2)) * 1e3 + 0.1, rng.integers(0, 3, 40), ["a", "b é", "c"],
+                ["#112233", "#445566", "#778899"], ("rough", "colour"), "demo", "a lesson", (2.3, 1.5),
+                (-1.0, 3.0, -1.0, 4.0))
+    return Session(d, "softmax", {"softmax": {"l2": 0.5, "basis": "cubic", "standardize": True}},
+                   ["boundaries", "heatmap"], (-2.0, 2.0, -3.0, 3.0), {"theme": "dark"})
+
+
+def test_round_trip_restores_everything(tmp_path):
+    s = sample()
+    p = tmp_path / "s.probviz"
+    write_session(str(p), s)
+    back = read_session(str(p))
+    np.testing.assert_array_equal(back.dataset.X, s.dataset.X)  # bit for bit
+    np.testing.assert_array_equal(back.dataset.labels, s.dataset.labels)
+    for field in ("class_names", "colors", "axis_names", "name", "description", "probe"):
+        assert getattr(back.dataset, field) == getattr(s.dataset, field), field
+    assert back.dataset.view == s.view  # the view saved is the one on screen
+    assert (back.model, back.params, back.layers, back.view, back.extra) == (
+        s.model, s.params, s.layers, s.view, s.extra)
+
+
+def test_future_version_is_refused_politely():
+    doc = json.loads(to_json(sample()))
+    doc["version"] = 99
+    with pytest.raises(DataError, match="saved by a newer probviz"):
+        from_json(json.dumps(doc), "new.probviz")
+
+
+@pytest.mark.parametrize("mutate,what", [
+    (lambda d: d.pop("format"), "no probviz-session header"),
+    (lambda d: d["points"].update(x=[1, 2]), "points"),
+    (lambda d: d["points"]["label"].__setitem__(0, 7), "points"),
+    (lambda d: d["points"]["x"].__setitem__(0, "__import__('os')"), "points"),
+    (lambda d: d.update(classes=[]), "classes"),
+    (lambda d: d.update(view=[0, 1]), "view"),
+])
+def test_malformed_sessions_are_refused(mutate, what):
+    doc = json.loads(to_json(sample()))
+    mutate(doc)
+    with pytest.raises(DataError, match=f"bad.probviz: not a valid probviz session \\({what}"):
+        from_json(json.dumps(doc), "bad.probviz")
+
+
+def test_not_json_names_the_line():
+    with pytest.raises(DataError, match=r"x.probviz, line 2: not valid JSON"):
+        from_json('{"format":\n oops}', "x.probviz")
+
+
+def test_a_save_killed_halfway_leaves_the_old_file(tmp_path):
+    """A process is killed in the middle of writing: the old session must still be there, whole."""
+    p = tmp_path / "work.probviz"
+    write_session(str(p), sample())
+    before = p.read_bytes()
+    script = textwrap.dedent(f"""
+        import os, signal, numpy as np
+        import probviz.data.atomic as atomic
+        from probviz.data.dataset import Dataset
+        from probviz.data.session import Session, write_session
+        real_fdopen = os.fdopen
+        class Dying:
+            def __init__(self, f): self.f = f
+            def __enter__(self): return self
+            def __exit__(self, *a): return False
+            def write(self, text):
+                self.f.write(text[: len(text) // 2]); self.f.flush()
+                os.kill(os.getpid(), signal.SIGKILL)
+        atomic.os.fdopen = lambda *a, **k: Dying(real_fdopen(*a, **k))
+        d = Dataset(np.zeros((5, 2)), [0] * 5, ["only"])
+        write_session({str(p)!r}, Session(d))
+    """)
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True)
+    assert r.returncode == -signal.SIGKILL
+    assert p.read_bytes() == before
+    read_session(str(p))  # still a valid session
+
+
+def test_a_failed_save_cleans_up_its_temporary_file(tmp_path, monkeypatch):
+    p = tmp_path / "work.probviz"
+    write_session(str(p), sample())
+
+    def boom(*a):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError):
+        write_session(str(p), sample())
+    assert sorted(os.listdir(tmp_path)) == ["work.probviz"]
