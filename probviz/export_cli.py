@@ -6,7 +6,7 @@ import os
 
 from probviz.models import MODEL_NAMES
 
-LAYER_NAMES = ("heatmap", "boundaries", "ellipses", "density", "points")
+LAYER_NAMES = ("heatmap", "decision", "boundaries", "ellipses", "density", "points")
 
 
 def add_parser(sub, column_options):
@@ -21,6 +21,9 @@ def add_parser(sub, column_options):
     e.add_argument("--no-legend", action="store_true", help="leave out the legend")
     e.add_argument("--transparent", action="store_true", help="transparent background (PNG, SVG)")
     e.add_argument("--dpi", type=int, help="resolution stored in the PNG")
+    e.add_argument("--theme", choices=("light", "dark"), default="light", help="colour theme (default light)")
+    e.add_argument("--scale", type=float, default=1.0,
+                   help="size of text, markers and lines (1.8 is presentation mode; default 1)")
     column_options(e)
     return e
 
@@ -54,9 +57,13 @@ def main(args) -> int:
         view = doc.view
     if args.model:
         doc.model_name = args.model
+    if not 0.25 <= args.scale <= 5:
+        raise ValueError(f"--scale {args.scale} is out of range (0.25 to 5)")
+    from probviz.app.canvas import Style
+
     result = export_figure(doc, args.output, args.width, args.height, bounds=view, layers=layers,
                            title=args.title, legend=not args.no_legend, transparent=args.transparent,
-                           dpi=args.dpi)
+                           dpi=args.dpi, style=Style(args.scale, args.theme == "dark"))
     notes = "; ".join(result.notices) if result is not None else ""
     print(f"wrote {args.output} ({args.width}x{args.height}, {doc.model_name}"
           f"{', ' + notes if notes else ''})")

@@ -65,6 +65,24 @@ def posterior_image(P: np.ndarray, colors, background=(255, 255, 255), strength:
     return out.reshape(R, C, 4)
 
 
+def decision_image(P: np.ndarray, colors, theta: float = 0.0, background=(255, 255, 255),
+                   reject=(150, 150, 150), strength: float = 0.45, alpha: int = 255) -> np.ndarray:
+    """The decision stage (000, 1.5.4): argmax_k p(C_k|x) as flat class colours, RGBA uint8.
+
+    Where max_k p(C_k|x) < theta the point is rejected (no decision): drawn in ``reject`` grey.
+    """
+    R, C, K = P.shape
+    cols = rgb_array(colors)[:K]
+    bg = np.asarray(background[:3], dtype=np.float32)
+    flat = bg + strength * (cols - bg)
+    out = np.empty((R, C, 4), dtype=np.uint8)
+    out[..., :3] = np.clip(flat[np.argmax(P, axis=2)] + 0.5, 0, 255)
+    if theta > 0:
+        out[P.max(axis=2) < theta, :3] = reject
+    out[..., 3] = alpha
+    return out
+
+
 # --- boundaries -----------------------------------------------------------------
 
 @dataclass

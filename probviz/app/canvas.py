@@ -12,6 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import QGraphicsRectItem
 
+from probviz import scene as scenes
 from probviz.app.document import Document
 
 TOOLS = ("add", "brush", "select")
@@ -30,6 +31,7 @@ class Style:
         self.font_size = int(round(11 * scale))
         self.background = (24, 24, 28) if dark else (255, 255, 255)
         self.foreground = (235, 235, 235) if dark else (20, 20, 20)
+        self.reject = (90, 90, 96) if dark else (170, 170, 170)
 
 
 class CanvasViewBox(pg.ViewBox):
@@ -80,6 +82,9 @@ class Canvas(pg.PlotWidget):
 
         self.heatmap = pg.ImageItem(axisOrder="row-major")
         self.heatmap.setZValue(-10)
+        self.decision = pg.ImageItem(axisOrder="row-major")
+        self.decision.setZValue(-9)
+        self.legend: pg.LegendItem | None = None
         self.boundary = pg.PlotCurveItem(connect="finite")
         self.boundary.setZValue(5)
         self.ellipse_items: list[pg.PlotCurveItem] = []
@@ -101,7 +106,7 @@ class Canvas(pg.PlotWidget):
         self.band.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # never steal the drag it draws
         self.band.setZValue(20)
         self.band.hide()
-        for item in (self.heatmap, self.boundary, self.means, self.points, self.wrong, self.selected,
+        for item in (self.heatmap, self.decision, self.boundary, self.means, self.points, self.wrong, self.selected,
                      self.probe, self.probe_label):
             self.addItem(item)
         self.vb.addItem(self.hint, ignoreBounds=True)
@@ -133,6 +138,8 @@ class Canvas(pg.PlotWidget):
         self.hint.setFont(font)
         self.probe_label.setColor(fg)
         self.probe_label.setFont(font)
+        self.probe_label.fill = pg.mkBrush(*style.background, 210)  # readable over points and lines
+        self.probe_label.border = pg.mkPen(fg, width=1)
         self.update_points()
 
     def _brush(self, color: str) -> QBrush:
@@ -176,6 +183,7 @@ class Canvas(pg.PlotWidget):
         layers = doc.layers
         if sc is None:
             self.heatmap.setVisible(False)
+            self.decision.setVisible(False)
             self.boundary.setData([], [])
             self._set_curves(self.ellipse_items, [], [], s.ellipse_width)
             self._set_curves(self.density_items, [], [], s.ellipse_width * 0.6)
@@ -188,6 +196,13 @@ class Canvas(pg.PlotWidget):
         self.heatmap.setImage(sc.image, autoLevels=False, levels=(0, 255))
         self.heatmap.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
         self.heatmap.setVisible("heatmap" in layers)
+        if "decision" in layers:
+            colors = [doc.classes[i].color for i in res.class_index]
+            img = scenes.decision_image(sc.posterior, colors, doc.theta, background=s.background,
+                                        reject=s.reject)
+            self.decision.setImage(img, autoLevels=False, levels=(0, 255))
+            self.decision.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+        self.decision.setVisible("decision" in layers)
         if sc.boundaries and "boundaries" in layers:
             sep = np.full((1, 2), np.nan)
             xy = np.vstack([part for b in sc.boundaries for part in (b.xy, sep)])
@@ -234,6 +249,9 @@ class Canvas(pg.PlotWidget):
         k = int(np.argmax(p))
         name = self.doc.classes[res.class_index[k]].name
         self.probe_label.setText(f"p({name}|x) = {p[k]:.3f}")
+        x0, x1, _, _ = self.view_bounds()
+        right_half = probe[0] > (x0 + x1) / 2
+        self.probe_label.setAnchor((1.05, 1.2) if right_half else (-0.05, 1.2))  # stay inside the view
         self.probe_label.setPos(*probe)
 
     # --- view ---------------------------------------------------------------------------
@@ -273,7 +291,17 @@ class Canvas(pg.PlotWidget):
         self.selection_changed.emit(len(self.selection))
 
     # --- gestures ---------------------------------------------------------------------------
+    def near_probe(self, pos: QPointF) -> bool:
+        probe = self.doc.probe
+        if probe is None:
+            return False
+        pw, ph = self.vb.viewPixelSize()
+        return ((probe[0] - pos.x()) / pw) ** 2 + ((probe[1] - pos.y()) / ph) ** 2 <= (HIT_PIXELS + 4) ** 2
+
     def on_click(self, button, pos: QPointF, modifiers) -> bool:
+        if button == Qt.MouseButton.LeftButton and modifiers & Qt.KeyboardModifier.ShiftModifier:
+            self.doc.set_probe((pos.x(), pos.y()))
+            return True
         hit = self.point_at(pos)
         if button == Qt.MouseButton.RightButton:
             if hit is not None:
@@ -296,7 +324,9 @@ class Canvas(pg.PlotWidget):
         if ev.isStart():
             start = self.vb.mapSceneToView(ev.buttonDownScenePos())
             hit = self.point_at(start)
-            if self.tool == "brush":
+            if self.near_probe(start) and self.tool != "brush":
+                self._drag = ("probe", self.doc.new_stroke())
+            elif self.tool == "brush":
                 self._drag = ("brush", self.doc.new_stroke())
                 self._spray(start, self._drag[1])
             elif hit is not None:
@@ -311,7 +341,9 @@ class Canvas(pg.PlotWidget):
         if self._drag is None:
             return False
         kind = self._drag[0]
-        if kind == "brush":
+        if kind == "probe":
+            self.doc.set_probe((pos.x(), pos.y()), self._drag[1])
+        elif kind == "brush":
             self._spray(pos, self._drag[1])
         elif kind == "move":
             _, indices, offsets, stroke = self._drag
@@ -355,6 +387,47 @@ class Canvas(pg.PlotWidget):
         else:
             self._hover = None
             self.left.emit()
+
+    def keyPressEvent(self, ev):
+        steps = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
+        if ev.key() in steps and ev.modifiers() in (Qt.KeyboardModifier.NoModifier,
+                                                   Qt.KeyboardModifier.ShiftModifier,
+                                                   Qt.KeyboardModifier.KeypadModifier):
+            self.nudge_probe(*steps[ev.key()], fine=bool(ev.modifiers() & Qt.KeyboardModifier.ShiftModifier))
+            ev.accept()
+            return
+        super().keyPressEvent(ev)
+
+    def nudge_probe(self, dx: int, dy: int, fine: bool = False) -> None:
+        """Arrow keys: move the probe by 2% of the view (0.4% with Shift); place it first if needed."""
+        x0, x1, y0, y1 = self.view_bounds()
+        if self.doc.probe is None:
+            self.doc.set_probe(((x0 + x1) / 2, (y0 + y1) / 2))
+            return
+        f = 0.004 if fine else 0.02
+        px, py = self.doc.probe
+        self.doc.set_probe((px + dx * f * (x1 - x0), py + dy * f * (y1 - y0)), stroke=-1)
+
+    # --- legend -------------------------------------------------------------------------------
+    def set_legend(self, visible: bool, model_label: str = "") -> None:
+        """An on-canvas legend: class names with their colours, and the model's name."""
+        if self.legend is not None:
+            if self.legend.scene() is not None:
+                self.legend.scene().removeItem(self.legend)
+            self.legend = None
+        if not visible or not self.doc.classes:
+            return
+        s = self.style
+        self.legend = pg.LegendItem(offset=(10, 10), labelTextColor=s.foreground,
+                                    labelTextSize=f"{s.font_size}pt", brush=pg.mkBrush(*s.background, 225),
+                                    pen=pg.mkPen(s.foreground, width=1), verSpacing=-2)
+        self.legend.setParentItem(self.vb)
+        if model_label:
+            self.legend.addItem(pg.PlotDataItem(pen=None), f"<b>{model_label}</b>")
+        for c, n in zip(self.doc.classes, self.doc.counts()):
+            sample = pg.ScatterPlotItem(size=s.point_size, brush=pg.mkBrush(c.color),
+                                        pen=pg.mkPen(s.background, width=1.2))
+            self.legend.addItem(sample, c.name)
 
     def leaveEvent(self, ev):
         self._hover = None

@@ -18,7 +18,7 @@ from probviz.colors import class_color
 from probviz.data.dataset import Dataset
 from probviz.models import MODEL_NAMES, REGISTRY
 
-LAYERS = ("heatmap", "boundaries", "ellipses", "density", "points")
+LAYERS = ("heatmap", "decision", "boundaries", "ellipses", "density", "points")
 DEFAULT_LAYERS = frozenset({"heatmap", "boundaries", "ellipses", "points"})
 MAX_CLASSES = 9
 
@@ -54,6 +54,8 @@ class Document(QObject):
         self.params = {name: default_params(name) for name in MODEL_NAMES}
         self.layers = set(DEFAULT_LAYERS)
         self.probe: tuple[float, float] | None = None
+        self.priors: list[float] | None = None  # p(C_k) per class for the generative models; None: frequencies
+        self.theta = 0.0  # reject threshold of the decision layer
         self.view: tuple[float, float, float, float] | None = None
         self.active_class = 0
         self._stroke = 0
@@ -68,6 +70,7 @@ class Document(QObject):
         self.title = data.name
         self.description = data.description
         self.probe = data.probe
+        self.priors = None
         self.view = data.view
         self.active_class = 0
         self.undo_stack.clear()
@@ -86,12 +89,18 @@ class Document(QObject):
         self.load(session.dataset)
         if session.view is not None:
             self.view = session.view
+        priors = session.extra.get("priors")
+        if isinstance(priors, list) and len(priors) == len(self.classes) and all(
+                isinstance(v, (int, float)) and v > 0 for v in priors):
+            self.priors = [float(v) for v in priors]
+        theta = session.extra.get("theta", 0.0)
+        self.theta = float(theta) if isinstance(theta, (int, float)) and 0 <= theta <= 1 else 0.0
 
     def to_session(self, view=None):
         from probviz.data.session import Session
 
         return Session(self.dataset(), self.model_name, {k: dict(v) for k, v in self.params.items()},
-                       sorted(self.layers), view)
+                       sorted(self.layers), view, {"priors": self.priors, "theta": self.theta})
 
     def new(self) -> None:
         self.load(Dataset(np.empty((0, 2)), np.empty(0, int), ["1", "2"], name="untitled"))
@@ -173,6 +182,33 @@ class Document(QObject):
         if (layer in self.layers) != visible:
             (self.layers.add if visible else self.layers.discard)(layer)
             self.changed.emit("layers")
+
+    def set_probe(self, xy, stroke: int | None = None) -> None:
+        """Pin (or with None remove) the probe point whose p(C_k|x) the panel explains."""
+        xy = None if xy is None else (float(xy[0]), float(xy[1]))
+        if xy != self.probe:
+            text = "Remove probe" if xy is None else ("Place probe" if self.probe is None else "Move probe")
+            self._push(SetAttr(self, "probe", xy, text, "probe", stroke))
+
+    def set_priors(self, priors) -> None:
+        """Override p(C_k) (one value per class, renormalised), or None to use the class frequencies."""
+        if priors is not None:
+            p = np.clip(np.asarray(priors, dtype=float), 1e-6, None)
+            priors = [float(v) for v in p / p.sum()]
+        if priors != self.priors:
+            self._push(SetAttr(self, "priors", priors, "Set priors" if priors else "Reset priors", "priors"))
+
+    def effective_priors(self) -> np.ndarray:
+        """The priors the generative models use, per class: the override, else the frequencies."""
+        if self.priors is not None and len(self.priors) == len(self.classes):
+            return np.asarray(self.priors)
+        counts = self.counts().astype(float)
+        return counts / counts.sum() if counts.sum() else np.full(len(self.classes), 1 / max(len(self.classes), 1))
+
+    def set_theta(self, theta: float) -> None:
+        theta = float(min(max(theta, 0.0), 1.0))
+        if theta != self.theta:
+            self._push(SetAttr(self, "theta", theta, "Set reject threshold", "theta"))
 
     def set_active_class(self, index: int) -> None:
         """Choose the class new points get; keys 1-9 add classes up to that number."""
@@ -363,6 +399,34 @@ class SetParam(_Command):
 
     def mergeWith(self, other):  # a slider's many small steps are one edit
         if (other.model, other.name) != (self.model, self.name):
+            return False
+        self.new = other.new
+        return True
+
+
+class SetAttr(_Command):
+    """Set one document attribute; consecutive sets of the same attribute (a slider, a drag) merge."""
+
+    ID = 4
+
+    def __init__(self, doc, attr, value, text, what, stroke=None):
+        super().__init__(doc, text)
+        self.attr, self.new, self.what, self.stroke = attr, value, what, stroke
+        self.old = getattr(doc, attr)
+
+    def redo(self):
+        setattr(self.doc, self.attr, self.new)
+        self.doc.changed.emit(self.what)
+
+    def undo(self):
+        setattr(self.doc, self.attr, self.old)
+        self.doc.changed.emit(self.what)
+
+    def id(self):
+        return self.ID
+
+    def mergeWith(self, other):
+        if other.attr != self.attr or (self.attr == "probe" and (self.stroke is None or other.stroke != self.stroke)):
             return False
         self.new = other.new
         return True

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import os
 
-import pyqtgraph as pg
 from PySide6.QtCore import QMarginsF, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import QImage, QPageSize, QPainter, QPdfWriter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication
 
 from probviz.app.canvas import Canvas, Style
-from probviz.app.refit import Job, compute
+from probviz.app.refit import compute, make_job
+from probviz.models import REGISTRY
 
 FORMATS = (".png", ".svg", ".pdf")
 
@@ -50,38 +50,25 @@ def build_figure(doc, width: int, height: int, bounds=None, layers=None, title: 
     try:
         QApplication.processEvents()
         canvas.update_points()
-        job = Job(0, doc.X.copy(), doc.labels.copy(), doc.model_name, dict(doc.params[doc.model_name]),
-                  tuple(c.color for c in doc.classes), canvas.view_bounds(),
-                  (min(width, 600), min(height, 600)))
+        job = make_job(doc, 0, canvas.view_bounds(), (min(width, 600), min(height, 600)))
         result = compute(job)
         canvas.show_result(result)
     finally:
         doc.layers = saved_layers
     canvas.hint.setVisible(False)
     if title:
-        canvas.setTitle(title, size=f"{round(1.4 * canvas.style.font_size)}pt",
-                        color=canvas.style.foreground)
-    if legend and len(doc.classes):
-        add_legend(canvas, doc)
+        size = round(1.4 * canvas.style.font_size)
+        canvas.setTitle(title, size=f"{size}pt", color=canvas.style.foreground)
+        height = 2.4 * size  # pyqtgraph fixes the title row at 30 px: too small past 12 pt
+        canvas.plotItem.titleLabel.setMaximumHeight(height)
+        canvas.plotItem.layout.setRowFixedHeight(0, height)
+    if legend:
+        canvas.set_legend(True, REGISTRY[doc.model_name].label)
     if transparent:
         canvas.setBackground(None)
     QApplication.processEvents()
     canvas.result = result
     return canvas
-
-
-def add_legend(canvas: Canvas, doc) -> pg.LegendItem:
-    s = canvas.style
-    leg = canvas.plotItem.addLegend(offset=(10, 10), labelTextColor=s.foreground,
-                                    labelTextSize=f"{s.font_size}pt", brush=pg.mkBrush(*s.background, 220),
-                                    pen=pg.mkPen(s.foreground, width=1))
-    counts = doc.counts()
-    for c, n in zip(doc.classes, counts):
-        if n:
-            sample = pg.ScatterPlotItem(size=s.point_size, brush=pg.mkBrush(c.color),
-                                        pen=pg.mkPen(s.background, width=1.2))
-            leg.addItem(sample, c.name)
-    return leg
 
 
 def render(canvas: Canvas, path: str, dpi: int | None = None, transparent: bool = False) -> None:

@@ -5,22 +5,26 @@ from __future__ import annotations
 import os
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShortcut
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea, QStyle,
 )
 
 from probviz import __version__
-from probviz.app.canvas import Canvas
+from probviz.app.canvas import Canvas, Style
+from probviz.app.export import export_figure
+from probviz.app.export_dialog import ExportDialog
+from probviz.app.theme import apply_theme
 from probviz.app.document import LAYERS, MAX_CLASSES, Document
 from probviz.app.fileops import FileOps
 from probviz.app.panel import GENERATIVE_ONLY, LAYER_LABELS, Panel
-from probviz.app.refit import Job, Refitter
+from probviz.app.refit import Job, Refitter, make_job
 from probviz.data import examples
 from probviz.models import MODEL_NAMES, REGISTRY
 
 GRID = (256, 256)
+PRESENTATION_SCALE = 1.8
 
 
 class MainWindow(QMainWindow):
@@ -60,6 +64,8 @@ class MainWindow(QMainWindow):
         self.canvas.left.connect(lambda: self.hover.setText(""))
         self.canvas.vb.sigRangeChanged.connect(lambda *_: self._view_moved())
         self.resize(1200, 800)
+        if QSettings().value("dark", False, type=bool):
+            self.set_dark(True)
 
     # --- actions ------------------------------------------------------------------------
     def _build_actions(self):
@@ -79,6 +85,7 @@ class MainWindow(QMainWindow):
         file.addSeparator()
         self._action(file, "&Save", self.files.save, QKeySequence.StandardKey.Save)
         self._action(file, "Save &As…", self.files.save_as, QKeySequence("Ctrl+Shift+S"))
+        self._action(file, "Export &image…", self.export_dialog, QKeySequence("Ctrl+E"))
         self._action(file, "Export &data as CSV…", self.files.export_data)
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
@@ -92,6 +99,7 @@ class MainWindow(QMainWindow):
         edit.addAction(redo)
         self.undo_action, self.redo_action = undo, redo
         edit.addSeparator()
+        self._action(edit, "&Copy plot as image", self.copy_plot, QKeySequence.StandardKey.Copy)
         self._action(edit, "&Delete point or selection", self.canvas.delete_under_cursor_or_selection,
                      [QKeySequence(Qt.Key.Key_Delete), QKeySequence(Qt.Key.Key_Backspace)])
         self._action(edit, "Select &all", lambda: self.canvas.set_selection(np.arange(len(self.doc.X))),
@@ -109,10 +117,20 @@ class MainWindow(QMainWindow):
                              lambda on, n=layer: self.doc.set_layer(n, on), checkable=True)
             a.setStatusTip(LAYER_LABELS[layer][1])
             self.layer_actions[layer] = a
+        self._action(view, "Cycle layer sets", self.cycle_layers, QKeySequence("L"))
+        view.addSeparator()
+        self.legend_action = self._action(view, "&Legend", self._legend_toggled, checkable=True)
+        self.presentation_action = self._action(view, "&Presentation mode", self.set_presentation,
+                                                QKeySequence(Qt.Key.Key_F5), checkable=True)
+        self.dark_action = self._action(view, "&Dark theme", self.set_dark, checkable=True)
+        self._action(view, "F&ull screen", self.toggle_full_screen, QKeySequence(Qt.Key.Key_F11))
+        panel = self.dock.toggleViewAction()
+        panel.setText("Side &panel")
+        panel.setShortcut(QKeySequence(Qt.Key.Key_F9))
+        view.addAction(panel)
         view.addSeparator()
         self._action(view, "&Fit view to data", self.canvas.fit_view,
                      [QKeySequence("F"), QKeySequence(Qt.Key.Key_Home)])
-        view.addAction(self.dock.toggleViewAction())
 
         model = mb.addMenu("&Model")
         group = QActionGroup(self)
@@ -179,6 +197,75 @@ class MainWindow(QMainWindow):
     def set_tool(self, tool: str):
         self.canvas.tool = tool
         self.tool_actions[tool].setChecked(True)
+
+    LAYER_SETS = (
+        ("posterior", {"heatmap", "boundaries", "ellipses", "points"}),
+        ("inference: p(C_k|x) only", {"heatmap", "points"}),
+        ("decision: argmax regions", {"decision", "boundaries", "points"}),
+        ("class-conditionals p(x|C_k)", {"ellipses", "density", "points"}),
+    )
+
+    def cycle_layers(self):
+        """L: step through layer sets that tell the story of the notes one stage at a time."""
+        names = [n for n, _ in self.LAYER_SETS]
+        current = next((i for i, (_, ls) in enumerate(self.LAYER_SETS) if ls == self.doc.layers), -1)
+        name, layers = self.LAYER_SETS[(current + 1) % len(self.LAYER_SETS)]
+        for layer in LAYERS:
+            self.doc.set_layer(layer, layer in layers)
+        self.flash(f"Layers: {name}  ({names.index(name) + 1}/{len(names)}, L for the next)")
+
+    def _legend_toggled(self, on: bool):
+        self.canvas.set_legend(on, REGISTRY[self.doc.model_name].label)
+
+    def set_presentation(self, on: bool):
+        """F5: big fonts, thick lines, large markers, a legend; the side panel folds away."""
+        self.presentation_action.setChecked(on)
+        self._restyle()
+        self.dock.setVisible(not on)
+        self.legend_action.setChecked(on)
+        self._legend_toggled(on)
+        self.canvas.setFocus()
+
+    def set_dark(self, on: bool):
+        self.dark_action.setChecked(on)
+        QSettings().setValue("dark", on)
+        self._restyle()
+
+    def _restyle(self):
+        presenting = self.presentation_action.isChecked()
+        dark = self.dark_action.isChecked()
+        scale = PRESENTATION_SCALE if presenting else 1.0
+        apply_theme(dark, scale)
+        self.canvas.apply_style(Style(scale, dark))
+        if self.result is not None:
+            self.canvas.show_result(self.result)
+        if self.legend_action.isChecked():
+            self._legend_toggled(True)
+
+    def toggle_full_screen(self):
+        if self.isFullScreen():
+            self.showNormal()
+        else:
+            self.showFullScreen()
+
+    def copy_plot(self):
+        """Ctrl+C: the plot as an image on the clipboard, for pasting into slides."""
+        QGuiApplication.clipboard().setImage(self.canvas.grab().toImage())
+        self.flash("Copied the plot to the clipboard")
+
+    def export_dialog(self):
+        dialog = ExportDialog(self, self.files._folder(), self.doc.title, self.canvas.size())
+        if not self.files.run_dialog(dialog):
+            return
+        opts = dialog.options()
+        try:
+            export_figure(self.doc, bounds=self.canvas.view_bounds(),
+                          style=Style(opts.pop("scale"), self.dark_action.isChecked()), **opts)
+        except (ValueError, OSError) as e:
+            self.error("Cannot export", str(e))
+            return
+        self.files.settings.setValue("folder", os.path.dirname(opts["path"]))
+        self.flash(f"Wrote {os.path.basename(opts['path'])}")
 
     def cycle_model(self):
         i = MODEL_NAMES.index(self.doc.model_name)
@@ -266,10 +353,7 @@ class MainWindow(QMainWindow):
 
     # --- document -> view -------------------------------------------------------------------
     def _make_job(self, generation, refit, previous) -> Job:
-        doc = self.doc
-        return Job(generation, doc.X.copy(), doc.labels.copy(), doc.model_name,
-                   dict(doc.params[doc.model_name]), tuple(c.color for c in doc.classes),
-                   self.canvas.view_bounds(), GRID, refit, previous)
+        return make_job(self.doc, generation, self.canvas.view_bounds(), GRID, refit, previous)
 
     def _on_changed(self, what: str):
         doc = self.doc
@@ -280,6 +364,8 @@ class MainWindow(QMainWindow):
         if what == "all":
             self.canvas.update_axes()
             self.update_title()
+        if what in ("all", "model", "classes") and self.legend_action.isChecked():
+            self._legend_toggled(True)
         if what in ("all", "model", "layers"):
             generative = REGISTRY[doc.model_name].generative
             for layer, a in self.layer_actions.items():
@@ -290,10 +376,11 @@ class MainWindow(QMainWindow):
             c = doc.classes[doc.active_class]
             self.flash(f"Adding points to class {c.name} (key {doc.active_class + 1})")
             return
-        if what == "layers":
+        if what in ("layers", "theta", "probe"):  # drawn from the last fit: no refit
             self.canvas.update_points()
             if self.result is not None:
                 self.canvas.show_result(self.result)
+                self.panel.show_result(self.result)
             return
         self.refitter.schedule(refit=True)
 
@@ -310,7 +397,7 @@ class MainWindow(QMainWindow):
         self.result_summary_shown = res.summary
         if not self._flash_timer.isActive():
             self._show_status()
-        self.panel.show_fit(self.fit_text(res))
+        self.panel.show_result(res)
 
     def flash(self, text: str):
         """A passing message in the status line; the fit's summary comes back after a few seconds."""
@@ -338,20 +425,6 @@ class MainWindow(QMainWindow):
         if lonely and not any("single point" in n for n in notices):
             notices.append(f"class {', '.join(lonely)} has a single point")
         return "  ·  ".join(parts + notices)
-
-    def fit_text(self, res) -> str:
-        if not res.summary:
-            return "—"
-        s = res.summary
-        kind = "joint ln p(X, t)" if REGISTRY[self.doc.model_name].generative else "ln p(t | X)"
-        lines = [f"Parameters: {s['n_parameters']}", f"Training accuracy: {100 * s['accuracy']:.1f}%",
-                 f"Log-likelihood ({kind}): {s['log_likelihood']:.3f}",
-                 f"Cross-entropy: {s['cross_entropy']:.3f}"]
-        m = res.model
-        if hasattr(m, "n_iter_"):
-            lines.append(f"Newton steps: {m.n_iter_} ({'converged' if m.converged_ else 'not converged'})")
-        lines += [f"Note: {n}" for n in res.notices]
-        return "\n".join(lines)
 
     def _on_hover(self, x, y):
         text = f"x = {x:.3g}, y = {y:.3g}"

@@ -18,10 +18,12 @@ from superqt import QLabeledDoubleSlider
 from superqt.utils import signals_blocked
 
 from probviz.app.document import LAYERS, MAX_CLASSES, Document
+from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox
 from probviz.models import MODEL_NAMES, REGISTRY
 
 LAYER_LABELS = {
-    "heatmap": ("Posterior heatmap", "p(C_k|x): each class's colour, fading where the posterior is uncertain"),
+    "heatmap": ("Posterior heatmap", "Inference: p(C_k|x), each class's colour fading where the posterior is uncertain"),
+    "decision": ("Decision regions", "Decision: argmax_k p(C_k|x) in flat colours; grey where max p < θ (reject)"),
     "boundaries": ("Decision boundaries", "Where the two most probable classes are equally probable"),
     "ellipses": ("Covariance ellipses", "1, 2 and 3 standard deviations of each p(x|C_k), with the means"),
     "density": ("Density contours", "Lines of equal p(x|C_k), at the same levels for every class"),
@@ -192,13 +194,25 @@ class Panel(QWidget):
             self.layer_boxes[layer] = cb
         lay.addWidget(box)
 
-        box = QGroupBox("Fit")
-        v = QVBoxLayout(box)
-        self.fit_label = QLabel("—")
-        self.fit_label.setWordWrap(True)
-        self.fit_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        v.addWidget(self.fit_label)
-        lay.addWidget(box)
+        row = QHBoxLayout()
+        self.theta_label = QLabel("Reject θ")
+        self.theta = QLabeledDoubleSlider(Qt.Orientation.Horizontal)
+        self.theta.setRange(0.0, 1.0)
+        self.theta.setDecimals(2)
+        tip = "Decision stage: no decision where max_k p(C_k|x) < θ (0 = always decide)"
+        self.theta.setToolTip(tip)
+        self.theta_label.setToolTip(tip)
+        self.theta.valueChanged.connect(lambda v: doc.set_theta(round(float(v), 2)))
+        row.addWidget(self.theta_label)
+        row.addWidget(self.theta, 1)
+        v.addLayout(row)
+
+        self.priors = PriorsBox(doc)
+        lay.addWidget(self.priors)
+        self.params = ParamsBox(doc)
+        lay.addWidget(self.params)
+        self.probe = ProbeBox(doc)
+        lay.addWidget(self.probe)
         lay.addStretch(1)
 
         doc.changed.connect(self.on_changed)
@@ -215,8 +229,10 @@ class Panel(QWidget):
             self.add_class.setEnabled(len(self.doc.classes) < MAX_CLASSES)
         if what in ("all", "model"):
             self._sync_model()
-        if what in ("all", "model", "layers"):
+        if what in ("all", "model", "layers", "theta"):
             self._sync_layers()
+        if what in ("all", "model", "priors", "classes", "points"):
+            self.priors.refresh()
 
     def _sync_model(self):
         doc = self.doc
@@ -275,6 +291,10 @@ class Panel(QWidget):
             cb.setToolTip(LAYER_LABELS[layer][1] if available else
                           f"{REGISTRY[self.doc.model_name].label} models p(C_k|x) directly: "
                           "it has no class densities to draw")
+        with signals_blocked(self.theta):
+            self.theta.setValue(self.doc.theta)
+        self.theta.setEnabled("decision" in self.doc.layers)
 
-    def show_fit(self, text: str):
-        self.fit_label.setText(text)
+    def show_result(self, res):
+        self.params.show_result(res)
+        self.probe.show_result(res)

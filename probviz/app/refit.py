@@ -16,7 +16,7 @@ import numpy as np
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from probviz import scene as scenes
-from probviz.models import create
+from probviz.models import REGISTRY, create
 
 #: Above this many points fits run on the worker thread.
 THREAD_THRESHOLD = 20_000
@@ -50,6 +50,16 @@ class FitResult:
     wrong: np.ndarray | None = None  # misclassified training points (the job's X)
     fit_ms: float = 0.0
     scene_ms: float = 0.0
+
+
+def make_job(doc, generation: int, bounds, shape, refit: bool = True, previous=None) -> Job:
+    """Snapshot a Document into a Job; hand-set priors go to the classes present, in order."""
+    params = dict(doc.params[doc.model_name])
+    if REGISTRY[doc.model_name].generative and doc.priors is not None and len(doc.labels):
+        present = np.unique(doc.labels)
+        params["priors"] = [doc.effective_priors()[i] for i in present]
+    return Job(generation, doc.X.copy(), doc.labels.copy(), doc.model_name, params,
+               tuple(c.color for c in doc.classes), tuple(bounds), tuple(shape), refit, previous)
 
 
 def compute(job: Job) -> FitResult:

@@ -3,9 +3,9 @@
 from probviz.models.base import Classifier
 from probviz.models.gaussian import LDA, QDA, GaussianClassifier, GaussianNB
 from probviz.models.logistic import LogisticRegression, SoftmaxRegression
-from probviz.models.registry import MODEL_NAMES, REGISTRY, ModelInfo, ParamSpec, create, info
+from probviz.models.registry import MODEL_NAMES, REGISTRY, ModelInfo, ParamSpec, create, info, parameter_count
 
 __all__ = [
     "Classifier", "GaussianClassifier", "LDA", "QDA", "GaussianNB", "LogisticRegression",
-    "SoftmaxRegression", "MODEL_NAMES", "REGISTRY", "ModelInfo", "ParamSpec", "create", "info",
+    "SoftmaxRegression", "MODEL_NAMES", "REGISTRY", "ModelInfo", "ParamSpec", "create", "info", "parameter_count",
 ]

@@ -121,6 +121,11 @@ class Classifier:
         """
         return -self.cross_entropy(X, y)
 
+    def explain(self, x) -> dict:
+        """The steps from x to p(C_k|x), for the probe: here the scores a_k and the posterior."""
+        x = np.asarray(x, dtype=float).reshape(1, 2)
+        return {"a": self.decision_function(x)[0], "posterior": self.predict_proba(x)[0]}
+
     def summary(self, X, y) -> dict:
         """Plain numbers for the status line, the CLI and JSON."""
         return {

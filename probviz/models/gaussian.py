@@ -155,6 +155,15 @@ class GaussianClassifier(Classifier):
         """a_k = ln p(x|C_k) p(C_k), eq. (8) of 000: shape (N, K)."""
         return self.log_density(X) + np.log(self.priors_)
 
+    def explain(self, x) -> dict:
+        """p(x|C_k), p(C_k), a_k = ln p(x|C_k) p(C_k) and p(C_k|x) at one point (000 eqs. 7-8)."""
+        x = np.asarray(x, dtype=float).reshape(1, 2)
+        log_density = self.log_density(x)[0]
+        a = log_density + np.log(self.priors_)
+        post = np.exp(a - a.max())
+        return {"density": np.exp(log_density), "prior": self.priors_.copy(), "a": a,
+                "posterior": post / post.sum()}
+
     def log_likelihood(self, X, y) -> float:
         """The joint ln p(X, t) = sum_n ln pi_{t_n} N(x_n|mu_{t_n}, Sigma_{t_n}) of 002."""
         lj = self.log_joint(X)

@@ -83,3 +83,24 @@ def info(name: str) -> ModelInfo:
 def create(name: str, **params):
     """A new, unfitted model by name: ``create("qda", reg_covar=0.0).fit(X, y)``."""
     return info(name).cls(**params)
+
+
+def parameter_count(name: str, K: int, basis: str = "linear", M: int = 2) -> int:
+    """Free parameters of model ``name`` for K classes in M dimensions (001's comparison).
+
+    Gaussian, shared covariance: (K - 1) + K M + M (M + 1) / 2, i.e. 1 + 2M + M(M+1)/2 for K = 2;
+    own covariances: K M (M + 1) / 2 instead; naive Bayes: K M variances; logistic: M + 1 for two
+    classes (K (M + 1) one-vs-rest); softmax: (K - 1)(M + 1). With a basis, M is its size.
+    """
+    from probviz.models.logistic import BASES
+    from probviz.models.poly import monomials
+
+    if name in ("logistic", "softmax"):
+        F = len(monomials(BASES[basis])) + 1
+        if K < 2:
+            return 0
+        if name == "softmax":
+            return (K - 1) * F
+        return F if K == 2 else K * F
+    cov = {"lda": M * (M + 1) // 2, "qda": K * M * (M + 1) // 2, "nb": K * M}[info(name).name]
+    return (K - 1) + K * M + cov

@@ -1,0 +1,75 @@
+"""File > Export image: where, what size, and what goes on the figure."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtWidgets import (
+    QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLineEdit, QPushButton,
+    QSpinBox, QVBoxLayout, QWidget,
+)
+
+FILTERS = "PNG image (*.png);;SVG vector drawing (*.svg);;PDF document (*.pdf)"
+
+
+class ExportDialog(QDialog):
+    def __init__(self, parent, folder: str, title: str, size):
+        super().__init__(parent)
+        self.setWindowTitle("Export image")
+        v = QVBoxLayout(self)
+        form = QFormLayout()
+        stem = (title or "probviz").rsplit(".", 1)[0]
+        self.path = QLineEdit(os.path.join(folder, stem + ".png"))
+        self.path.setToolTip("The extension picks the format: .png, .svg or .pdf")
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        row = QHBoxLayout()
+        row.addWidget(self.path, 1)
+        row.addWidget(browse)
+        holder = QWidget()
+        holder.setLayout(row)
+        form.addRow("File", holder)
+        self.width_ = QSpinBox()
+        self.height_ = QSpinBox()
+        for box, value in ((self.width_, size.width()), (self.height_, size.height())):
+            box.setRange(50, 10000)
+            box.setSuffix(" px")
+            box.setValue(max(value, 400))
+        form.addRow("Width", self.width_)
+        form.addRow("Height", self.height_)
+        self.dpi = QSpinBox()
+        self.dpi.setRange(0, 1200)
+        self.dpi.setSpecialValueText("(not stored)")
+        self.dpi.setValue(150)
+        self.dpi.setToolTip("Resolution written into a PNG, for word processors and slides")
+        form.addRow("PNG resolution", self.dpi)
+        self.scale = QSpinBox()
+        self.scale.setRange(50, 400)
+        self.scale.setSuffix(" %")
+        self.scale.setValue(100)
+        self.scale.setToolTip("Size of text, markers and lines")
+        form.addRow("Text and markers", self.scale)
+        self.title = QLineEdit()
+        self.title.setPlaceholderText("(no title)")
+        form.addRow("Title", self.title)
+        self.legend = QCheckBox("Legend with class names and the model")
+        self.legend.setChecked(True)
+        form.addRow("", self.legend)
+        self.transparent = QCheckBox("Transparent background")
+        form.addRow("", self.transparent)
+        v.addLayout(form)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        v.addWidget(buttons)
+
+    def _browse(self):
+        path, _ = QFileDialog.getSaveFileName(self, "Export image", self.path.text(), FILTERS)
+        if path:
+            self.path.setText(path)
+
+    def options(self) -> dict:
+        return {"path": self.path.text().strip(), "width": self.width_.value(), "height": self.height_.value(),
+                "dpi": self.dpi.value() or None, "title": self.title.text().strip() or None,
+                "legend": self.legend.isChecked(), "transparent": self.transparent.isChecked(),
+                "scale": self.scale.value() / 100.0}

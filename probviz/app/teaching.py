@@ -1,0 +1,158 @@
+"""Panel sections for teaching: the model's numbers, the probe's path to p(C_k|x), prior sliders."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtWidgets import (
+    QGroupBox, QHBoxLayout, QLabel, QPushButton, QSlider, QVBoxLayout, QWidget,
+)
+from superqt.utils import signals_blocked
+
+from probviz.app.document import Document
+from probviz.models import REGISTRY
+from probviz.report import model_lines, probe_lines
+
+
+def _mono_label() -> QLabel:
+    label = QLabel("—")
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    font = QFont("monospace")
+    font.setStyleHint(QFont.StyleHint.TypeWriter)
+    label.setFont(font)
+    return label
+
+
+class ParamsBox(QGroupBox):
+    """The fitted parameters; copyable as plain text and as LaTeX."""
+
+    def __init__(self, doc: Document, parent=None):
+        super().__init__("Parameters", parent)
+        self.doc = doc
+        self.result = None
+        v = QVBoxLayout(self)
+        self.text = _mono_label()
+        v.addWidget(self.text)
+        row = QHBoxLayout()
+        self.copy_text = QPushButton("Copy text")
+        self.copy_text.setToolTip("Copy these numbers as plain text")
+        self.copy_latex = QPushButton("Copy LaTeX")
+        self.copy_latex.setToolTip("Copy these numbers as LaTeX equations, for slides")
+        row.addWidget(self.copy_text)
+        row.addWidget(self.copy_latex)
+        v.addLayout(row)
+        self.copy_text.clicked.connect(lambda: self.copy("text"))
+        self.copy_latex.clicked.connect(lambda: self.copy("latex"))
+
+    def lines(self, fmt: str) -> list[str]:
+        res = self.result
+        if res is None or res.model is None:
+            return []
+        names = [c.name for c in self.doc.classes]
+        return model_lines(res.model, names, self.doc.X, self.doc.labels, fmt)
+
+    def show_result(self, res):
+        self.result = res
+        lines = self.lines("text")
+        if res is not None and res.notices:
+            lines += [f"Note: {n}" for n in res.notices]
+        self.text.setText("\n".join(lines) if lines else "—")
+        self.copy_text.setEnabled(bool(lines))
+        self.copy_latex.setEnabled(bool(lines))
+
+    def copy(self, fmt: str) -> str:
+        text = "\n".join(self.lines(fmt))
+        QGuiApplication.clipboard().setText(text)
+        return text
+
+
+class ProbeBox(QGroupBox):
+    """p(x|C_k), p(C_k), a_k and p(C_k|x) at the pinned probe point."""
+
+    def __init__(self, doc: Document, parent=None):
+        super().__init__("Probe", parent)
+        self.doc = doc
+        v = QVBoxLayout(self)
+        self.text = _mono_label()
+        self.text.setToolTip("Shift+click places the probe; drag it, or move it with the arrow keys")
+        v.addWidget(self.text)
+        self.remove = QPushButton("Remove probe")
+        self.remove.clicked.connect(lambda: doc.set_probe(None))
+        v.addWidget(self.remove)
+
+    def show_result(self, res):
+        probe = self.doc.probe
+        self.remove.setEnabled(probe is not None)
+        if probe is None:
+            self.text.setText("Shift+click the canvas to pin a probe point.")
+        elif res is None or res.model is None:
+            self.text.setText(f"x = ({probe[0]:.4g}, {probe[1]:.4g})")
+        else:
+            self.text.setText("\n".join(probe_lines(res.model, [c.name for c in self.doc.classes], probe)))
+
+
+class PriorsBox(QGroupBox):
+    """One slider per class for p(C_k); moving one rescales the others so they sum to 1."""
+
+    STEPS = 100
+
+    def __init__(self, doc: Document, parent=None):
+        super().__init__("Priors p(C_k)", parent)
+        self.doc = doc
+        self.setToolTip("Override the class frequencies. Priors enter LDA only through w_k0, "
+                        "so the boundary moves parallel to itself (000).")
+        self.v = QVBoxLayout(self)
+        self.rows = QWidget()
+        self.rows_layout = QVBoxLayout(self.rows)
+        self.rows_layout.setContentsMargins(0, 0, 0, 0)
+        self.v.addWidget(self.rows)
+        self.reset = QPushButton("Reset to frequencies")
+        self.reset.clicked.connect(lambda: doc.set_priors(None))
+        self.v.addWidget(self.reset)
+        self.sliders: list[QSlider] = []
+        self.labels: list[QLabel] = []
+
+    def refresh(self):
+        doc = self.doc
+        self.setVisible(REGISTRY[doc.model_name].generative)
+        n = len(doc.classes)
+        while len(self.sliders) < n:
+            row = QHBoxLayout()
+            name = QLabel()
+            name.setMinimumWidth(60)
+            s = QSlider(Qt.Orientation.Horizontal)
+            s.setRange(1, self.STEPS - 1)
+            value = QLabel()
+            value.setMinimumWidth(40)
+            i = len(self.sliders)
+            s.valueChanged.connect(lambda pos, i=i: self._moved(i, pos))
+            row.addWidget(name)
+            row.addWidget(s, 1)
+            row.addWidget(value)
+            holder = QWidget()
+            holder.setLayout(row)
+            self.rows_layout.addWidget(holder)
+            self.sliders.append(s)
+            self.labels.append((name, value, holder))
+        priors = doc.effective_priors()
+        for i, s in enumerate(self.sliders):
+            name, value, holder = self.labels[i]
+            holder.setVisible(i < n)
+            if i < n:
+                name.setText(doc.classes[i].name)
+                value.setText(f"{priors[i]:.2f}")
+                with signals_blocked(s):
+                    s.setValue(round(priors[i] * self.STEPS))
+        self.reset.setEnabled(doc.priors is not None)
+        self.setTitle("Priors p(C_k)" + ("" if doc.priors is None else " (set by hand)"))
+
+    def _moved(self, i: int, pos: int):
+        p = self.doc.effective_priors().astype(float)
+        v = pos / self.STEPS
+        rest = p.sum() - p[i]
+        if len(p) == 1:
+            return
+        p = p * ((1 - v) / rest) if rest > 0 else p * 0 + (1 - v) / (len(p) - 1)
+        p[i] = v
+        self.doc.set_priors(p)

@@ -1,0 +1,198 @@
+"""Teaching with it: priors, the parameters and probe panels, the decision stage, presentation mode, figures."""
+
+import re
+
+import numpy as np
+import pytest
+from guihelp import click, drag, key, settle, to_pixel
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QImage
+
+from probviz.data import examples
+from probviz.scene import grid_axes
+
+
+@pytest.fixture
+def fruit(window):
+    window.load(examples.load("fruit"))
+    settle(window)
+    return window
+
+
+def boundary_line(win):
+    """The two-class LDA boundary as (unit normal, offset) from its drawn end points."""
+    (b,) = win.result.scene.boundaries
+    p, q = b.xy[0], b.xy[-1]
+    d = (q - p) / np.linalg.norm(q - p)
+    n = np.array([-d[1], d[0]])
+    n = n if n[1] > 0 else -n
+    return n, float(n @ p)
+
+
+def test_prior_slider_moves_the_lda_boundary_parallel(qtbot, fruit):
+    n0, c0 = boundary_line(fruit)
+    slider = fruit.panel.priors.sliders[0]  # apple
+    slider.setValue(30)  # p(apple) from 0.69 down to 0.30
+    settle(fruit)
+    np.testing.assert_allclose(fruit.result.model.priors_, [0.30, 0.70], atol=1e-9)
+    n1, c1 = boundary_line(fruit)
+    np.testing.assert_allclose(n1, n0, atol=1e-9)  # same direction (000: priors enter only via w0)
+    assert abs(c1 - c0) > 0.1  # a different offset
+    # fewer apples expected: the apple region shrinks, so the boundary moves toward the apples
+    assert c1 < c0
+    assert "(set by hand)" in fruit.panel.priors.title()
+    fruit.panel.priors.reset.click()
+    settle(fruit)
+    n2, c2 = boundary_line(fruit)
+    assert c2 == pytest.approx(c0, abs=1e-9)
+
+
+def test_parameters_panel_shows_the_models_numbers(qtbot, fruit):
+    m = fruit.result.model
+    text = fruit.panel.params.text.text()
+    assert f"π_apple = {m.priors_[0]:.4g}" in text
+    assert f"μ_peach = ({m.means_[1, 0]:.4g}, {m.means_[1, 1]:.4g})" in text
+    assert f"w0_apple = {m.intercept_[0]:.4g}" in text
+    w = m.coef_[0] - m.coef_[1]
+    assert f"w = ({w[0]:.4g}, {w[1]:.4g})" in text  # p(apple|x) = sigma(w^T x + w0), 000 eq. 10
+    assert "Parameters: 8" in text and "QDA 11" in text and "Logistic regression 3" in text
+    latex = fruit.panel.params.copy("latex")
+    assert QGuiApplication.clipboard().text() == latex
+    assert r"\boldsymbol\Sigma = \begin{pmatrix}" in latex
+
+
+def test_probe_explains_the_posterior_of_002(qtbot, fruit):
+    text = fruit.panel.probe.text.text()
+    assert "x = (2.3, 1.5)" in text and "p(apple|x) = 0.8233" in text
+    e = fruit.result.model.explain(fruit.doc.probe)
+    assert f"p(x|apple) = {e['density'][0]:.4g}" in text and f"p(apple) = {e['prior'][0]:.3f}" in text
+    # drag the probe onto the peach mean: the panel follows
+    target = tuple(fruit.result.model.means_[1])
+    drag(qtbot, fruit, fruit.doc.probe, target)
+    assert np.allclose(fruit.doc.probe, target, atol=0.03)
+    assert "p(peach|x) = 0.9" in fruit.panel.probe.text.text()
+    assert len(fruit.doc.X) == 250  # the probe moved, no point did
+
+
+def test_shift_click_and_arrows_place_and_move_the_probe(qtbot, window):
+    click(qtbot, window, 1, 1)
+    qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.ShiftModifier, to_pixel(window, -2, 3))
+    settle(window)
+    assert np.allclose(window.doc.probe, (-2, 3), atol=0.03) and len(window.doc.X) == 1
+    key(qtbot, window, Qt.Key.Key_Right)
+    key(qtbot, window, Qt.Key.Key_Right)
+    assert window.doc.probe[0] == pytest.approx(-2 + 2 * 0.02 * 10, abs=0.05)
+    key(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # the arrow moves: one step
+    assert np.allclose(window.doc.probe, (-2, 3), atol=0.03)
+
+
+def test_reject_threshold_greys_the_uncertain_band(qtbot, fruit):
+    fruit.doc.set_layer("heatmap", False)
+    fruit.doc.set_layer("decision", True)
+    fruit.panel.theta.setValue(0.9)
+    settle(fruit)
+    assert fruit.doc.theta == 0.9
+    img = fruit.canvas.grab().toImage()
+    P = fruit.result.scene.posterior
+    xs, ys = grid_axes(fruit.result.scene.bounds, P.shape[1], P.shape[0])
+    grey = QColor(*fruit.canvas.style.reject)
+    checked = 0
+    for r in range(8, P.shape[0], 23):
+        for c in range(8, P.shape[1], 23):
+            p = to_pixel(fruit, xs[c], ys[r])
+            px = img.pixelColor(p.x(), p.y())
+            if fruit.doc.X.size and np.min(np.hypot(*(fruit.doc.X - [xs[c], ys[r]]).T)) < 0.12:
+                continue  # a point is drawn there
+            if abs(P[r, c].max() - 0.9) < 0.03:
+                continue  # too close to the threshold to judge one pixel
+            is_grey = abs(px.red() - grey.red()) + abs(px.green() - grey.green()) + abs(px.blue() - grey.blue()) < 12
+            assert is_grey == (P[r, c].max() < 0.9), (xs[c], ys[r], P[r, c], px.getRgb())
+            checked += 1
+    assert checked > 40
+
+
+def test_presentation_mode_enlarges_text_and_markers(qtbot, fruit):
+    axis = fruit.canvas.plotItem.getAxis("bottom")
+    font0 = axis.style["tickFont"].pointSize()
+    size0 = fruit.canvas.style.point_size
+    key(qtbot, fruit, Qt.Key.Key_F5)
+    assert fruit.presentation_action.isChecked() and not fruit.dock.isVisible()
+    assert axis.style["tickFont"].pointSize() >= 1.7 * font0
+    assert fruit.canvas.style.point_size >= 1.7 * size0
+    assert fruit.canvas.points.opts["size"] == pytest.approx(fruit.canvas.style.point_size)  # drawn so
+    assert fruit.canvas.legend is not None
+    labels = [label.text for _, label in fruit.canvas.legend.items]
+    assert any("LDA" in t for t in labels) and "apple" in labels and "peach" in labels
+    key(qtbot, fruit, Qt.Key.Key_M)  # keyboard only: the next model
+    assert fruit.doc.model_name == "qda"
+    assert any("QDA" in label.text for _, label in fruit.canvas.legend.items)
+    key(qtbot, fruit, Qt.Key.Key_F5)
+    assert fruit.dock.isVisible() and fruit.canvas.style.point_size == size0
+
+
+def test_l_cycles_layer_sets(qtbot, fruit):
+    seen = []
+    for _ in range(4):
+        key(qtbot, fruit, Qt.Key.Key_L)
+        seen.append(frozenset(fruit.doc.layers))
+    assert len(set(seen)) == 4
+    assert frozenset({"decision", "boundaries", "points"}) in seen
+
+
+def test_dark_theme_changes_canvas_and_heatmap(qtbot, fruit):
+    fruit.set_dark(True)
+    settle(fruit)
+    img = fruit.canvas.grab().toImage()
+    corner = img.pixelColor(3, 3)
+    assert corner.lightness() < 60
+    fruit.set_dark(False)
+
+
+@pytest.mark.parametrize("ext", ["png", "svg", "pdf"])
+def test_export_image_from_the_gui(qtbot, fruit, tmp_path, ext):
+    out = tmp_path / f"figure.{ext}"
+
+    def answer(dialog):
+        dialog.path.setText(str(out))
+        dialog.width_.setValue(640)
+        dialog.height_.setValue(400)
+        dialog.title.setText("Apple or peach?")
+        return True
+
+    fruit.files.run_dialog = answer
+    key(qtbot, fruit, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert out.exists() and out.stat().st_size > 1000
+    data = out.read_bytes()
+    if ext == "png":
+        img = QImage(str(out))
+        assert (img.width(), img.height()) == (640, 400)
+    elif ext == "svg":
+        assert b"<svg" in data and data.count(b"<path") > 100
+        assert re.search(rb'width="640', data) or b'viewBox="0 0 640 400"' in data
+    else:
+        box = re.search(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)", data)
+        assert data.startswith(b"%PDF") and (round(float(box.group(1))), round(float(box.group(2)))) == (640, 400)
+
+
+def test_gui_and_cli_draw_the_same_picture(qtbot, fruit, tmp_path):
+    import subprocess
+    import sys
+
+    gui = tmp_path / "gui.png"
+    cli = tmp_path / "cli.png"
+    from probviz.app.export import export_figure
+
+    export_figure(fruit.doc, str(gui), 500, 400, bounds=fruit.doc.view, title="T")
+    r = subprocess.run([sys.executable, "-m", "probviz", "export", "example:fruit", "-o", str(cli),
+                        "--width", "500", "--height", "400", "--title", "T"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    a, b = QImage(str(gui)), QImage(str(cli))
+    diff = sum(a.pixel(x, y) != b.pixel(x, y) for x in range(0, 500, 5) for y in range(0, 400, 5))
+    assert diff < 0.01 * 100 * 80
+
+
+def test_copy_plot_puts_an_image_on_the_clipboard(qtbot, fruit):
+    key(qtbot, fruit, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    img = QGuiApplication.clipboard().image()
+    assert img.width() == fruit.canvas.width() and img.height() == fruit.canvas.height()
