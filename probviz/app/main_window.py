@@ -235,7 +235,7 @@ class MainWindow(QMainWindow):
         presenting = self.presentation_action.isChecked()
         dark = self.dark_action.isChecked()
         scale = PRESENTATION_SCALE if presenting else 1.0
-        apply_theme(dark, scale)
+        apply_theme(dark)  # the panel folds away when presenting: only the canvas grows
         self.canvas.apply_style(Style(scale, dark))
         if self.result is not None:
             self.canvas.show_result(self.result)

@@ -6,19 +6,12 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
 
-def apply_theme(dark: bool, scale: float = 1.0) -> None:
-    """Fusion with a light or dark palette, and the base font scaled (presentation mode)."""
+def apply_theme(dark: bool) -> None:
+    """Fusion with a light or a dark palette."""
     app = QApplication.instance()
     if app is None:
         return
     app.setStyle("Fusion")
-    if not hasattr(app, "_probviz_font"):
-        app._probviz_font = app.font()
-    font = app._probviz_font.__class__(app._probviz_font)
-    size = app._probviz_font.pointSizeF()
-    if size > 0:
-        font.setPointSizeF(size * scale)
-    app.setFont(font)
     if not dark:
         app.setPalette(app.style().standardPalette())
         return
