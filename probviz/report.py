@@ -41,8 +41,9 @@ def _sym(name, k, fmt):
     return f"{text}_{k}" if k != "" else text
 
 
-def model_lines(model, class_names, X=None, y=None, fmt: str = "text") -> list[str]:
-    """One line per quantity. ``fmt`` is "text" or "latex" (each line then an equation)."""
+def model_lines(model, class_names, summary: dict | None = None, fmt: str = "text") -> list[str]:
+    """One line per quantity. ``summary`` is ``model.summary(X, y)`` (accuracy, likelihood), if known;
+    ``fmt`` is "text" or "latex" (each line then an equation)."""
     names = [class_names[int(c)] for c in model.classes_]
     K = len(names)
     eq = " = "
@@ -78,11 +79,11 @@ def model_lines(model, class_names, X=None, y=None, fmt: str = "text") -> list[s
     counts = ", ".join(f"{REGISTRY[m].label.split(' (')[0]} {parameter_count(m, K, basis)}"
                        for m in MODEL_NAMES)
     lines.append(f"Parameters: {model.n_parameters()}  (for {K} classes: {counts})")
-    if X is not None and len(X):
-        lines.append(f"Training accuracy: {100 * model.accuracy(X, y):.1f}%")
+    if summary:
+        lines.append(f"Training accuracy: {100 * summary['accuracy']:.1f}%")
         kind = "ln p(X, t)" if getattr(model, "generative", False) else "ln p(t|X)"
-        lines.append(f"Log-likelihood {kind}: {model.log_likelihood(X, y):.4f}")
-        lines.append(f"Cross-entropy: {model.cross_entropy(X, y):.4f}")
+        lines.append(f"Log-likelihood {kind}: {summary['log_likelihood']:.4f}")
+        lines.append(f"Cross-entropy: {summary['cross_entropy']:.4f}")
     if fmt == "latex":
         lines = [ln if ln.startswith(("Parameters", "Training", "Log-", "Cross", "Newton")) else f"${ln}$"
                  for ln in lines]

@@ -39,7 +39,9 @@ def posterior_grid(model, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     if S.shape[0] == 1:
         return np.ones((len(ys), len(xs), 1), dtype=np.float32)
     P = model.proba_from_scores(S, axis=0, dtype=np.float32)
-    return np.ascontiguousarray(np.moveaxis(P, 0, -1))
+    # a (rows, cols, K) view of contiguous class planes: per-pixel reductions over the
+    # classes then run as K elementwise passes instead of a slow short-axis reduction
+    return np.moveaxis(P, 0, -1)
 
 
 def posterior_image(P: np.ndarray, colors, background=(255, 255, 255), strength: float = 0.45,
@@ -53,16 +55,24 @@ def posterior_image(P: np.ndarray, colors, background=(255, 255, 255), strength:
     R, C, K = P.shape
     cols = rgb_array(colors)[:K]
     bg = np.asarray(background[:3], dtype=np.float32)
-    mix = P.reshape(-1, K) @ cols
-    if K > 1:
-        c = (P.max(axis=2).reshape(-1, 1) - 1.0 / K) * (K / (K - 1.0))
+    planes = np.moveaxis(P, -1, 0)  # (K, R, C); contiguous when P came from posterior_grid
+    if K > 1:  # strength * certainty
+        c = np.maximum.reduce(planes, axis=0)
+        c -= 1.0 / K
+        c *= strength * K / (K - 1.0)
     else:
-        c = np.ones((R * C, 1), np.float32)
-    rgb = bg + (strength * c) * (mix - bg)
-    out = np.empty((R * C, 4), dtype=np.uint8)
-    out[:, :3] = np.clip(rgb + 0.5, 0, 255)
-    out[:, 3] = alpha
-    return out.reshape(R, C, 4)
+        c = np.full((R, C), strength, np.float32)
+    out = np.empty((R, C, 4), dtype=np.uint8)
+    for ch in range(3):  # bg + c * (sum_k p_k colour_k - bg); a convex blend needs no clipping
+        mix = planes[0] * cols[0, ch]
+        for k in range(1, K):
+            mix += planes[k] * cols[k, ch]
+        mix -= bg[ch]
+        mix *= c
+        mix += bg[ch] + 0.5
+        out[..., ch] = mix
+    out[..., 3] = alpha
+    return out
 
 
 def decision_image(P: np.ndarray, colors, theta: float = 0.0, background=(255, 255, 255),
@@ -81,6 +91,34 @@ def decision_image(P: np.ndarray, colors, theta: float = 0.0, background=(255, 2
         out[P.max(axis=2) < theta, :3] = reject
     out[..., 3] = alpha
     return out
+
+
+def density_image(X: np.ndarray, labels: np.ndarray, colors, bounds: Bounds, shape=(400, 300),
+                  background=(255, 255, 255)) -> np.ndarray:
+    """Many points as one RGBA image (cols x rows pixels over ``bounds``): each pixel's colour is
+    the count-weighted mix of the class colours in it, its opacity grows with log(1 + count).
+
+    Every class with a point in view tints the pixels it falls in, however outnumbered.
+    """
+    cols, rows = shape
+    x0, x1, y0, y1 = bounds
+    ix = np.floor((X[:, 0] - x0) * (cols / (x1 - x0))).astype(np.int64)
+    iy = np.floor((X[:, 1] - y0) * (rows / (y1 - y0))).astype(np.int64)
+    keep = (ix >= 0) & (ix < cols) & (iy >= 0) & (iy < rows)
+    pix = iy[keep] * cols + ix[keep]
+    K = len(colors)
+    counts = np.bincount(labels[keep] * (rows * cols) + pix, minlength=K * rows * cols)
+    counts = counts.reshape(K, rows * cols).astype(np.float32)
+    total = counts.sum(axis=0)
+    rgb = rgb_array(colors)
+    out = np.zeros((rows * cols, 4), dtype=np.uint8)
+    hit = total > 0
+    if hit.any():
+        mix = (counts[:, hit].T @ rgb) / total[hit, None]
+        out[hit, :3] = mix + 0.5
+        level = np.log1p(total[hit]) / np.log1p(total.max())
+        out[hit, 3] = 90 + 165 * level
+    return out.reshape(rows, cols, 4)
 
 
 # --- boundaries -----------------------------------------------------------------
@@ -148,15 +186,23 @@ def _pick(poly, k, m):
     return v
 
 
-def _project(poly_km, pts, steps=3):
-    """Newton steps x <- x - f grad f / |grad f|^2 onto the zero set of one polynomial."""
+def _project(poly_km, pts, steps=4):
+    """Newton steps x <- x - f grad f / |grad f|^2 onto the zero set of one polynomial.
+
+    Starting within a contour cell, two steps usually reach machine precision; up to
+    ``steps`` are taken while any point still moves by more than 1e-12 of the frame.
+    """
+    pts = pts.copy()
+    tiny = 1e-12 * float(np.max(poly_km.scale))
     for _ in range(steps):
         f = poly_km(pts)[:, 0]
         g = poly_km.gradient(pts)[:, 0, :]
         gg = np.einsum("ni,ni->n", g, g)
         ok = gg > 0
-        pts = pts.copy()
-        pts[ok] -= (f[ok] / gg[ok])[:, None] * g[ok]
+        delta = (f[ok] / gg[ok])[:, None] * g[ok]
+        pts[ok] -= delta
+        if not delta.size or np.abs(delta).max() < tiny:
+            break
     return pts
 
 
@@ -189,16 +235,22 @@ def _mask_top_two(poly, k, j, line: np.ndarray) -> list[np.ndarray]:
     return pieces
 
 
-def _cut(poly, diff, k, j, inside, outside, iterations=16):
-    """Bisection, for many chords at once, of where the pair stops being the top two.
+def _cut(poly, diff, k, j, inside, outside, iterations=4):
+    """Where, on many short chords at once, the pair stops being the top two.
 
-    A chord spans one contour cell, so 16 halvings put the cut far below a pixel.
+    Regula falsi on the margin (smooth on a chord one contour cell long), each guess
+    projected back onto the boundary curve: a few steps put the cut far below a pixel.
     """
     a, b = inside.copy(), outside.copy()
+    ma, mb = _margin(poly, a, k, j), _margin(poly, b, k, j)
     for _ in range(iterations):
-        mid = _project(diff, (a + b) / 2, steps=1)
-        ok = _margin(poly, mid, k, j) >= 0
-        a[ok], b[~ok] = mid[ok], mid[~ok]
+        denom = ma - mb
+        t = np.where(denom > 0, ma / np.where(denom > 0, denom, 1.0), 0.5)[:, None]
+        c = _project(diff, a + np.clip(t, 0.0, 1.0) * (b - a), steps=1)
+        mc = _margin(poly, c, k, j)
+        ok = mc >= 0
+        a[ok], ma[ok] = c[ok], mc[ok]
+        b[~ok], mb[~ok] = c[~ok], mc[~ok]
     return _project(diff, a, steps=2)
 
 
@@ -212,7 +264,7 @@ def _join(pieces: list[np.ndarray]) -> np.ndarray:
     return np.vstack(out)
 
 
-def boundaries(model, bounds: Bounds, resolution: int = 200) -> list[Boundary]:
+def boundaries(model, bounds: Bounds, resolution: int = 128) -> list[Boundary]:
     """Decision boundaries of a fitted model inside ``bounds``, one per pair of classes that meet."""
     poly = model.scores_
     K = poly.coefs.shape[0]

@@ -17,6 +17,8 @@ from probviz.app.document import Document
 
 TOOLS = ("add", "brush", "select")
 HIT_PIXELS = 9  # how close (screen pixels) a click must be to grab a point
+DENSITY_THRESHOLD = 50_000  # more points than this are drawn as a density image
+DENSITY_SHAPE = (480, 360)
 
 
 class Style:
@@ -91,8 +93,9 @@ class Canvas(pg.PlotWidget):
         self.density_items: list[pg.PlotCurveItem] = []
         self.means = pg.ScatterPlotItem(symbol="+", pxMode=True)
         self.means.setZValue(6)
-        self.points = pg.ScatterPlotItem(pxMode=True)
-        self.points.setZValue(10)
+        self.class_points: list[pg.ScatterPlotItem] = []  # one item per class: one brush each
+        self.density = pg.ImageItem(axisOrder="row-major")  # all points, when there are too many
+        self.density.setZValue(10)
         self.wrong = pg.ScatterPlotItem(symbol="x", pxMode=True)
         self.wrong.setZValue(11)
         self.selected = pg.ScatterPlotItem(pxMode=True, brush=None)
@@ -106,7 +109,7 @@ class Canvas(pg.PlotWidget):
         self.band.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # never steal the drag it draws
         self.band.setZValue(20)
         self.band.hide()
-        for item in (self.heatmap, self.decision, self.boundary, self.means, self.points, self.wrong, self.selected,
+        for item in (self.heatmap, self.decision, self.boundary, self.means, self.density, self.wrong, self.selected,
                      self.probe, self.probe_label):
             self.addItem(item)
         self.vb.addItem(self.hint, ignoreBounds=True)
@@ -152,14 +155,38 @@ class Canvas(pg.PlotWidget):
         self.setLabel("bottom", self.doc.axis_names[0])
         self.setLabel("left", self.doc.axis_names[1])
 
+    @property
+    def dense(self) -> bool:
+        """Too many points to draw one by one: they are drawn as a density image."""
+        return len(self.doc.X) > DENSITY_THRESHOLD
+
     def update_points(self) -> None:
         doc = self.doc
         visible = "points" in doc.layers
-        brushes = [self._brush(c.color) for c in doc.classes]
         s = self.style
-        self.points.setData(pos=doc.X, brush=[brushes[i] for i in doc.labels] if brushes else [],
-                            size=s.point_size, pen=pg.mkPen(s.background, width=1.2 * s.scale))
-        self.points.setVisible(visible)
+        dense = self.dense
+        while len(self.class_points) < len(doc.classes):
+            item = pg.ScatterPlotItem(pxMode=True)
+            item.setZValue(10)
+            self.addItem(item)
+            self.class_points.append(item)
+        pen = pg.mkPen(s.background, width=1.2 * s.scale)
+        for k, item in enumerate(self.class_points):
+            if k < len(doc.classes) and visible and not dense:
+                item.setData(pos=doc.X[doc.labels == k], brush=self._brush(doc.classes[k].color),
+                             size=s.point_size, pen=pen)
+                item.setVisible(True)
+            else:
+                item.setData(pos=np.empty((0, 2)))
+                item.setVisible(False)
+        if dense and visible:
+            bounds = self.view_bounds()
+            img = scenes.density_image(doc.X, doc.labels, [c.color for c in doc.classes], bounds,
+                                       DENSITY_SHAPE, s.background)
+            self.density.setImage(img, autoLevels=False, levels=(0, 255))
+            x0, x1, y0, y1 = bounds
+            self.density.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+        self.density.setVisible(dense and visible)
         self._update_wrong()
         sel = self.selection[self.selection < len(doc.X)]
         self.selected.setData(pos=doc.X[sel], size=s.point_size + 8 * s.scale, brush=None)
@@ -171,7 +198,7 @@ class Canvas(pg.PlotWidget):
     def _update_wrong(self):
         doc = self.doc
         w = self._wrong
-        if w is not None and len(w) == len(doc.X) and "points" in doc.layers:
+        if w is not None and len(w) == len(doc.X) and "points" in doc.layers and not self.dense:
             self.wrong.setData(pos=doc.X[w], size=self.style.point_size * 0.8)
         else:
             self.wrong.setData(pos=np.empty((0, 2)))

@@ -385,7 +385,7 @@ class MainWindow(QMainWindow):
         self.refitter.schedule(refit=True)
 
     def _view_moved(self):
-        if len(self.doc.X) == 0:
+        if len(self.doc.X) == 0 or self.canvas.dense:
             self.canvas.update_points()
         self.refitter.schedule(refit=False)
 
@@ -420,6 +420,8 @@ class MainWindow(QMainWindow):
         elif res.summary:
             parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
             parts.append(f"log-likelihood {res.summary['log_likelihood']:.2f}")
+        if self.canvas.dense:
+            parts.append(f"{len(doc.X):,} points drawn as a density image")
         lonely = [c.name for c, n in zip(doc.classes, counts) if n == 1]
         notices = list(res.notices)
         if lonely and not any("single point" in n for n in notices):

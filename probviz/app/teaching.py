@@ -50,7 +50,7 @@ class ParamsBox(QGroupBox):
         if res is None or res.model is None:
             return []
         names = [c.name for c in self.doc.classes]
-        return model_lines(res.model, names, self.doc.X, self.doc.labels, fmt)
+        return model_lines(res.model, names, res.summary, fmt)
 
     def show_result(self, res):
         self.result = res

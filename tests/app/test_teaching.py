@@ -120,7 +120,7 @@ def test_presentation_mode_enlarges_text_and_markers(qtbot, fruit):
     assert fruit.presentation_action.isChecked() and not fruit.dock.isVisible()
     assert axis.style["tickFont"].pointSize() >= 1.7 * font0
     assert fruit.canvas.style.point_size >= 1.7 * size0
-    assert fruit.canvas.points.opts["size"] == pytest.approx(fruit.canvas.style.point_size)  # drawn so
+    assert fruit.canvas.class_points[0].opts["size"] == pytest.approx(fruit.canvas.style.point_size)  # drawn so
     assert fruit.canvas.legend is not None
     labels = [label.text for _, label in fruit.canvas.legend.items]
     assert any("LDA" in t for t in labels) and "apple" in labels and "peach" in labels
