@@ -21,6 +21,7 @@ from probviz.models import MODEL_NAMES, REGISTRY
 LAYERS = ("heatmap", "decision", "boundaries", "ellipses", "density", "points")
 DEFAULT_LAYERS = frozenset({"heatmap", "boundaries", "ellipses", "points"})
 MAX_CLASSES = 9
+MOVE_LOG = 256  # moves remembered for incremental refits
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,13 @@ class Document(QObject):
         self.view: tuple[float, float, float, float] | None = None
         self.active_class = 0
         self._stroke = 0
+        # the edit history as the refitter sees it: a revision per change, and the moves since
+        # the last other change, so a drag can update the Gaussian models from their statistics
+        self.revision = 0
+        self._moves: list[tuple[int, np.ndarray, np.ndarray]] = []  # (revision after, indices, old rows)
+        self._moves_valid_from = 0
+        self._moving = None
+        self.changed.connect(self._track)
 
     # --- whole-document operations (not undoable: they start a new history) ---------
     def load(self, data: Dataset) -> None:
@@ -111,6 +119,35 @@ class Document(QObject):
                        view=self.view)
 
     # --- queries ------------------------------------------------------------------
+    def _track(self, what: str) -> None:
+        if what not in ("points", "classes", "all", "model", "priors"):
+            return
+        self.revision += 1
+        if what == "points" and self._moving is not None:
+            indices, old = self._moving
+            self._moves.append((self.revision, indices, old))
+            del self._moves[:-MOVE_LOG]
+            self._moves_valid_from = max(self._moves_valid_from, self._moves[0][0] - 1)
+        elif what != "model" and what != "priors":
+            self._moves.clear()
+            self._moves_valid_from = self.revision
+        self._moving = None
+
+    def moves_since(self, revision: int):
+        """(indices, rows before) of the points moved since ``revision``, if moves are all that
+        happened to the points since then; else None."""
+        if revision < self._moves_valid_from:
+            return None
+        first: dict[int, np.ndarray] = {}
+        for rev, indices, old in self._moves:
+            if rev > revision:
+                for i, row in zip(indices.tolist(), old):
+                    first.setdefault(i, row)
+        if not first:
+            return None
+        idx = np.fromiter(first, dtype=np.int64, count=len(first))
+        return idx, np.array([first[i] for i in idx])
+
     def counts(self) -> np.ndarray:
         return np.bincount(self.labels, minlength=len(self.classes))
 
@@ -266,13 +303,17 @@ class MovePoints(_Command):
         self.indices, self.new, self.stroke = indices, X, stroke
         self.old = doc.X[indices].copy()
 
+    def _place(self, rows):
+        d = self.doc
+        d._moving = (self.indices.copy(), d.X[self.indices].copy())
+        d.X[self.indices] = rows
+        d.changed.emit("points")
+
     def redo(self):
-        self.doc.X[self.indices] = self.new
-        self.doc.changed.emit("points")
+        self._place(self.new)
 
     def undo(self):
-        self.doc.X[self.indices] = self.old
-        self.doc.changed.emit("points")
+        self._place(self.old)
 
     def id(self):
         return self.ID

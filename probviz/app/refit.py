@@ -36,6 +36,8 @@ class Job:
     shape: tuple = (256, 256)
     refit: bool = True
     previous: "FitResult | None" = None  # warm start; reused whole when refit is False
+    revision: int = 0  # the document revision this snapshot shows
+    moved: tuple | None = None  # (indices, rows before) moved since previous.revision
 
 
 @dataclass
@@ -47,7 +49,10 @@ class FitResult:
     summary: dict = field(default_factory=dict)
     notices: list = field(default_factory=list)
     error: str = ""
+    params: dict = field(default_factory=dict)
     wrong: np.ndarray | None = None  # misclassified training points (the job's X)
+    revision: int = 0
+    incremental: bool = False  # fitted from the previous fit's statistics
     fit_ms: float = 0.0
     scene_ms: float = 0.0
 
@@ -58,29 +63,44 @@ def make_job(doc, generation: int, bounds, shape, refit: bool = True, previous=N
     if REGISTRY[doc.model_name].generative and doc.priors is not None and len(doc.labels):
         present = np.unique(doc.labels)
         params["priors"] = [doc.effective_priors()[i] for i in present]
+    moved = doc.moves_since(previous.revision) if previous is not None and refit else None
     return Job(generation, doc.X.copy(), doc.labels.copy(), doc.model_name, params,
-               tuple(c.color for c in doc.classes), tuple(bounds), tuple(shape), refit, previous)
+               tuple(c.color for c in doc.classes), tuple(bounds), tuple(shape), refit, previous,
+               doc.revision, moved)
+
+
+def _incremental(job: Job, prev):
+    """The Gaussian models after a drag, from the previous fit's statistics, or None."""
+    if (job.moved is None or prev is None or not getattr(prev, "generative", False)
+            or prev.name != job.model_name or job.previous.params != job.params):
+        return None
+    indices, old = job.moved
+    codes = np.searchsorted(prev.classes_, job.labels[indices])
+    return create(job.model_name, **job.params).fit_moved(prev, codes, old, job.X[indices])
 
 
 def compute(job: Job) -> FitResult:
     """Fit (or reuse) the model and build its scene. Pure: numpy and the core only."""
-    res = FitResult(job.generation)
+    res = FitResult(job.generation, revision=job.revision)
+    res.params = job.params
     if len(job.X) == 0:
         return res
     t0 = time.perf_counter()
     prev = job.previous.model if job.previous is not None else None
     if job.refit or prev is None:
-        model = create(job.model_name, **job.params)
-        if hasattr(model, "warm_start") and type(prev) is type(model):
-            model.warm_start = True
-            model._W = getattr(prev, "_W", None)
         try:
-            model.fit(job.X, job.labels)
+            model = _incremental(job, prev)
+            res.incremental = model is not None
+            if model is None:
+                model = create(job.model_name, **job.params)
+                if hasattr(model, "warm_start") and type(prev) is type(model):
+                    model.warm_start = True
+                    model._W = getattr(prev, "_W", None)
+                model.fit(job.X, job.labels)
         except ValueError as e:
             res.error = str(e)
             return res
-        res.summary = model.summary(job.X, job.labels)
-        res.wrong = model.predict(job.X) != job.labels
+        res.summary, res.wrong = model.evaluate(job.X, job.labels)
     else:  # the view moved: same fit, new scene
         model = prev
         res.summary, res.wrong = job.previous.summary, job.previous.wrong

@@ -89,8 +89,7 @@ class Classifier:
         return self.proba_from_scores(self.decision_function(X))
 
     def predict_log_proba(self, X) -> np.ndarray:
-        S = self.decision_function(X)
-        return S - logsumexp(S, axis=1, keepdims=True)
+        return self._log_proba_from_scores(self.decision_function(X))
 
     def predict(self, X) -> np.ndarray:
         """The decision stage with the MAP rule: argmax_k p(C_k|x)."""
@@ -126,17 +125,35 @@ class Classifier:
         x = np.asarray(x, dtype=float).reshape(1, 2)
         return {"a": self.decision_function(x)[0], "posterior": self.predict_proba(x)[0]}
 
-    def summary(self, X, y) -> dict:
-        """Plain numbers for the status line, the CLI and JSON."""
-        return {
+    def evaluate(self, X, y) -> tuple[dict, np.ndarray]:
+        """The training summary and which points are misclassified, from one pass over the scores."""
+        X = np.asarray(X, dtype=float)
+        codes = self._codes(y)
+        S = self.decision_function(X)
+        rows = np.arange(len(codes))
+        predicted = np.argmax(S, axis=1)
+        logp = self._log_proba_from_scores(S)
+        ce = float(-logp[rows, codes].sum())
+        summary = {
             "model": self.name,
             "classes": [str(c) for c in self.classes_],
             "n_parameters": self.n_parameters(),
-            "accuracy": self.accuracy(X, y),
-            "log_likelihood": self.log_likelihood(X, y),
-            "cross_entropy": self.cross_entropy(X, y),
+            "accuracy": float(np.mean(predicted == codes)),
+            "log_likelihood": self._training_log_likelihood(X, y, ce),
+            "cross_entropy": ce,
             "notices": list(self.notices_),
         }
+        return summary, predicted != codes
+
+    def summary(self, X, y) -> dict:
+        """Plain numbers about the training data for the status line, the CLI and JSON."""
+        return self.evaluate(X, y)[0]
+
+    def _log_proba_from_scores(self, S: np.ndarray) -> np.ndarray:
+        return S - logsumexp(S, axis=1, keepdims=True)
+
+    def _training_log_likelihood(self, X, y, cross_entropy: float) -> float:
+        return -cross_entropy
 
 
 def single_class_scores(X: np.ndarray) -> Poly2D:

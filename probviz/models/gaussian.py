@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from probviz.models.base import Classifier, data_frame
+from probviz.models.base import Classifier
 from probviz.models.poly import Poly2D
 
 #: Eigenvalues of a covariance are floored at this fraction of the data's variance.
@@ -42,6 +42,31 @@ class ClassStats:
         syy = np.bincount(codes, C[:, 1] * C[:, 1], minlength=K)
         scatters = np.stack([np.stack([sxx, sxy], -1), np.stack([sxy, syy], -1)], axis=1)
         return cls(counts, means, scatters)
+
+    def moved(self, codes: np.ndarray, old: np.ndarray, new: np.ndarray) -> "ClassStats":
+        """The statistics after points of classes ``codes`` moved from ``old`` to ``new`` rows.
+
+        O(moved points), independent of N: in coordinates centred on the class mean,
+        replacing a by b changes the mean by d/n and the scatter by b b^T - a a^T - d d^T / n
+        (d = b - a), with no cancellation at large offsets.
+        """
+        means, scatters = self.means.copy(), self.scatters.copy()
+        for k, a, b in zip(codes, np.asarray(old, float), np.asarray(new, float)):
+            n = self.counts[k]
+            a, b = a - means[k], b - means[k]
+            d = b - a
+            scatters[k] += np.outer(b, b) - np.outer(a, a) - np.outer(d, d) / n
+            means[k] += d / n
+        return ClassStats(self.counts.copy(), means, scatters)
+
+    def frame(self) -> tuple[np.ndarray, np.ndarray, float, float]:
+        """Overall mean, standard deviation, mean variance and largest |mean| of all the points."""
+        N = self.counts.sum()
+        mu = self.counts @ self.means / N
+        dev = self.means - mu
+        total = self.scatters.sum(axis=0) + np.einsum("k,ki,kj->ij", self.counts, dev, dev)
+        var = np.maximum(np.diag(total) / N, 0.0)
+        return mu, np.sqrt(var), float(var.mean()), float(np.max(np.abs(self.means)))
 
 
 def shrink(cov: np.ndarray, fraction: float) -> np.ndarray:
@@ -82,18 +107,34 @@ class GaussianClassifier(Classifier):
         self.reg_covar = reg_covar
 
     def _fit(self, X, codes, K):
+        self._fit_stats(ClassStats.from_data(X, codes, K))
+
+    def fit_moved(self, previous: "GaussianClassifier", codes, old, new) -> "GaussianClassifier":
+        """Fit after points moved, from ``previous``'s statistics: O(moved points), not O(N).
+
+        ``codes`` index ``previous.classes_``; the result equals a full refit (to rounding).
+        """
+        self.classes_ = previous.classes_
+        self.notices_ = []
+        self.n_features_in_ = 2
+        self._fit_stats(previous.stats_.moved(codes, old, new))
+        return self
+
+    def _fit_stats(self, stats: ClassStats):
         if not 0.0 <= self.reg_covar <= 1.0:
             raise ValueError(f"reg_covar must lie in [0, 1], got {self.reg_covar}")
-        stats = ClassStats.from_data(X, codes, K)
+        K = len(stats.counts)
         self.stats_ = stats
         self.class_count_ = stats.counts
         self.means_ = stats.means
         self.priors_ = self._priors(stats.counts)
-        self.covariances_ = self._covariances(stats, X)
+        mu, sd, spread, typical = stats.frame()
+        self.covariances_ = self._covariances(stats, spread, typical)
         self.precisions_ = np.linalg.inv(self.covariances_)
         self.log_dets_ = np.linalg.slogdet(self.covariances_)[1]
-        center, scale = data_frame(X)
-        self.scores_ = self._score_poly(center, scale)
+        scale = np.where(sd > 1e-12 * max(typical, 1e-300), sd, max(typical, 1.0))
+        self.scores_ = self._score_poly(mu, scale)
+        self._after_fit()
         if K == 1:
             self.notices_.append("only one class: p(C|x) = 1 everywhere; its density is shown")
 
@@ -110,11 +151,13 @@ class GaussianClassifier(Classifier):
     def _raw_covariances(self, stats: ClassStats) -> np.ndarray:
         return stats.scatters / stats.counts[:, None, None]
 
-    def _covariances(self, stats: ClassStats, X: np.ndarray) -> np.ndarray:
+    def _after_fit(self):
+        """Derived attributes of a subclass (LDA's linear discriminant)."""
+
+    def _covariances(self, stats: ClassStats, spread: float, typical: float) -> np.ndarray:
         cov = shrink(self._raw_covariances(stats), self.reg_covar)
-        spread = float(np.mean(X.var(axis=0)))
         if spread <= 0.0:  # every point in the same place
-            spread = max(float(np.max(np.abs(X))) ** 2, 1.0)
+            spread = max(typical ** 2, 1.0)
         cov, low = floor_eigenvalues(cov, EIGEN_FLOOR * spread)
         self.regularized_ = bool(np.any(low))
         for k in np.flatnonzero(low):
@@ -163,6 +206,17 @@ class GaussianClassifier(Classifier):
         post = np.exp(a - a.max())
         return {"density": np.exp(log_density), "prior": self.priors_.copy(), "a": a,
                 "posterior": post / post.sum()}
+
+    def _training_log_likelihood(self, X, y, cross_entropy):
+        return self.log_likelihood_from_stats()  # O(K): the training data's own statistics
+
+    def log_likelihood_from_stats(self) -> float:
+        """The joint log-likelihood from the sufficient statistics alone, O(K):
+        sum_k N_k ln pi_k - 1/2 [N_k (2 ln 2 pi + ln|Sigma_k|) + tr(Sigma_k^-1 S_k)]."""
+        st = self.stats_
+        trace = np.einsum("kij,kji->k", self.precisions_, st.scatters)
+        return float(np.sum(st.counts * (np.log(self.priors_) - 0.5 * (2 * LOG_2PI + self.log_dets_))
+                            - 0.5 * trace))
 
     def log_likelihood(self, X, y) -> float:
         """The joint ln p(X, t) = sum_n ln pi_{t_n} N(x_n|mu_{t_n}, Sigma_{t_n}) of 002."""
@@ -217,13 +271,12 @@ class LDA(GaussianClassifier):
     def _singular_notice(self, k, stats):
         return "shared covariance is singular (too few or collinear points): regularized"
 
-    def _covariances(self, stats, X):
-        cov = super()._covariances(stats, X)
+    def _covariances(self, stats, spread, typical):
+        cov = super()._covariances(stats, spread, typical)
         self.notices_[:] = list(dict.fromkeys(self.notices_))  # one notice for the shared matrix
         return cov
 
-    def _fit(self, X, codes, K):
-        super()._fit(X, codes, K)
+    def _after_fit(self):
         self.covariance_ = self.covariances_[0]
         P = self.precisions_[0]
         self.coef_ = self.means_ @ P

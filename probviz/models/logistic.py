@@ -10,7 +10,7 @@ backtracking line search, so it converges in a handful of steps.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import expit, log_expit, logsumexp
+from scipy.special import expit, log_expit
 
 from probviz.models.base import Classifier, data_frame, single_class_scores
 from probviz.models.poly import Poly2D, design_matrix, monomials
@@ -260,11 +260,10 @@ class LogisticRegression(_LinearModel):
             S = log_expit(S)
         return super().proba_from_scores(S, axis, dtype)
 
-    def predict_log_proba(self, X):
-        if not getattr(self, "ovr_", False):
-            return super().predict_log_proba(X)
-        L = log_expit(self.decision_function(X))
-        return L - logsumexp(L, axis=1, keepdims=True)  # far from the data every sigma underflows
+    def _log_proba_from_scores(self, S):
+        if getattr(self, "ovr_", False):  # far from the data every sigma underflows: log space
+            S = log_expit(S)
+        return super()._log_proba_from_scores(S)
 
     def n_parameters(self):
         if len(self.classes_) == 1:

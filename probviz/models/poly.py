@@ -55,8 +55,13 @@ class Poly2D:
     def __call__(self, X: np.ndarray) -> np.ndarray:
         """Values at points X (N, 2): array of shape (N, K)."""
         Z = self.to_z(X)
-        p = np.arange(self.coefs.shape[1])
-        return _contract(Z[:, :1] ** p, self.coefs, Z[:, 1:] ** p)
+        terms = np.argwhere(np.any(self.coefs != 0, axis=0))  # the monomials in use
+        if len(terms) == 0:
+            return np.zeros((len(Z), self.coefs.shape[0]))
+        M = np.empty((len(Z), len(terms)))
+        for m, (i, j) in enumerate(terms):  # at most 10 columns
+            M[:, m] = Z[:, 0] ** i * Z[:, 1] ** j if (i and j) else (Z[:, 0] ** i if i else Z[:, 1] ** j)
+        return M @ self.coefs[:, terms[:, 0], terms[:, 1]].T
 
     def gradient(self, X: np.ndarray) -> np.ndarray:
         """d s_k / d x at points X: array of shape (N, K, 2), in data units."""

@@ -212,3 +212,19 @@ def test_layers_toggle_from_the_panel(qtbot, window):
     settle(window)
     assert not window.canvas.heatmap.isVisible()
     assert not window.layer_actions["heatmap"].isChecked()
+
+
+def test_drag_refits_gaussians_from_statistics_exactly(qtbot, window):
+    from probviz.models import create
+
+    build_three_classes(qtbot, window)
+    window.doc.set_model("qda")
+    settle(window)
+    drag(qtbot, window, tuple(window.doc.X[5]), (1.0, -1.0))
+    res = window.result
+    assert res.incremental  # updated from the sufficient statistics, not refitted from scratch
+    full = create("qda", **window.doc.params["qda"]).fit(window.doc.X, window.doc.labels)
+    np.testing.assert_allclose(res.model.means_, full.means_, atol=1e-12)
+    np.testing.assert_allclose(res.model.covariances_, full.covariances_, atol=1e-10)
+    click(qtbot, window, 4, 4)  # an added point: a full refit again
+    assert not window.result.incremental and len(window.result.model.stats_.counts) == 3

@@ -154,3 +154,13 @@ def test_fruit_example_of_002():
     dens = [multivariate_normal(g.mean(0), sigma).pdf(d.probe) for g in (apples, peaches)]
     assert p == pytest.approx(pi[0] * dens[0] / (pi[0] * dens[0] + pi[1] * dens[1]), rel=1e-12)
     assert p == pytest.approx(0.823, abs=0.001)
+
+
+def test_summary_matches_the_direct_computations(three_blobs):
+    X, y = three_blobs
+    for name in ("lda", "qda", "nb", "logistic", "softmax"):
+        m = create(name).fit(X, y)
+        s, wrong = m.evaluate(X, y)
+        assert s["log_likelihood"] == pytest.approx(m.log_likelihood(X, y), rel=1e-10)
+        assert s["cross_entropy"] == pytest.approx(m.cross_entropy(X, y), rel=1e-10)
+        assert s["accuracy"] == m.accuracy(X, y) == pytest.approx(1 - wrong.mean())
