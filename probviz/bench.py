@@ -88,6 +88,44 @@ def run(sizes=((1000, 3), (20000, 5)), repeat: int = 15, grid: int = 256) -> dic
             "sklearn": have_sklearn}
 
 
+def run_scale(n: int = 1_000_000, k: int = 5, repeat: int = 5, grid: int = 256) -> list[dict]:
+    """At N = 1,000,000: full fit, the incremental update a drag uses, the one-pass training
+    summary and the scene, per generative model (medians, ms)."""
+    X, y = blobs(n, k)
+    bounds = (-8.0, 8.0, -8.0, 8.0)
+    out = []
+    for name in ("lda", "qda", "nb"):
+        model = create(name).fit(X, y)
+        idx = np.array([n // 2])
+        old, new = X[idx].copy(), X[idx] + 0.05
+        out.append({
+            "model": name, "n": n, "k": k,
+            "fit_ms": _median_ms(lambda: create(name).fit(X, y), repeat),
+            "drag_update_ms": _median_ms(lambda: create(name).fit_moved(model, y[idx], old, new), repeat),
+            "summary_ms": _median_ms(lambda: model.evaluate(X, y), repeat),
+            "scene_ms": _median_ms(lambda: scene.build_scene(model, bounds, ["#0072B2"] * k,
+                                                               shape=(grid, grid)), repeat),
+        })
+    return out
+
+
+def format_latency(lat: dict, n: int, k: int) -> str:
+    lines = [f"edit-to-frame (drag one point, offscreen canvas, N={n}, K={k}; target median <= 16 ms, "
+             "p95 <= 33 ms)", f"{'model':>9} {'median':>9} {'p95':>9}"]
+    for name, v in lat.items():
+        lines.append(f"{name:>9} {v['median_ms']:>9.2f} {v['p95_ms']:>9.2f}")
+    return "\n".join(lines)
+
+
+def format_scale(rows: list[dict]) -> str:
+    lines = [f"scale (N={rows[0]['n']:,}, K={rows[0]['k']}): ms",
+             f"{'model':>9} {'fit':>9} {'drag upd':>9} {'summary':>9} {'scene':>9}"]
+    for r in rows:
+        lines.append(f"{r['model']:>9} {r['fit_ms']:>9.1f} {r['drag_update_ms']:>9.3f} "
+                     f"{r['summary_ms']:>9.1f} {r['scene_ms']:>9.1f}")
+    return "\n".join(lines)
+
+
 def format_table(result: dict) -> str:
     head = (f"probviz bench: medians of {result['repeat']} interleaved runs, "
             f"{result['grid']}x{result['grid']} grid, {result['cores']} cores")
@@ -106,5 +144,18 @@ def format_table(result: dict) -> str:
 
 def main(args) -> int:
     result = run(repeat=args.repeat)
-    print(json.dumps(result, indent=2) if args.json else format_table(result))
+    if not args.quick:
+        from probviz.app.latency import measure
+
+        result["edit_to_frame"] = measure(MODEL_NAMES, n=1000, k=3)
+        result["scale"] = run_scale(repeat=max(3, args.repeat // 3))
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    print(format_table(result))
+    if not args.quick:
+        print()
+        print(format_latency(result["edit_to_frame"], 1000, 3))
+        print()
+        print(format_scale(result["scale"]))
     return 0

@@ -37,6 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="time fits and posterior grids beside scikit-learn")
     b.add_argument("--json", action="store_true", help="print JSON")
     b.add_argument("--repeat", type=int, default=15, help="runs per measurement (default 15)")
+    b.add_argument("--quick", action="store_true", help="only the fit + grid table (no window, no 1M points)")
     return p
 
 

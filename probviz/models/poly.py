@@ -90,6 +90,23 @@ class Poly2D:
         rows = np.einsum("rj,kij->kri", vy, self.coefs.astype(dtype))
         return rows @ vx.T
 
+    def in_frame(self, center, scale, degree: int) -> np.ndarray:
+        """Coefficients (K, degree+1, degree+1) of the same polynomials in z' = (x - center) / scale.
+
+        x_d**a = (c_d + s_d z'_d)**a = sum_b C(a, b) c_d**(a-b) s_d**b z'_d**b, per variable.
+        Terms above ``degree`` are dropped (there are none when it is at least self.degree).
+        """
+        raw = self.in_raw_units()
+        n = raw.shape[1]
+        T = []
+        for d in range(2):
+            t = np.zeros((n, degree + 1))
+            for a in range(n):
+                for b in range(min(a, degree) + 1):
+                    t[a, b] = comb(a, b) * center[d] ** (a - b) * scale[d] ** b
+            T.append(t)
+        return np.einsum("ia,kij,jb->kab", T[0], raw, T[1])
+
     def difference(self, k: int, j: int) -> "Poly2D":
         """The single polynomial s_k - s_j."""
         return Poly2D(self.center, self.scale, (self.coefs[k] - self.coefs[j])[None])
