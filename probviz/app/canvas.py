@@ -269,8 +269,9 @@ class Canvas(pg.PlotWidget):
         probe = self.doc.probe
         if probe is None or res is None or res.model is None:
             self.probe.setData(pos=np.empty((0, 2)))
-            self.probe_label.setText("")
+            self.probe_label.setVisible(False)  # its frame would show even without text
             return
+        self.probe_label.setVisible(True)
         self.probe.setData(pos=[probe], size=14 * self.style.scale)
         p = res.model.predict_proba([probe])[0]
         k = int(np.argmax(p))

@@ -45,13 +45,15 @@ class MainWindow(QMainWindow):
         self.message = QLabel()
         self.hover = QLabel()
         self.statusBar().addWidget(self.message, 1)
+        self.busy_label = QLabel()
         self.statusBar().addPermanentWidget(self.hover)
+        self.statusBar().addPermanentWidget(self.busy_label)
         self._flash_timer = QTimer(self, singleShot=True, interval=4000)
         self._flash_timer.timeout.connect(self._show_status)
 
         self.refitter = Refitter(self._make_job, self)
         self.refitter.ready.connect(self._on_result)
-        self.refitter.busy.connect(lambda on: self.hover.setText("fitting…") if on else None)
+        self.refitter.busy.connect(self._on_busy)
         self.result = None
         self.result_summary_shown = None
 
@@ -347,6 +349,10 @@ class MainWindow(QMainWindow):
         if paths and self.files.maybe_save():
             self.files.open_path(paths[0])
             ev.acceptProposedAction()
+
+    def _on_busy(self, busy: bool):
+        """Large fits run on a worker thread: say so while one is under way."""
+        self.busy_label.setText("fitting…" if busy else "")
 
     def _on_clean_changed(self, clean: bool):
         self.setWindowModified(not clean)

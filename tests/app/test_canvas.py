@@ -228,3 +228,33 @@ def test_drag_refits_gaussians_from_statistics_exactly(qtbot, window):
     np.testing.assert_allclose(res.model.covariances_, full.covariances_, atol=1e-10)
     click(qtbot, window, 4, 4)  # an added point: a full refit again
     assert not window.result.incremental and len(window.result.model.stats_.counts) == 3
+
+
+def test_large_data_fits_on_a_worker_and_draws_a_density_image(qtbot, window, monkeypatch):
+    import probviz.app.refit as refit
+    from probviz.data.dataset import Dataset
+
+    monkeypatch.setattr(refit, "THREAD_THRESHOLD", 1000)
+    rng = np.random.default_rng(0)
+    n = 60_000
+    labels = rng.integers(0, 3, n)
+    labels[-5:] = 2  # a small far cluster of class 3 must stay visible
+    X = rng.normal(size=(n, 2)) + np.array([[-2, 0], [2, 0], [0, 3]])[labels]
+    X[-5:] = [4.5, 4.5]
+    busy = []
+    window.refitter.busy.connect(busy.append)
+    window.load(Dataset(X, labels, ["a", "b", "c"]))
+    window.canvas.vb.setRange(xRange=(-5, 5), yRange=(-5, 5), padding=0)
+    qtbot.waitUntil(lambda: window.result is not None and window.result.model is not None
+                    and window.result.revision == window.doc.revision, timeout=10000)
+    assert busy[:1] == [True]  # the fit ran off the GUI thread
+    qtbot.waitUntil(lambda: window.busy_label.text() == "", timeout=10000)
+    assert window.canvas.dense and window.canvas.density.isVisible()
+    assert not any(item.isVisible() for item in window.canvas.class_points)
+    assert "60,000 points drawn as a density image" in window.message.text()
+    img = window.canvas.density.image
+    colours = {tuple(int(v) for v in img[r, c, :3]) for r, c in zip(*np.nonzero(img[..., 3]))}
+    from probviz.colors import hex_to_rgb
+    for cls in window.doc.classes:  # every class tints some pixel, even the five far points
+        target = np.array(hex_to_rgb(cls.color))
+        assert min(np.abs(np.array(c) - target).sum() for c in colours) < 10, cls.name
