@@ -33,6 +33,11 @@ def run_gui(path: str | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("probviz")
     app.setOrganizationName("probviz")
+    from PySide6.QtGui import QIcon
+
+    from probviz.resources import asset_path
+
+    app.setWindowIcon(QIcon(str(asset_path("icons", "probviz.svg"))))
     win = MainWindow()
     win.load(examples.load("fruit"))  # the first screen already teaches something
     win.show()

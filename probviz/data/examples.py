@@ -91,7 +91,7 @@ def three_in_a_line() -> Dataset:
 
 @example("iris", "Fisher's iris, petal length and width (real data): three species, two of them overlapping.")
 def iris() -> Dataset:
-    from probviz.assets import asset_path
+    from probviz.resources import asset_path
     from probviz.data.csvio import read_csv
 
     d = read_csv(str(asset_path("examples", "iris.csv")))
