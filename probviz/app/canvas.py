@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPen
+from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QGraphicsRectItem
 
 from probviz import scene as scenes
@@ -453,6 +453,8 @@ class Canvas(pg.PlotWidget):
         if model_label:
             self.legend.addItem(pg.PlotDataItem(pen=None), f"<b>{model_label}</b>")
         for c, n in zip(self.doc.classes, self.doc.counts()):
+            if n == 0:
+                continue  # a class with no points yet is not on the plot
             sample = pg.ScatterPlotItem(size=s.point_size, brush=pg.mkBrush(c.color),
                                         pen=pg.mkPen(s.background, width=1.2))
             self.legend.addItem(sample, c.name)

@@ -56,6 +56,7 @@ class MainWindow(QMainWindow):
         self.refitter.busy.connect(self._on_busy)
         self.result = None
         self.result_summary_shown = None
+        self._n_points = 0
 
         self.files = FileOps(self)
         self.setAcceptDrops(True)
@@ -364,8 +365,9 @@ class MainWindow(QMainWindow):
     def _on_changed(self, what: str):
         doc = self.doc
         if what in ("all", "points", "classes"):
-            if what != "points" or len(self.canvas.selection) and self.canvas.selection.max() >= len(doc.X):
+            if what != "points" or len(doc.X) != self._n_points:  # indices no longer mean the same points
                 self.canvas.set_selection([])
+            self._n_points = len(doc.X)
             self.canvas.update_points()
         if what == "all":
             self.canvas.update_axes()
