@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 
 import shiboken6
-from PySide6.QtCore import QObject, QSettings, QStandardPaths, QTimer
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtCore import QObject, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from probviz.app.columns import ColumnDialog
 from probviz.data.csvio import DataError, inspect_csv, read_csv, write_csv
@@ -77,7 +77,13 @@ class FileOps(QObject):
                 self.win.load_session(session)
                 self.path = path
             else:
-                data = self._read_data(path)
+                self.win.flash(f"Loading {os.path.basename(path)}…")
+                QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+                QApplication.processEvents()  # show the message before the parse
+                try:
+                    data = self._read_data(path)
+                finally:
+                    QApplication.restoreOverrideCursor()
                 if data is None:
                     return False  # the person cancelled the column choice
                 self.win.load(data)

@@ -52,3 +52,57 @@ def measure(models, n: int = 1000, k: int = 3, moves: int = 40, size=(1000, 700)
     win.doc.undo_stack.setClean()
     win.close()
     return out
+
+
+def measure_scale(n: int = 1_000_000, k: int = 5, repeat: int = 5, size=(1000, 700)) -> dict:
+    """At N points: GUI-thread frame times (ms, medians) for toggling a layer and panning, and the
+    wall time from choosing a generative model to its fit on screen (the fit runs on a worker)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from probviz.app.main_window import MainWindow
+    from probviz.bench import blobs
+    from probviz.data.dataset import Dataset
+
+    app = QApplication.instance() or QApplication(["probviz-bench"])
+    win = MainWindow()
+    win.files.autosave_enabled = False
+    win.resize(*size)
+    win.show()
+    X, y = blobs(n, k)
+    t0 = time.perf_counter()
+    win.load(Dataset(X, y, [str(i + 1) for i in range(k)]))
+    app.processEvents()
+    load_ms = 1000 * (time.perf_counter() - t0)
+
+    def until_shown(revision):
+        while win.result is None or win.result.revision < revision or win.busy_label.text():
+            app.processEvents()
+            time.sleep(0.001)
+
+    until_shown(win.doc.revision)
+    switch, toggle, pan = [], [], []
+    for i in range(repeat):
+        for name in ("qda", "nb", "lda"):
+            t = time.perf_counter()
+            win.doc.set_model(name)
+            win.refitter.flush()
+            until_shown(win.doc.revision)
+            win.canvas.repaint()
+            switch.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        win.doc.set_layer("ellipses", i % 2 == 1)
+        win.canvas.repaint()
+        toggle.append(time.perf_counter() - t)
+        x0, x1, y0, y1 = win.canvas.view_bounds()
+        dx = 0.02 * (x1 - x0) * (1 if i % 2 else -1)
+        t = time.perf_counter()
+        win.canvas.vb.setRange(xRange=(x0 + dx, x1 + dx), yRange=(y0, y1), padding=0)
+        app.processEvents()
+        win.canvas.repaint()
+        pan.append(time.perf_counter() - t)  # the GUI thread's part; the new grid follows from the worker
+    win.doc.undo_stack.setClean()
+    win.close()
+    med = lambda v: float(1000 * np.median(v))  # noqa: E731
+    return {"n": n, "k": k, "show_ms": load_ms, "switch_model_ms": med(switch), "toggle_layer_ms": med(toggle),
+            "pan_frame_ms": med(pan)}

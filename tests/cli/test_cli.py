@@ -138,3 +138,12 @@ def test_gui_command_without_display_exits_cleanly():
     r = subprocess.run([sys.executable, "-m", "probviz"], capture_output=True, text=True, env=env, timeout=60)
     if sys.platform.startswith("linux"):
         assert r.returncode == 1 and r.stderr.startswith("probviz: error: no display found")
+
+
+def test_bench_quick_json_reports_every_model_and_the_targets():
+    r = run("bench", "--quick", "--repeat", "1", "--json", timeout=300)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert {row["model"] for row in out["rows"]} == {"lda", "qda", "nb", "logistic", "softmax"}
+    assert all(row["fit_ms"] > 0 and row["sklearn_ms"] > 0 for row in out["rows"])
+    assert out["cores"] >= 1 and any("scikit-learn" in v for v in out["verdicts"])
