@@ -80,7 +80,8 @@ class Classifier:
         The shift by the maximum is done in float64; ``dtype=np.float32`` then halves
         the cost of the exponentials, the floor of a posterior grid.
         """
-        E = np.exp((S - S.max(axis=axis, keepdims=True)).astype(dtype, copy=False))
+        shifted = S - S.max(axis=axis, keepdims=True)
+        E = np.exp(shifted, out=shifted) if dtype == np.float64 else np.exp(shifted.astype(dtype))
         E /= E.sum(axis=axis, keepdims=True)
         return E
 

@@ -75,7 +75,7 @@ class Poly2D:
         gy = _contract(vx, self.coefs, dvy) / self.scale[1]
         return np.stack([gx, gy], axis=-1)
 
-    def evaluate_grid(self, xs: np.ndarray, ys: np.ndarray, dtype=np.float64) -> np.ndarray:
+    def evaluate_grid(self, xs: np.ndarray, ys: np.ndarray, dtype=np.float64, out=None) -> np.ndarray:
         """Values on the grid ys x xs: array of shape (K, len(ys), len(xs)).
 
         Separable: with Vandermonde matrices of the column and row coordinates,
@@ -88,7 +88,7 @@ class Poly2D:
         vx = (zx[:, None] ** np.arange(n)).astype(dtype)
         vy = (zy[:, None] ** np.arange(n)).astype(dtype)
         rows = np.einsum("rj,kij->kri", vy, self.coefs.astype(dtype))
-        return rows @ vx.T
+        return np.matmul(rows, vx.T, out=out)
 
     def in_frame(self, center, scale, degree: int) -> np.ndarray:
         """Coefficients (K, degree+1, degree+1) of the same polynomials in z' = (x - center) / scale.
