@@ -15,7 +15,6 @@ from PySide6.QtWidgets import QGraphicsRectItem
 from probviz import scene as scenes
 from probviz.app.document import Document
 
-TOOLS = ("add", "brush", "select")
 HIT_PIXELS = 9  # how close (screen pixels) a click must be to grab a point
 DENSITY_THRESHOLD = 50_000  # more points than this are drawn as a density image
 DENSITY_SHAPE = (480, 360)

@@ -17,7 +17,6 @@ class ColumnDialog(QDialog):
     def __init__(self, layout: CsvLayout, filename: str, parent=None):
         super().__init__(parent)
         self.setWindowTitle(f"Columns of {filename}")
-        self.layout_ = layout
         names = [layout.column_name(i) for i in range(layout.n_columns)]
         v = QVBoxLayout(self)
         v.addWidget(QLabel("Which columns hold the two coordinates and the class label?"))
