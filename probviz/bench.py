@@ -165,7 +165,8 @@ def main(args) -> int:
         g = result["scale_gui"]
         print(f"window at N={g['n']:,}: shown in {g['show_ms']:.0f} ms; GUI-thread frame: toggle a layer "
               f"{g['toggle_layer_ms']:.1f} ms, pan {g['pan_frame_ms']:.1f} ms; choose a generative model -> "
-              f"its fit on screen {g['switch_model_ms']:.0f} ms (fitted on a worker thread)")
+              f"its fit drawn {g['switch_first_frame_ms']:.0f} ms, with accuracy {g['switch_model_ms']:.0f} ms "
+              "(worker thread)")
     print()
     print("targets:")
     for line in result["verdicts"]:
@@ -201,9 +202,10 @@ def verdicts(result: dict) -> list[str]:
         ok = max(g["toggle_layer_ms"], g["pan_frame_ms"]) <= 50
         out.append(f"{'met' if ok else 'NOT met'}: at 1,000,000 points GUI frames stay under 50 ms "
                    f"(layer {g['toggle_layer_ms']:.0f} ms, pan {g['pan_frame_ms']:.0f} ms)")
-        out.append(f"{'met' if g['switch_model_ms'] <= 50 else 'NOT met'}: a model switch at 1,000,000 "
-                   f"points shows its fit in {g['switch_model_ms']:.0f} ms - the window stays responsive, "
-                   "but accuracy and the misclassified marks need a pass over every point")
+        first = g["switch_first_frame_ms"]
+        out.append(f"{'met' if first <= 50 else 'NOT met'}: a model switch at 1,000,000 points draws the "
+                   f"new fit after {first:.0f} ms (on a worker thread; the window stays responsive); "
+                   f"accuracy and the misclassified marks follow at {g['switch_model_ms']:.0f} ms")
     for r in result.get("scale", []):
         out.append(f"met: a drag at 1,000,000 points updates {r['model']} in {r['drag_update_ms']:.2f} ms "
                    "from sufficient statistics (O(1) in N)")

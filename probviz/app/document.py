@@ -134,8 +134,8 @@ class Document(QObject):
         self._moving = None
 
     def moves_since(self, revision: int):
-        """(indices, rows before) of the points moved since ``revision``, if moves are all that
-        happened to the points since then; else None."""
+        """(indices, rows before) of the points moved since ``revision`` (both empty when none
+        moved), if moves are all that happened to the points since then; else None."""
         if revision < self._moves_valid_from:
             return None
         first: dict[int, np.ndarray] = {}
@@ -143,10 +143,8 @@ class Document(QObject):
             if rev > revision:
                 for i, row in zip(indices.tolist(), old):
                     first.setdefault(i, row)
-        if not first:
-            return None
         idx = np.fromiter(first, dtype=np.int64, count=len(first))
-        return idx, np.array([first[i] for i in idx])
+        return idx, np.array([first[i] for i in idx]).reshape(-1, 2)
 
     def counts(self) -> np.ndarray:
         return np.bincount(self.labels, minlength=len(self.classes))

@@ -10,7 +10,7 @@ state always gets drawn.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
@@ -70,17 +70,22 @@ def make_job(doc, generation: int, bounds, shape, refit: bool = True, previous=N
 
 
 def _incremental(job: Job, prev):
-    """The Gaussian models after a drag, from the previous fit's statistics, or None."""
+    """A Gaussian model from the previous Gaussian fit's statistics (any of the three, any
+    parameters: the statistics are the same), updated for the points moved since; or None."""
     if (job.moved is None or prev is None or not getattr(prev, "generative", False)
-            or prev.name != job.model_name or job.previous.params != job.params):
+            or not REGISTRY[job.model_name].generative):
         return None
     indices, old = job.moved
     codes = np.searchsorted(prev.classes_, job.labels[indices])
     return create(job.model_name, **job.params).fit_moved(prev, codes, old, job.X[indices])
 
 
-def compute(job: Job) -> FitResult:
-    """Fit (or reuse) the model and build its scene. Pure: numpy and the core only."""
+def compute(job: Job, evaluate: bool = True) -> FitResult:
+    """Fit (or reuse) the model and build its scene. Pure: numpy and the core only.
+
+    ``evaluate=False`` leaves out the training summary and the misclassified mask (a pass over
+    every point); :func:`evaluate` adds them later.
+    """
     res = FitResult(job.generation, revision=job.revision)
     res.params = job.params
     if len(job.X) == 0:
@@ -100,7 +105,8 @@ def compute(job: Job) -> FitResult:
         except ValueError as e:
             res.error = str(e)
             return res
-        res.summary, res.wrong = model.evaluate(job.X, job.labels)
+        if evaluate:
+            res.summary, res.wrong = model.evaluate(job.X, job.labels)
     else:  # the view moved: same fit, new scene
         model = prev
         res.summary, res.wrong = job.previous.summary, job.previous.wrong
@@ -114,7 +120,20 @@ def compute(job: Job) -> FitResult:
     return res
 
 
+def evaluate(job: Job, res: FitResult) -> FitResult:
+    """``res`` with its training summary and misclassified mask filled in."""
+    if res.model is None or res.summary:
+        return res
+    full = replace(res)
+    full.summary, full.wrong = res.model.evaluate(job.X, job.labels)
+    return full
+
+
 class _Worker(QObject):
+    """Fits on its own thread. A large fit is shown in two steps: the model and its scene first,
+    then, unless newer edits are waiting, the summary that needs a pass over every point."""
+
+    partial = Signal(object)
     done = Signal(object)
 
     def __init__(self):
@@ -124,8 +143,14 @@ class _Worker(QObject):
     @Slot()
     def run(self):
         job, self.pending = self.pending, None
-        if job is not None:
-            self.done.emit(compute(job))
+        if job is None:
+            return
+        res = compute(job, evaluate=False)
+        if self.pending is None and res.model is not None and not res.summary:
+            self.partial.emit(res)
+            if self.pending is None:
+                res = evaluate(job, res)
+        self.done.emit(res)
 
 
 class Refitter(QObject):
@@ -178,6 +203,7 @@ class Refitter(QObject):
             self._worker = _Worker()
             self._worker.moveToThread(self._thread)
             self._kick.connect(self._worker.run)
+            self._worker.partial.connect(self._deliver)
             self._worker.done.connect(self._on_worker_done)
             self._thread.start()
 

@@ -226,6 +226,14 @@ def test_drag_refits_gaussians_from_statistics_exactly(qtbot, window):
     full = create("qda", **window.doc.params["qda"]).fit(window.doc.X, window.doc.labels)
     np.testing.assert_allclose(res.model.means_, full.means_, atol=1e-12)
     np.testing.assert_allclose(res.model.covariances_, full.covariances_, atol=1e-10)
+    window.doc.set_model("lda")  # same points: LDA from the same statistics
+    settle(window)
+    assert window.result.incremental
+    full = create("lda").fit(window.doc.X, window.doc.labels)
+    np.testing.assert_allclose(window.result.model.coef_, full.coef_, rtol=1e-10)
+    np.testing.assert_allclose(window.result.model.intercept_, full.intercept_, rtol=1e-10)
+    window.doc.set_model("qda")
+    settle(window)
     click(qtbot, window, 4, 4)  # an added point: a full refit again
     assert not window.result.incremental and len(window.result.model.stats_.counts) == 3
 
@@ -249,6 +257,7 @@ def test_large_data_fits_on_a_worker_and_draws_a_density_image(qtbot, window, mo
                     and window.result.revision == window.doc.revision, timeout=10000)
     assert busy[:1] == [True]  # the fit ran off the GUI thread
     qtbot.waitUntil(lambda: window.busy_label.text() == "", timeout=10000)
+    assert window.result.summary and window.result.wrong is not None  # the second step arrived
     assert window.canvas.dense and window.canvas.density.isVisible()
     assert not any(item.isVisible() for item in window.canvas.class_points)
     assert "60,000 points drawn as a density image" in window.message.text()
