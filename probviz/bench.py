@@ -175,7 +175,7 @@ def main(args) -> int:
 
 
 WHY_SLOW = {
-    "logistic": "one-vs-rest runs K separate IRLS fits over all N points",
+    "logistic": "one-vs-rest solves K binary problems (batched Newton) and the grid needs K log-sigmoids",
     "softmax": "each Newton step forms the (K(M+1))^2 Hessian over all N points",
 }
 
