@@ -9,11 +9,9 @@ import time
 import numpy as np
 
 
-def measure(models, n: int = 1000, k: int = 3, moves: int = 40, size=(1000, 700)) -> dict:
-    """Median and 95th percentile (ms) of mouse-move -> repainted canvas, per model."""
+def _window(n: int, k: int, size):
+    """The real main window, offscreen, showing n points of k classes (load time in ``load_ms``)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QPoint, QPointF, Qt
-    from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
     from probviz.app.main_window import MainWindow
@@ -26,8 +24,19 @@ def measure(models, n: int = 1000, k: int = 3, moves: int = 40, size=(1000, 700)
     win.resize(*size)
     win.show()
     X, y = blobs(n, k)
+    t0 = time.perf_counter()
     win.load(Dataset(X, y, [str(i + 1) for i in range(k)]))
     app.processEvents()
+    win.load_ms = 1000 * (time.perf_counter() - t0)
+    return app, win, X, y
+
+
+def measure(models, n: int = 1000, k: int = 3, moves: int = 40, size=(1000, 700)) -> dict:
+    """Median and 95th percentile (ms) of mouse-move -> repainted canvas, per model."""
+    app, win, X, _ = _window(n, k, size)
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtTest import QTest
+
     vp = win.canvas.viewport()
     out = {}
     for name in models:
@@ -57,23 +66,8 @@ def measure(models, n: int = 1000, k: int = 3, moves: int = 40, size=(1000, 700)
 def measure_scale(n: int = 1_000_000, k: int = 5, repeat: int = 5, size=(1000, 700)) -> dict:
     """At N points: GUI-thread frame times (ms, medians) for toggling a layer and panning, and the
     wall time from choosing a generative model to its fit on screen (the fit runs on a worker)."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtWidgets import QApplication
-
-    from probviz.app.main_window import MainWindow
-    from probviz.bench import blobs
-    from probviz.data.dataset import Dataset
-
-    app = QApplication.instance() or QApplication(["probviz-bench"])
-    win = MainWindow()
-    win.files.autosave_enabled = False
-    win.resize(*size)
-    win.show()
-    X, y = blobs(n, k)
-    t0 = time.perf_counter()
-    win.load(Dataset(X, y, [str(i + 1) for i in range(k)]))
-    app.processEvents()
-    load_ms = 1000 * (time.perf_counter() - t0)
+    app, win, _, _ = _window(n, k, size)
+    load_ms = win.load_ms
 
     def until_shown(revision, complete=True):
         while (win.result is None or win.result.revision < revision or win.result.model is None
