@@ -97,11 +97,7 @@ def compute(job: Job, evaluate: bool = True) -> FitResult:
             model = _incremental(job, prev)
             res.incremental = model is not None
             if model is None:
-                model = create(job.model_name, **job.params)
-                if hasattr(model, "warm_start") and type(prev) is type(model):
-                    model.warm_start = True
-                    model._W = getattr(prev, "_W", None)
-                model.fit(job.X, job.labels)
+                model = create(job.model_name, **job.params).fit(job.X, job.labels, init=prev)
         except ValueError as e:
             res.error = str(e)
             return res

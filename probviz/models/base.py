@@ -39,6 +39,10 @@ def data_frame(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return center, scale
 
 
+class NotFittedError(ValueError, AttributeError):
+    """A model was asked for predictions before ``fit``."""
+
+
 class Classifier:
     """Base of every probviz model.
 
@@ -53,29 +57,38 @@ class Classifier:
     label = "Classifier"
     generative = False
 
-    def fit(self, X, y) -> "Classifier":
+    def fit(self, X, y, *, init: "Classifier | None" = None) -> "Classifier":
+        """Fit to points X (N, 2) with labels y (N,). ``init``, a fitted model of the same kind,
+        may start an iterative fit (the answer is the same; it only saves steps)."""
         X, classes, codes = check_Xy(X, y)
         self.classes_ = classes
         self.notices_: list[str] = []
         self.n_features_in_ = 2
-        self._fit(X, codes, len(classes))
+        self._fit(X, codes, len(classes), init)
         return self
 
     # --- to implement -------------------------------------------------------
-    def _fit(self, X: np.ndarray, codes: np.ndarray, K: int) -> None:
+    def _fit(self, X: np.ndarray, codes: np.ndarray, K: int, init=None) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def count_parameters(cls, K: int, basis: str = "linear", M: int = 2) -> int:
+        """Free parameters of this model for K classes in M dimensions."""
         raise NotImplementedError
 
     def n_parameters(self) -> int:
         """Number of free parameters of the fitted model."""
-        raise NotImplementedError
+        return type(self).count_parameters(len(self.classes_))
 
     # --- derived ------------------------------------------------------------
     def decision_function(self, X) -> np.ndarray:
         """Class scores a_k(x), shape (N, K); p(C_k|x) follows from them by ``proba_from_scores``."""
-        return self.scores_(np.asarray(X, dtype=float))
+        if not hasattr(self, "scores_"):
+            raise NotFittedError(f"this {self.label} is not fitted yet: call fit(X, y) first")
+        return self.scores_(np.asarray(X, dtype=float).reshape(-1, 2))
 
     def proba_from_scores(self, S: np.ndarray, axis: int = -1, dtype=np.float64) -> np.ndarray:
-        """Posterior from scores along ``axis``: the softmax of eq. (7) in 000.
+        """Posterior from scores along ``axis``: the softmax of Bishop eq. 4.62.
 
         The shift by the maximum is done in float64; ``dtype=np.float32`` then halves
         the cost of the exponentials, the floor of a posterior grid.
@@ -94,7 +107,8 @@ class Classifier:
 
     def predict(self, X) -> np.ndarray:
         """The decision stage with the MAP rule: argmax_k p(C_k|x)."""
-        return self.classes_[np.argmax(self.decision_function(X), axis=1)]
+        S = self.decision_function(X)
+        return self.classes_[np.argmax(S, axis=1)]
 
     def _codes(self, y) -> np.ndarray:
         y = np.asarray(y)
@@ -109,7 +123,7 @@ class Classifier:
         return float(np.mean(self.predict(X) == np.asarray(y)))
 
     def cross_entropy(self, X, y) -> float:
-        """-sum_n ln p(t_n|x_n): the error function of 001/004 (natural log)."""
+        """-sum_n ln p(t_n|x_n): the cross-entropy error of Bishop eqs. 4.90 and 4.108 (natural log)."""
         logp = self.predict_log_proba(X)
         return float(-logp[np.arange(len(logp)), self._codes(y)].sum())
 
@@ -117,7 +131,7 @@ class Classifier:
         """The model's own log-likelihood of the training data.
 
         Discriminative models: the conditional ln p(t|X) = -cross_entropy.
-        Generative models override it with the joint ln p(X, t) of 002.
+        Generative models override it with the joint ln p(X, t) (Bishop eq. 4.71).
         """
         return -self.cross_entropy(X, y)
 

@@ -1,7 +1,7 @@
 """Gaussian class-conditional models: LDA (shared covariance), QDA (own covariances), naive Bayes.
 
 All three are fitted by maximum likelihood from per-class sufficient statistics
-(count, mean, scatter), as in 000 eqs. (16)-(21) and 002:
+(count, mean, scatter), as in Bishop (2006) eqs. 4.73-4.80:
 pi_k = N_k / N, mu_k = class mean, S_k = scatter_k / N_k, and for LDA
 Sigma = sum_k (N_k / N) S_k.
 """
@@ -100,13 +100,12 @@ class GaussianClassifier(Classifier):
     """
 
     generative = True
-    covariance_type = "full"
 
     def __init__(self, *, priors=None, reg_covar: float = 0.0):
         self.priors = priors
         self.reg_covar = reg_covar
 
-    def _fit(self, X, codes, K):
+    def _fit(self, X, codes, K, init=None):
         self._fit_stats(ClassStats.from_data(X, codes, K))
 
     def fit_moved(self, previous: "GaussianClassifier", codes, old, new) -> "GaussianClassifier":
@@ -125,7 +124,6 @@ class GaussianClassifier(Classifier):
             raise ValueError(f"reg_covar must lie in [0, 1], got {self.reg_covar}")
         K = len(stats.counts)
         self.stats_ = stats
-        self.class_count_ = stats.counts
         self.means_ = stats.means
         self.priors_ = self._priors(stats.counts)
         mu, sd, spread, typical = stats.frame()
@@ -165,7 +163,7 @@ class GaussianClassifier(Classifier):
         return cov
 
     def _singular_notice(self, k: int, stats: ClassStats) -> str:
-        name = self.classes_[k]
+        name = self.classes_[k]  # the caller's label; the app passes class names through class_names
         why = "has a single point" if stats.counts[k] == 1 else "is degenerate (points collinear or coincident)"
         return f"covariance of class {name} {why}: regularized"
 
@@ -195,11 +193,11 @@ class GaussianClassifier(Classifier):
         return -0.5 * (maha + 2 * LOG_2PI + self.log_dets_)
 
     def log_joint(self, X) -> np.ndarray:
-        """a_k = ln p(x|C_k) p(C_k), eq. (8) of 000: shape (N, K)."""
+        """a_k = ln p(x|C_k) p(C_k), Bishop eq. 4.63: shape (N, K)."""
         return self.log_density(X) + np.log(self.priors_)
 
     def explain(self, x) -> dict:
-        """p(x|C_k), p(C_k), a_k = ln p(x|C_k) p(C_k) and p(C_k|x) at one point (000 eqs. 7-8)."""
+        """p(x|C_k), p(C_k), a_k = ln p(x|C_k) p(C_k) and p(C_k|x) at one point (Bishop eqs. 4.62-4.63)."""
         x = np.asarray(x, dtype=float).reshape(1, 2)
         log_density = self.log_density(x)[0]
         a = log_density + np.log(self.priors_)
@@ -219,16 +217,18 @@ class GaussianClassifier(Classifier):
                             - 0.5 * trace))
 
     def log_likelihood(self, X, y) -> float:
-        """The joint ln p(X, t) = sum_n ln pi_{t_n} N(x_n|mu_{t_n}, Sigma_{t_n}) of 002."""
+        """The joint ln p(X, t) = sum_n ln pi_{t_n} N(x_n|mu_{t_n}, Sigma_{t_n}) (Bishop eq. 4.71)."""
         lj = self.log_joint(X)
         return float(lj[np.arange(len(lj)), self._codes(y)].sum())
 
-    def n_parameters(self) -> int:
-        K = len(self.classes_)
-        return (K - 1) + 2 * K + self._n_cov_parameters(K)
+    @classmethod
+    def count_parameters(cls, K: int, basis: str = "linear", M: int = 2) -> int:
+        """(K - 1) priors + K M means + the covariances' entries (Bishop 4.2.2)."""
+        return (K - 1) + K * M + cls._n_cov_parameters(K, M)
 
-    def _n_cov_parameters(self, K: int) -> int:
-        return 3 * K
+    @classmethod
+    def _n_cov_parameters(cls, K: int, M: int) -> int:
+        return K * M * (M + 1) // 2
 
 
 class QDA(GaussianClassifier):
@@ -243,29 +243,28 @@ class GaussianNB(GaussianClassifier):
 
     name = "nb"
     label = "Gaussian naive Bayes"
-    covariance_type = "diag"
 
     def _raw_covariances(self, stats):
         cov = super()._raw_covariances(stats)
         return cov * np.eye(2)
 
-    def _n_cov_parameters(self, K):
-        return 2 * K
+    @classmethod
+    def _n_cov_parameters(cls, K, M):
+        return K * M
 
 
 class LDA(GaussianClassifier):
     """Linear discriminant analysis: one covariance shared by all classes.
 
     Extra attributes: ``covariance_`` (2, 2), ``coef_`` (K, 2) = Sigma^-1 mu_k and
-    ``intercept_`` (K,) = -1/2 mu_k^T Sigma^-1 mu_k + ln pi_k (000 eqs. 13-14).
+    ``intercept_`` (K,) = -1/2 mu_k^T Sigma^-1 mu_k + ln pi_k (Bishop eqs. 4.69-4.70).
     """
 
     name = "lda"
     label = "LDA (shared covariance)"
-    covariance_type = "shared"
 
     def _raw_covariances(self, stats):
-        pooled = stats.scatters.sum(axis=0) / stats.counts.sum()  # = sum_k (N_k/N) S_k, eq. (19)
+        pooled = stats.scatters.sum(axis=0) / stats.counts.sum()  # = sum_k (N_k/N) S_k, Bishop eqs. 4.78-4.80
         return np.broadcast_to(pooled, stats.scatters.shape).copy()
 
     def _singular_notice(self, k, stats):
@@ -284,11 +283,12 @@ class LDA(GaussianClassifier):
 
     def _score_poly(self, center, scale):
         # The quadratic term -1/2 x^T Sigma^-1 x is common to all classes and cancels in
-        # the softmax (000 eq. 10): dropping it leaves exact linear scores.
+        # the softmax (Bishop 4.2.1): dropping it leaves exact linear scores.
         poly = super()._score_poly(center, scale)
         coefs = poly.coefs.copy()
         coefs[:, 2, 0] = coefs[:, 0, 2] = coefs[:, 1, 1] = 0.0
         return Poly2D(center, scale, coefs[:, :2, :2])
 
-    def _n_cov_parameters(self, K):
-        return 3
+    @classmethod
+    def _n_cov_parameters(cls, K, M):
+        return M * (M + 1) // 2

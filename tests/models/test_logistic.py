@@ -7,7 +7,7 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.preprocessing import PolynomialFeatures
 
 from probviz.models import create
-from probviz.models.logistic import newton_binary
+from probviz.models.newton import BinaryBatch, newton
 
 
 def sk(C=np.inf, **kw):
@@ -19,7 +19,7 @@ def sk(C=np.inf, **kw):
 def test_binary_logistic_matches_sklearn(three_blobs, queries, l2):
     X, y = three_blobs
     keep = y != "c"
-    m = create("logistic", l2=l2).fit(X[keep], y[keep])
+    m = create("logistic", l2=l2, standardize=False).fit(X[keep], y[keep])
     ref = sk(C=1 / l2).fit(X[keep], y[keep])
     assert np.abs(m.predict_proba(queries) - ref.predict_proba(queries)).max() < 1e-4
     np.testing.assert_allclose(m.coef_, ref.coef_, atol=1e-4)
@@ -30,7 +30,7 @@ def test_binary_logistic_matches_sklearn(three_blobs, queries, l2):
 def test_unpenalized_logistic_matches_sklearn(three_blobs, queries):
     X, y = three_blobs
     keep = y != "c"
-    m = create("logistic", l2=0.0).fit(X[keep], y[keep])
+    m = create("logistic", l2=0.0, standardize=False).fit(X[keep], y[keep])
     assert m.converged_
     ref = sk().fit(X[keep], y[keep])
     assert np.abs(m.predict_proba(queries) - ref.predict_proba(queries)).max() < 1e-4
@@ -39,7 +39,7 @@ def test_unpenalized_logistic_matches_sklearn(three_blobs, queries):
 @pytest.mark.parametrize("l2", [1.0, 0.0])
 def test_softmax_matches_multinomial_sklearn(three_blobs, queries, l2):
     X, y = three_blobs
-    m = create("softmax", l2=l2).fit(X, y)
+    m = create("softmax", l2=l2, standardize=False).fit(X, y)
     ref = sk(C=1 / l2 if l2 else np.inf).fit(X, y)
     assert np.abs(m.predict_proba(queries) - ref.predict_proba(queries)).max() < 1e-4
     assert m.converged_
@@ -48,7 +48,7 @@ def test_softmax_matches_multinomial_sklearn(three_blobs, queries, l2):
 
 def test_one_vs_rest_matches_sklearn(three_blobs, queries):
     X, y = three_blobs
-    m = create("logistic", l2=1.0).fit(X, y)
+    m = create("logistic", l2=1.0, standardize=False).fit(X, y)
     ref = OneVsRestClassifier(sk(C=1.0)).fit(X, y)
     assert m.ovr_ and any("one-vs-rest" in n for n in m.notices_)
     assert np.abs(m.predict_proba(queries) - ref.predict_proba(queries)).max() < 1e-4
@@ -58,7 +58,7 @@ def test_one_vs_rest_matches_sklearn(three_blobs, queries):
 def test_basis_functions_match_sklearn_on_polynomial_features(three_blobs, queries, basis, degree):
     X, y = three_blobs
     poly = PolynomialFeatures(degree, include_bias=False)
-    m = create("softmax", l2=1.0, basis=basis).fit(X, y)
+    m = create("softmax", l2=1.0, basis=basis, standardize=False).fit(X, y)
     ref = sk(C=1.0).fit(poly.fit_transform(X), y)
     assert np.abs(m.predict_proba(queries) - ref.predict_proba(poly.transform(queries))).max() < 1e-4
     np.testing.assert_allclose(m.coef_, ref.coef_ - ref.coef_.mean(0), atol=1e-3)
@@ -91,9 +91,9 @@ def test_irls_step_is_the_weighted_least_squares_solution_of_004():
         R = y * (1 - y)
         z = Phi @ w - (y - t) / R
         w = np.linalg.solve(Phi.T @ (R[:, None] * Phi), Phi.T @ (R * z))
-    ours, n, converged, _ = newton_binary(Phi, t, 0.0)
-    assert converged
-    np.testing.assert_allclose(ours, w, atol=1e-7)
+    result = newton(BinaryBatch(Phi, t, 0.0), np.zeros((1, 3)), np.ones((1, 3), bool))
+    assert result.converged
+    np.testing.assert_allclose(result.W[0], w, atol=1e-7)
 
 
 @pytest.mark.parametrize("name", ["logistic", "softmax"])
@@ -113,13 +113,12 @@ def test_separable_data_without_penalty_stops_cleanly(name):
 
 def test_warm_start_reaches_the_same_optimum_in_fewer_steps(three_blobs):
     X, y = three_blobs
-    m = create("softmax", l2=0.1, warm_start=True).fit(X, y)
-    cold_steps = m.n_iter_
+    first = create("softmax", l2=0.1).fit(X, y)
     X2 = X.copy()
     X2[0] += 0.05  # one point dragged a little
-    m.fit(X2, y)
+    m = create("softmax", l2=0.1).fit(X2, y, init=first)
     cold = create("softmax", l2=0.1).fit(X2, y)
-    assert m.n_iter_ < cold_steps
+    assert m.start_ == "the previous fit" and m.n_iter_ < cold.n_iter_
     np.testing.assert_allclose(m.predict_proba(X), cold.predict_proba(X), atol=1e-6)
 
 

@@ -1,0 +1,212 @@
+"""One safeguarded Newton driver for every discriminative fit, and the separation test.
+
+The objectives are the penalised cross-entropies of Bishop (2006), eqs. 4.90 (two classes)
+and 4.108 (K classes), plus (l2 / 2) times the squared weights (never the biases). Both are
+convex, so a stationary point is the minimiser. The driver never trusts "the loop stopped":
+
+* each step solves (H + lambda I) d = g, with lambda = 0 (a pure Newton / IRLS step, eq. 4.92)
+  unless that step is not a descent direction or its line search fails; lambda then grows
+  tenfold until a step descends (a Levenberg-Marquardt safeguard: large lambda is a short
+  gradient step, so some step always descends away from the optimum);
+* "converged" means the first-order optimality condition holds when the loop ends:
+  max |dE/dw| <= gtol * sum_n max_f |phi_nf|, the largest gradient that rounding can leave
+  standing in a sum of N such terms, times gtol.
+
+Without a penalty the optimum exists only if no weight vector separates the classes
+(Albert & Anderson 1984; Bishop 2006, section 4.3.2). :func:`separation` decides this by a
+linear programme before any Newton step, so separable and quasi-separable data are named
+as such instead of being "converged" at weights that merely grew large.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linprog
+from scipy.special import expit
+
+GTOL = 1e-10
+_CHUNK = 65536
+
+
+@dataclass
+class NewtonResult:
+    W: np.ndarray  # (K, F)
+    steps: int
+    converged: bool
+    why: str = ""  # "" when converged, else "max_iter", "stalled", "separable", "quasi-separable"
+    gradient: float = 0.0  # max |dE/dw| over the free weights at W, relative to the gradient scale
+
+
+class Multinomial:
+    """E(W) = -sum_n ln softmax(Phi W^T)_{n, t_n} + (l2/2) sum_k ||w_k||^2 (eq. 4.108 plus the penalty).
+
+    Gradient (eq. 4.109) sum_n (y_nk - t_nk) phi_n + l2 w_k; Hessian (eq. 4.110)
+    sum_n y_nk (I_kj - y_nj) phi_n phi_n^T, plus l2 on the weights.
+    """
+
+    def __init__(self, Phi, codes, K, l2):
+        self.Phi, self.codes, self.K, self.l2 = Phi, np.asarray(codes), K, l2
+        self.rows = np.arange(len(codes))
+        self.ridge = np.r_[0.0, np.full(Phi.shape[1] - 1, l2)]
+
+    def value(self, W):
+        A = self.Phi @ W.T
+        m = A.max(axis=1, keepdims=True)
+        P = np.exp(A - m)
+        Z = P.sum(axis=1)
+        P /= Z[:, None]
+        logp = A[self.rows, self.codes] - m[:, 0] - np.log(Z)  # exact where P underflows
+        E = -float(np.sum(logp)) + 0.5 * self.l2 * float(np.sum(W[:, 1:] ** 2))
+        return E, P
+
+    def gradient(self, W, P):
+        R = P.copy()
+        R[self.rows, self.codes] -= 1.0
+        return R.T @ self.Phi + self.ridge * W
+
+    def hessian(self, W, P):
+        """(K F, K F): H[(k,a),(j,b)] = sum_n P_nk (I_kj - P_nj) phi_na phi_nb + ridge."""
+        N, F = self.Phi.shape
+        K = self.K
+        H = np.zeros((K, K, F * F))
+        for start in range(0, N, _CHUNK):
+            ph, p = self.Phi[start:start + _CHUNK], P[start:start + _CHUNK]
+            outer = (ph[:, :, None] * ph[:, None, :]).reshape(len(ph), F * F)
+            H -= ((p[:, :, None] * p[:, None, :]).reshape(len(p), K * K).T @ outer).reshape(K, K, F * F)
+            H[np.arange(K), np.arange(K)] += p.T @ outer
+        H = H.reshape(K, K, F, F).transpose(0, 2, 1, 3).reshape(K * F, K * F)
+        H[np.diag_indices_from(H)] += np.tile(self.ridge, K)
+        return H
+
+    def solve(self, W, P, G, free, damping):
+        """The step d (K, F) with (H + damping I) d = G on the free entries, zero elsewhere."""
+        idx = np.flatnonzero(free.ravel())
+        H = self.hessian(W, P)[np.ix_(idx, idx)]
+        H[np.diag_indices_from(H)] += damping
+        d = np.zeros(G.size)
+        d[idx] = _solve(H, G.ravel()[idx])
+        return d.reshape(G.shape)
+
+
+class BinaryBatch:
+    """K independent two-class problems (two classes: K = 1; one-vs-rest: one per class).
+
+    E(W) = sum_k sum_n [softplus(a_nk) - t_nk a_nk] + (l2/2) sum_k ||w_k||^2, a = Phi W^T
+    (eq. 4.90 plus the penalty); gradient Phi^T (y - t) (eq. 4.91), Hessian Phi^T R Phi with
+    R = diag(y (1 - y)) (eq. 4.97): block-diagonal, so a step is K small solves.
+    """
+
+    def __init__(self, Phi, T, l2):
+        self.Phi, self.T, self.l2 = Phi, np.asarray(T, dtype=float).reshape(len(Phi), -1), l2
+        self.ridge = np.r_[0.0, np.full(Phi.shape[1] - 1, l2)]
+
+    def value(self, W):
+        A = self.Phi @ W.T
+        E = float(np.sum(np.logaddexp(0.0, A)) - np.sum(A * self.T))
+        return E + 0.5 * self.l2 * float(np.sum(W[:, 1:] ** 2)), A
+
+    def gradient(self, W, A):
+        return (expit(A) - self.T).T @ self.Phi + self.ridge * W
+
+    def solve(self, W, A, G, free, damping):
+        Y = expit(A)
+        R = Y * (1.0 - Y)
+        F = self.Phi.shape[1]
+        outer = (self.Phi[:, :, None] * self.Phi[:, None, :]).reshape(len(self.Phi), F * F)
+        H = (R.T @ outer).reshape(-1, F, F) + np.diag(self.ridge + damping)
+        return np.stack([_solve(H[k], G[k]) for k in range(len(G))]) * free
+
+
+def _solve(H, g):
+    try:
+        return np.linalg.solve(H, g)
+    except np.linalg.LinAlgError:  # singular (a flat direction): the least-norm step
+        return np.linalg.lstsq(H, g, rcond=None)[0]
+
+
+def gradient_scale(Phi) -> float:
+    """sum_n max_f |phi_nf|: the size of a gradient that is a sum of N per-point terms."""
+    return float(np.sum(np.max(np.abs(Phi), axis=1))) if len(Phi) else 1.0
+
+
+def newton(problem, W0, free, max_iter: int = 100, gtol: float = GTOL, stop=None) -> NewtonResult:
+    """Minimise ``problem`` over the entries of W marked ``free`` (the others stay zero).
+
+    ``stop(E, cache)``, if given, ends the loop early (used when no finite optimum exists);
+    the result then says ``why`` and is not converged.
+    """
+    W = np.where(free, W0, 0.0)
+    scale = gradient_scale(problem.Phi)
+    E, cache = problem.value(W)
+    damping = 0.0
+    for it in range(max_iter + 1):
+        G = problem.gradient(W, cache) * free
+        rel = float(np.max(np.abs(G))) / scale if G.size else 0.0
+        if rel <= gtol:
+            return NewtonResult(W, it, True, "", rel)
+        if stop is not None and stop(E, cache):
+            return NewtonResult(W, it, False, "stopped", rel)
+        if it == max_iter:
+            break
+        step = _descent_step(problem, W, E, cache, G, free, damping)
+        if step is None:  # no step descends: rounding has the last word
+            return NewtonResult(W, it, False, "stalled", rel)
+        W, E, cache, damping = step
+    return NewtonResult(W, max_iter, False, "max_iter", rel)
+
+
+def _descent_step(problem, W, E, cache, G, free, damping):
+    """A step that lowers E by an Armijo fraction of its predicted decrease: Newton first,
+    then ever more damped steps. Returns (W, E, cache, damping for the next step) or None."""
+    diag = max(float(np.max(np.abs(G))), 1.0)
+    lam = damping
+    while lam <= 1e16 * diag:
+        d = problem.solve(W, cache, G, free, lam)
+        decrement = float(np.sum(G * d))
+        if np.isfinite(decrement) and decrement > 0:
+            t = 1.0
+            for _ in range(40):
+                Wn = W - t * d
+                En, cn = problem.value(Wn)
+                if En <= E - 1e-4 * t * decrement:
+                    return Wn, En, cn, lam / 10.0 if lam > 1e-12 * diag else 0.0
+                t *= 0.5
+        lam = max(10.0 * lam, 1e-6 * diag)
+    return None
+
+
+# --- separation ---------------------------------------------------------------------
+
+def separation(Phi, codes, K: int) -> str:
+    """"" when a maximum-likelihood solution exists without a penalty; "separable" when some W puts
+    every point strictly on its own side (complete separation); "quasi-separable" when some W
+    puts every point on its side or on a boundary, and some strictly (quasi-complete separation).
+
+    A linear programme over the direction V (K, F), |V| <= 1: the margins
+    m_nj = phi_n^T (v_{t_n} - v_j) >= 0 for j != t_n; maximise their sum (any positive optimum
+    is a direction along which the likelihood rises forever), then the smallest margin.
+    """
+    codes = np.asarray(codes)
+    N, F = Phi.shape
+    if N == 0 or K < 2:
+        return ""
+    # rows: one per (n, j != t_n); columns: V flattened (K * F)
+    rows_n = np.repeat(np.arange(N), K - 1)
+    others = np.array([[j for j in range(K) if j != t] for t in codes]).ravel()
+    M = np.zeros((len(rows_n), K * F))
+    for f in range(F):
+        M[np.arange(len(rows_n)), codes[rows_n] * F + f] += Phi[rows_n, f]
+        M[np.arange(len(rows_n)), others * F + f] -= Phi[rows_n, f]
+    scale = np.maximum(np.abs(M).max(axis=1, keepdims=True), 1e-300)
+    M = M / scale  # each margin in units of its own row
+    bounds = [(-1.0, 1.0)] * (K * F)
+    res = linprog(-M.sum(axis=0), A_ub=-M, b_ub=np.zeros(len(M)), bounds=bounds, method="highs")
+    if res.status != 0 or -res.fun <= 1e-7 * len(M):
+        return ""
+    # complete separation: maximise the smallest margin s, M V >= s
+    c = np.r_[np.zeros(K * F), -1.0]
+    A = np.hstack([-M, np.ones((len(M), 1))])
+    res2 = linprog(c, A_ub=A, b_ub=np.zeros(len(M)), bounds=bounds + [(None, 1.0)], method="highs")
+    return "separable" if res2.status == 0 and -res2.fun > 1e-7 else "quasi-separable"
