@@ -7,6 +7,7 @@ import json
 import sys
 
 from probviz import __version__
+from probviz.models.registry import MODEL_NAMES
 
 COMMANDS = ("fit", "examples", "export", "bench", "gui")
 
@@ -24,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
 
     f = sub.add_parser("fit", help="fit a model and print its parameters")
     f.add_argument("input", help="a CSV file, a .probviz session or example:NAME")
-    f.add_argument("--model", default="lda", help="lda, qda, nb, logistic or softmax (default lda)")
+    f.add_argument("--model", help=f"one of {', '.join(MODEL_NAMES)} (default: the session's, else lda)")
     f.add_argument("--json", action="store_true", help="print JSON")
     _column_options(f)
 
@@ -50,13 +51,16 @@ def _column_options(p):
 def _fit(args) -> int:
     import numpy as np
 
-    from probviz.data.inputs import load_dataset
-    from probviz.models import create
+    from probviz.data.inputs import load_session
+    from probviz.pipeline import fit_model, session_spec
 
-    data = load_dataset(args.input, args.x, args.y, args.label)
-    model = create(args.model)
-    model.fit(data.X, data.labels)
-    out = model.summary(data.X, data.labels)
+    session = load_session(args.input, args.x, args.y, args.label)
+    data = session.dataset
+    fit = fit_model(session_spec(session, args.model), data.X, data.labels)
+    if fit.error:
+        raise ValueError(f"{args.input}: cannot fit: {fit.error}")
+    model = fit.model
+    out = dict(fit.summary)
     out["classes"] = [data.class_names[c] for c in model.classes_]
     out["n_points"] = int(len(data.X))
     shared = hasattr(model, "covariance_")

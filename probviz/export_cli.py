@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 
+from probviz.layers import LAYERS, parse_layers
 from probviz.models import MODEL_NAMES
-
-LAYER_NAMES = ("heatmap", "decision", "boundaries", "ellipses", "density", "points")
 
 
 def add_parser(sub, column_options):
@@ -16,7 +15,7 @@ def add_parser(sub, column_options):
     e.add_argument("--model", choices=MODEL_NAMES, help="the model (default: the session's, else lda)")
     e.add_argument("--width", type=int, default=1200, help="width in pixels (default 1200)")
     e.add_argument("--height", type=int, default=900, help="height in pixels (default 900)")
-    e.add_argument("--layers", help=f"comma-separated, from {','.join(LAYER_NAMES)}")
+    e.add_argument("--layers", help=f"comma-separated, from {','.join(LAYERS)}")
     e.add_argument("--title", help="a title above the plot")
     e.add_argument("--no-legend", action="store_true", help="leave out the legend")
     e.add_argument("--transparent", action="store_true", help="transparent background (PNG, SVG)")
@@ -30,41 +29,23 @@ def add_parser(sub, column_options):
 
 def main(args) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no screen needed
-    layers = None
-    if args.layers:
-        layers = [s.strip() for s in args.layers.split(",") if s.strip()]
-        unknown = [s for s in layers if s not in LAYER_NAMES]
-        if unknown:
-            raise ValueError(f"unknown layer {unknown[0]!r}; choose from {', '.join(LAYER_NAMES)}")
+    layers = parse_layers(args.layers) if args.layers else None
+    if not 0.25 <= args.scale <= 5:
+        raise ValueError(f"--scale {args.scale} is out of range (0.25 to 5)")
     from probviz.app.export import export_figure, figure_format
 
     figure_format(args.output)
     from PySide6.QtWidgets import QApplication
 
-    from probviz.app.document import Document
-    from probviz.data.inputs import load_dataset
-    from probviz.data.session import read_session
-
-    app = QApplication.instance() or QApplication(["probviz"])  # noqa: F841 - needed to draw
-    doc = Document()
-    view = None
-    if args.input.lower().endswith(".probviz"):
-        session = read_session(args.input)
-        doc.load_session(session)
-        view = session.view
-    else:
-        doc.load(load_dataset(args.input, args.x, args.y, args.label))
-        view = doc.view
-    if args.model:
-        doc.model_name = args.model
-    if not 0.25 <= args.scale <= 5:
-        raise ValueError(f"--scale {args.scale} is out of range (0.25 to 5)")
     from probviz.app.canvas import Style
+    from probviz.data.inputs import load_session
 
-    result = export_figure(doc, args.output, args.width, args.height, bounds=view, layers=layers,
-                           title=args.title, legend=not args.no_legend, transparent=args.transparent,
-                           dpi=args.dpi, style=Style(args.scale, args.theme == "dark"))
-    notes = "; ".join(result.notices) if result is not None else ""
-    print(f"wrote {args.output} ({args.width}x{args.height}, {doc.model_name}"
+    session = load_session(args.input, args.x, args.y, args.label)
+    app = QApplication.instance() or QApplication(["probviz"])  # noqa: F841 - needed to draw
+    frame = export_figure(session, args.output, args.width, args.height, layers=layers, title=args.title,
+                          legend=not args.no_legend, transparent=args.transparent, dpi=args.dpi,
+                          style=Style(args.scale, args.theme == "dark"), model=args.model)
+    notes = "; ".join(frame.fit.notices) if frame is not None else ""
+    print(f"wrote {args.output} ({args.width}x{args.height}, {frame.fit.spec.name}"
           f"{', ' + notes if notes else ''})")
     return 0

@@ -91,8 +91,8 @@ def posterior_image(P: np.ndarray, colors, background=(255, 255, 255), strength:
 
 
 def decision_image(P: np.ndarray, colors, theta: float = 0.0, background=(255, 255, 255),
-                   reject=(150, 150, 150), strength: float = 0.45, alpha: int = 255) -> np.ndarray:
-    """The decision stage (000, 1.5.4): argmax_k p(C_k|x) as flat class colours, RGBA uint8.
+                   reject=(170, 170, 170), strength: float = 0.45, alpha: int = 255) -> np.ndarray:
+    """The decision stage (Bishop 1.5.4): argmax_k p(C_k|x) as flat class colours, RGBA uint8.
 
     Where max_k p(C_k|x) < theta the point is rejected (no decision): drawn in ``reject`` grey.
     """
@@ -366,26 +366,41 @@ def ellipses_for(model, k: int, radii) -> np.ndarray:
 
 # --- everything at once ----------------------------------------------------------
 
+ALL_LAYERS = frozenset({"heatmap", "decision", "boundaries", "ellipses", "density"})
+
+
 @dataclass
 class Scene:
+    """What one fitted model contributes to a frame; a layer not asked for is left empty."""
+
     bounds: Bounds
-    posterior: np.ndarray  # (R, C, K) float32
-    image: np.ndarray  # (R, C, 4) uint8
+    posterior: np.ndarray | None = None  # (R, C, K) float32, when the heatmap or decision regions are shown
+    image: np.ndarray | None = None  # (R, C, 4) uint8: the posterior heatmap
+    decision: np.ndarray | None = None  # (R, C, 4) uint8: the decision regions
     boundaries: list[Boundary] = field(default_factory=list)
     ellipses: list[np.ndarray] = field(default_factory=list)
     density: list[np.ndarray] = field(default_factory=list)
 
 
-def build_scene(model, bounds: Bounds, colors, shape=(256, 256), background=(255, 255, 255),
+def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYERS,
+                background=(255, 255, 255), reject=(170, 170, 170), theta: float = 0.0,
                 radii=(1.0, 2.0, 3.0), strength: float = 0.45) -> Scene:
-    """Everything the canvas draws for one fitted model, over ``bounds`` at ``shape`` = (cols, rows)."""
-    xs, ys = grid_axes(bounds, *shape)
-    P = posterior_grid(model, xs, ys)
-    return Scene(
-        bounds=bounds,
-        posterior=P,
-        image=posterior_image(P, colors, background, strength),
-        boundaries=boundaries(model, bounds),
-        ellipses=ellipses(model, radii),
-        density=density_contours(model),
-    )
+    """The layers of ``layers`` for one fitted model, over ``bounds`` at ``shape`` = (cols, rows).
+
+    Only what is shown is computed: a hidden layer costs nothing.
+    """
+    sc = Scene(bounds=bounds)
+    if "heatmap" in layers or "decision" in layers:
+        xs, ys = grid_axes(bounds, *shape)
+        sc.posterior = posterior_grid(model, xs, ys)
+        if "heatmap" in layers:
+            sc.image = posterior_image(sc.posterior, colors, background, strength)
+        if "decision" in layers:
+            sc.decision = decision_image(sc.posterior, colors, theta, background, reject, strength)
+    if "boundaries" in layers:
+        sc.boundaries = boundaries(model, bounds)
+    if "ellipses" in layers:
+        sc.ellipses = ellipses(model, radii)
+    if "density" in layers:
+        sc.density = density_contours(model)
+    return sc

@@ -1,10 +1,13 @@
-"""The canvas: pyqtgraph items for the scene's layers and the mouse tools that edit the document.
+"""The canvas: pyqtgraph items for a frame's layers and the mouse tools that edit the document.
 
-Items are created once and updated in place (setData/setImage). The canvas never
-fits: it turns clicks and drags into Document edits and draws FitResults.
+Items are created once and updated in place (setData/setImage). The canvas never fits or
+evaluates a model: it draws the points it is given and the frames the pipeline builds, and
+turns clicks and drags into Document edits. Without a document (an export) it only draws.
 """
 
 from __future__ import annotations
+
+import html
 
 import numpy as np
 import pyqtgraph as pg
@@ -14,6 +17,7 @@ from PySide6.QtWidgets import QGraphicsRectItem
 
 from probviz import scene as scenes
 from probviz.app.document import Document
+from probviz.layers import DEFAULT_LAYERS
 
 HIT_PIXELS = 9  # how close (screen pixels) a click must be to grab a point
 DENSITY_THRESHOLD = 50_000  # more points than this are drawn as a density image
@@ -60,10 +64,12 @@ class Canvas(pg.PlotWidget):
     left = Signal()  # the cursor left the canvas
     selection_changed = Signal(int)
 
-    def __init__(self, doc: Document, parent=None):
+    def __init__(self, doc: Document | None = None, parent=None):
         self.vb = CanvasViewBox(self)
         super().__init__(parent, viewBox=self.vb)
         self.doc = doc
+        self._points = (np.empty((0, 2)), np.empty(0, np.int64), [])  # X, labels, class colours
+        self.layers = frozenset(DEFAULT_LAYERS)
         self.tool = "add"
         self.brush_radius = 30.0  # screen pixels
         self.brush_density = 3  # points per mouse move
@@ -74,6 +80,7 @@ class Canvas(pg.PlotWidget):
         self._brushes: dict[str, QBrush] = {}
         self._hover: QPointF | None = None
         self._wrong = None
+        self.frame = None  # the frame on screen
 
         self.setAntialiasing(True)
         self.setMouseTracking(True)
@@ -150,63 +157,78 @@ class Canvas(pg.PlotWidget):
         return self._brushes[color]
 
     # --- drawing ----------------------------------------------------------------------
-    def update_axes(self) -> None:
-        self.setLabel("bottom", self.doc.axis_names[0])
-        self.setLabel("left", self.doc.axis_names[1])
+    def set_axis_names(self, names) -> None:
+        self.setLabel("bottom", names[0])
+        self.setLabel("left", names[1])
 
     @property
     def dense(self) -> bool:
         """Too many points to draw one by one: they are drawn as a density image."""
-        return len(self.doc.X) > DENSITY_THRESHOLD
+        return len(self._points[0]) > DENSITY_THRESHOLD
+
+    def set_points(self, X, labels, colors, layers=None) -> None:
+        """The points to draw (the document's, or a figure's) and the layers shown."""
+        self._points = (X, labels, list(colors))
+        if layers is not None:
+            self.layers = frozenset(layers)
+        self.update_points()
 
     def update_points(self) -> None:
-        doc = self.doc
-        visible = "points" in doc.layers
+        X, labels, colors = self._points
+        visible = "points" in self.layers
         s = self.style
         dense = self.dense
-        while len(self.class_points) < len(doc.classes):
+        while len(self.class_points) < len(colors):
             item = pg.ScatterPlotItem(pxMode=True)
             item.setZValue(10)
             self.addItem(item)
             self.class_points.append(item)
         pen = pg.mkPen(s.background, width=1.2 * s.scale)
         for k, item in enumerate(self.class_points):
-            if k < len(doc.classes) and visible and not dense:
-                item.setData(pos=doc.X[doc.labels == k], brush=self._brush(doc.classes[k].color),
-                             size=s.point_size, pen=pen)
+            if k < len(colors) and visible and not dense:
+                item.setData(pos=X[labels == k], brush=self._brush(colors[k]), size=s.point_size, pen=pen)
                 item.setVisible(True)
             else:
                 item.setData(pos=np.empty((0, 2)))
                 item.setVisible(False)
         if dense and visible:
             bounds = self.view_bounds()
-            img = scenes.density_image(doc.X, doc.labels, [c.color for c in doc.classes], bounds,
-                                       DENSITY_SHAPE, s.background)
+            img = scenes.density_image(X, labels, colors, bounds, DENSITY_SHAPE, s.background)
             self.density.setImage(img, autoLevels=False, levels=(0, 255))
             x0, x1, y0, y1 = bounds
             self.density.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
         self.density.setVisible(dense and visible)
         self._update_wrong()
-        sel = self.selection[self.selection < len(doc.X)]
-        self.selected.setData(pos=doc.X[sel], size=s.point_size + 8 * s.scale, brush=None)
-        self.hint.setVisible(len(doc.X) == 0)
-        if len(doc.X) == 0:
+        sel = self.selection[self.selection < len(X)]
+        self.selected.setData(pos=X[sel], size=s.point_size + 8 * s.scale, brush=None)
+        self.hint.setVisible(len(X) == 0 and self.doc is not None)
+        if len(X) == 0:
             r = self.vb.viewRect()
             self.hint.setPos(r.center())
 
     def _update_wrong(self):
-        doc = self.doc
+        X = self._points[0]
         w = self._wrong
-        if w is not None and len(w) == len(doc.X) and "points" in doc.layers and not self.dense:
-            self.wrong.setData(pos=doc.X[w], size=self.style.point_size * 0.8)
+        if w is not None and len(w) == len(X) and "points" in self.layers and not self.dense:
+            self.wrong.setData(pos=X[w], size=self.style.point_size * 0.8)
         else:
             self.wrong.setData(pos=np.empty((0, 2)))
 
-    def show_result(self, res) -> None:
-        """Draw a FitResult: every layer updated in place."""
-        doc, s = self.doc, self.style
-        sc = res.scene
-        layers = doc.layers
+    def _set_image(self, item, image, bounds):
+        if image is None:
+            item.setVisible(False)
+            return
+        x0, x1, y0, y1 = bounds
+        item.setImage(image, autoLevels=False, levels=(0, 255))
+        item.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+        item.setVisible(True)
+
+    def show_frame(self, frame) -> None:
+        """Draw a pipeline Frame: every layer updated in place, from the frame alone."""
+        self.frame = frame
+        s = self.style
+        sc = frame.scene if frame is not None else None
+        self.layers = frozenset(frame.request.layers) if frame is not None else self.layers
         if sc is None:
             self.heatmap.setVisible(False)
             self.decision.setVisible(False)
@@ -218,37 +240,27 @@ class Canvas(pg.PlotWidget):
             self._update_wrong()
             self._draw_probe(None)
             return
-        x0, x1, y0, y1 = sc.bounds
-        self.heatmap.setImage(sc.image, autoLevels=False, levels=(0, 255))
-        self.heatmap.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
-        self.heatmap.setVisible("heatmap" in layers)
-        if "decision" in layers:
-            colors = [doc.classes[i].color for i in res.class_index]
-            img = scenes.decision_image(sc.posterior, colors, doc.theta, background=s.background,
-                                        reject=s.reject)
-            self.decision.setImage(img, autoLevels=False, levels=(0, 255))
-            self.decision.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
-        self.decision.setVisible("decision" in layers)
-        if sc.boundaries and "boundaries" in layers:
+        self._set_image(self.heatmap, sc.image, sc.bounds)
+        self._set_image(self.decision, sc.decision, sc.bounds)
+        lines = [b.xy for b in sc.boundaries] + [b.xy for over in frame.overlays for b in over]
+        if lines:
             sep = np.full((1, 2), np.nan)
-            xy = np.vstack([part for b in sc.boundaries for part in (b.xy, sep)])
+            xy = np.vstack([part for line in lines for part in (line, sep)])
             self.boundary.setData(xy[:, 0], xy[:, 1], connect="finite")
         else:
             self.boundary.setData([], [])
-        colors = [doc.classes[i].color for i in res.class_index]
-        self._set_curves(self.ellipse_items, sc.ellipses if "ellipses" in layers else [], colors,
-                         s.ellipse_width)
-        self._set_curves(self.density_items, sc.density if "density" in layers else [], colors,
-                         s.ellipse_width * 0.7, Qt.PenStyle.DotLine)
-        model = res.model
-        if getattr(model, "generative", False) and "ellipses" in layers:
-            self.means.setData(pos=model.means_, size=22 * s.scale, brush=pg.mkBrush(s.foreground),
+        fit = frame.fit
+        colors = [frame.request.colors[i] for i in fit.class_index]
+        self._set_curves(self.ellipse_items, sc.ellipses, colors, s.ellipse_width)
+        self._set_curves(self.density_items, sc.density, colors, s.ellipse_width * 0.7, Qt.PenStyle.DotLine)
+        if sc.ellipses:
+            self.means.setData(pos=fit.model.means_, size=22 * s.scale, brush=pg.mkBrush(s.foreground),
                                pen=pg.mkPen(s.background, width=1.5 * s.scale))
         else:
             self.means.setData(pos=np.empty((0, 2)))
-        self._wrong = res.wrong
+        self._wrong = fit.wrong
         self._update_wrong()
-        self._draw_probe(res)
+        self._draw_probe(frame.probe)
 
     def _set_curves(self, items, lines, colors, width, style=Qt.PenStyle.SolidLine):
         while len(items) < len(lines):
@@ -264,32 +276,31 @@ class Canvas(pg.PlotWidget):
             else:
                 item.setVisible(False)
 
-    def _draw_probe(self, res):
-        probe = self.doc.probe
-        if probe is None or res is None or res.model is None:
+    def _draw_probe(self, probe):
+        if probe is None:
             self.probe.setData(pos=np.empty((0, 2)))
             self.probe_label.setVisible(False)  # its frame would show even without text
             return
         self.probe_label.setVisible(True)
-        self.probe.setData(pos=[probe], size=14 * self.style.scale)
-        p = res.model.predict_proba([probe])[0]
-        k = int(np.argmax(p))
-        name = self.doc.classes[res.class_index[k]].name
-        self.probe_label.setText(f"p({name}|x) = {p[k]:.3f}")
+        self.probe.setData(pos=[probe.x], size=14 * self.style.scale)
+        self.probe_label.setText(probe.label)
         x0, x1, _, _ = self.view_bounds()
-        right_half = probe[0] > (x0 + x1) / 2
+        right_half = probe.x[0] > (x0 + x1) / 2
         self.probe_label.setAnchor((1.05, 1.2) if right_half else (-0.05, 1.2))  # stay inside the view
-        self.probe_label.setPos(*probe)
+        self.probe_label.setPos(*probe.x)
 
     # --- view ---------------------------------------------------------------------------
     def view_bounds(self) -> tuple[float, float, float, float]:
         r = self.vb.viewRect()
         return (r.left(), r.right(), r.top(), r.bottom())
 
-    def fit_view(self) -> None:
-        X = self.doc.X
-        if self.doc.view is not None and len(X) == 0:
-            x0, x1, y0, y1 = self.doc.view
+    def fit_view(self, preferred=None) -> None:
+        """Frame the points (or ``preferred``, e.g. an example's own view, when there are none)."""
+        X = self._points[0]
+        if preferred is None and self.doc is not None:
+            preferred = self.doc.view
+        if preferred is not None and len(X) == 0:
+            x0, x1, y0, y1 = preferred
         elif len(X):
             lo, hi = X.min(axis=0), X.max(axis=0)
             span = np.maximum(hi - lo, 1e-9 + 0.1 * np.abs(hi))
@@ -326,6 +337,8 @@ class Canvas(pg.PlotWidget):
         return ((probe[0] - pos.x()) / pw) ** 2 + ((probe[1] - pos.y()) / ph) ** 2 <= (HIT_PIXELS + 4) ** 2
 
     def on_click(self, button, pos: QPointF, modifiers) -> bool:
+        if self.doc is None:
+            return False
         if button == Qt.MouseButton.LeftButton and modifiers & Qt.KeyboardModifier.ShiftModifier:
             self.doc.set_probe((pos.x(), pos.y()))
             return True
@@ -347,6 +360,8 @@ class Canvas(pg.PlotWidget):
         return True
 
     def on_drag(self, ev) -> bool:
+        if self.doc is None:
+            return False
         pos = self.vb.mapSceneToView(ev.scenePos())
         if ev.isStart():
             start = self.vb.mapSceneToView(ev.buttonDownScenePos())
@@ -436,13 +451,13 @@ class Canvas(pg.PlotWidget):
         self.doc.set_probe((px + dx * f * (x1 - x0), py + dy * f * (y1 - y0)), stroke=-1)
 
     # --- legend -------------------------------------------------------------------------------
-    def set_legend(self, visible: bool, model_label: str = "") -> None:
-        """An on-canvas legend: class names with their colours, and the model's name."""
+    def set_legend(self, visible: bool, model_label: str = "", entries=()) -> None:
+        """An on-canvas legend: the model's name, then (class name, colour) of each class on the plot."""
         if self.legend is not None:
             if self.legend.scene() is not None:
                 self.legend.scene().removeItem(self.legend)
             self.legend = None
-        if not visible or not self.doc.classes:
+        if not visible or not entries:
             return
         s = self.style
         self.legend = pg.LegendItem(offset=(10, 10), labelTextColor=s.foreground,
@@ -450,13 +465,11 @@ class Canvas(pg.PlotWidget):
                                     pen=pg.mkPen(s.foreground, width=1), verSpacing=-2)
         self.legend.setParentItem(self.vb)
         if model_label:
-            self.legend.addItem(pg.PlotDataItem(pen=None), f"<b>{model_label}</b>")
-        for c, n in zip(self.doc.classes, self.doc.counts()):
-            if n == 0:
-                continue  # a class with no points yet is not on the plot
-            sample = pg.ScatterPlotItem(size=s.point_size, brush=pg.mkBrush(c.color),
+            self.legend.addItem(pg.PlotDataItem(pen=None), f"<b>{html.escape(model_label)}</b>")
+        for name, color in entries:
+            sample = pg.ScatterPlotItem(size=s.point_size, brush=pg.mkBrush(color),
                                         pen=pg.mkPen(s.background, width=1.2))
-            self.legend.addItem(sample, c.name)
+            self.legend.addItem(sample, html.escape(name))
 
     def leaveEvent(self, ev):
         self._hover = None

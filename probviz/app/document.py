@@ -1,9 +1,12 @@
-"""The document: points, labels, classes, model choice and view options.
+"""The document: what a session is about, every change undoable; and the view state beside it.
 
-Every edit is a QUndoCommand pushed on the document's QUndoStack (as in Orange's
-Paint Data), so undo texts, the clean state and merging a whole drag or brush
-stroke into one step come from Qt. Widgets call the public ``edit`` methods;
-only the commands touch the ``_apply`` internals. ``changed`` says what changed.
+``Document`` holds the points, labels, classes, the model and its parameters, hand-set priors,
+the reject threshold and the probe. Every edit is a QUndoCommand pushed on its QUndoStack (as in
+Orange's Paint Data), so undo texts, the clean state and merging a whole drag or brush stroke into
+one step come from Qt. Widgets call the public edit methods; the commands change the fields, say
+what they changed through a typed signal, and record it in the document's ``EditLog``.
+
+``ViewState`` holds what is not undoable: the layers shown, the view rectangle, the active class.
 """
 
 from __future__ import annotations
@@ -16,10 +19,11 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from probviz.colors import class_color
 from probviz.data.dataset import Dataset
+from probviz.data.session import Session, session_priors, session_theta
+from probviz.layers import DEFAULT_LAYERS, LAYERS
 from probviz.models import MODEL_NAMES, REGISTRY
+from probviz.pipeline import ModelSpec, model_spec
 
-LAYERS = ("heatmap", "decision", "boundaries", "ellipses", "density", "points")
-DEFAULT_LAYERS = frozenset({"heatmap", "boundaries", "ellipses", "points"})
 MAX_CLASSES = 9
 MOVE_LOG = 256  # moves remembered for incremental refits
 
@@ -31,20 +35,93 @@ class ClassInfo:
 
 
 def default_params(name: str) -> dict:
-    params = {p.name: p.default for p in REGISTRY[name].params}
-    if "standardize" in params:
-        params["standardize"] = True  # l2 then means the same at any data scale
-    return params
+    return REGISTRY[name].defaults()
+
+
+class EditLog:
+    """The document's revisions as a refit sees them: a revision per change that needs a refit,
+    and the moves since the last other change of the points, so that a drag can update the
+    Gaussian models from their sufficient statistics. The commands record into it explicitly."""
+
+    def __init__(self):
+        self.revision = 0
+        self._moves: list[tuple[int, np.ndarray, np.ndarray]] = []  # (revision after, indices, old rows)
+        self._valid_from = 0
+
+    def moved(self, indices: np.ndarray, old: np.ndarray) -> None:
+        self.revision += 1
+        self._moves.append((self.revision, indices.copy(), old.copy()))
+        del self._moves[:-MOVE_LOG]
+        self._valid_from = max(self._valid_from, self._moves[0][0] - 1)
+
+    def replaced(self) -> None:
+        """Points added, deleted, relabelled, or classes changed: indices mean other points now."""
+        self.revision += 1
+        self._moves.clear()
+        self._valid_from = self.revision
+
+    def touched(self) -> None:
+        """The model, its parameters or the priors changed; the points did not."""
+        self.revision += 1
+
+    def moves_since(self, revision: int):
+        """(indices, rows before) of the points moved since ``revision`` (both empty when none
+        moved), if moves are all that happened to the points since then; else None."""
+        if revision < self._valid_from:
+            return None
+        first: dict[int, np.ndarray] = {}
+        for rev, indices, old in self._moves:
+            if rev > revision:
+                for i, row in zip(indices.tolist(), old):
+                    first.setdefault(i, row)
+        idx = np.fromiter(first, dtype=np.int64, count=len(first))
+        return idx, np.array([first[i] for i in idx]).reshape(-1, 2)
+
+
+class ViewState(QObject):
+    """How the document is being looked at: not part of its undo history."""
+
+    layers_changed = Signal()
+    active_class_changed = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.layers: set[str] = set(DEFAULT_LAYERS)
+        self.view: tuple[float, float, float, float] | None = None
+        self.active_class = 0
+
+    def set_layer(self, layer: str, visible: bool) -> None:
+        if (layer in self.layers) != visible:
+            (self.layers.add if visible else self.layers.discard)(layer)
+            self.layers_changed.emit()
+
+    def set_layers(self, layers) -> None:
+        layers = {layer for layer in layers if layer in LAYERS}
+        if layers != self.layers:
+            self.layers = layers
+            self.layers_changed.emit()
+
+    def set_active_class(self, index: int) -> None:
+        self.active_class = index
+        self.active_class_changed.emit()
 
 
 class Document(QObject):
     """The editable state of one probviz session."""
 
-    changed = Signal(str)  # "points", "classes", "model", "layers", "all"
+    reset = Signal()  # a new document: everything changed
+    points_changed = Signal()  # points added, deleted or relabelled: counts may differ
+    points_moved = Signal()  # the same points in new places
+    classes_changed = Signal()  # names, colours or number of classes
+    model_changed = Signal()  # the model, its parameters or the priors
+    probe_changed = Signal()
+    theta_changed = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
+        self.view_state = ViewState(self)
+        self.log = EditLog()
         self.X = np.empty((0, 2))
         self.labels = np.empty(0, dtype=np.int64)
         self.classes: list[ClassInfo] = []
@@ -53,24 +130,31 @@ class Document(QObject):
         self.description = ""
         self.model_name = "lda"
         self.params = {name: default_params(name) for name in MODEL_NAMES}
-        self.layers = set(DEFAULT_LAYERS)
         self.probe: tuple[float, float] | None = None
         self.priors: list[float] | None = None  # p(C_k) per class for the generative models; None: frequencies
         self.theta = 0.0  # reject threshold of the decision layer
-        self.view: tuple[float, float, float, float] | None = None
-        self.active_class = 0
         self._stroke = 0
-        # the edit history as the refitter sees it: a revision per change, and the moves since
-        # the last other change, so a drag can update the Gaussian models from their statistics
-        self.revision = 0
-        self._moves: list[tuple[int, np.ndarray, np.ndarray]] = []  # (revision after, indices, old rows)
-        self._moves_valid_from = 0
-        self._moving = None
-        self.changed.connect(self._track)
+
+    # the view state's fields, for the many readers that only look
+    @property
+    def layers(self) -> set[str]:
+        return self.view_state.layers
+
+    @property
+    def view(self):
+        return self.view_state.view
+
+    @property
+    def active_class(self) -> int:
+        return self.view_state.active_class
 
     # --- whole-document operations (not undoable: they start a new history) ---------
     def load(self, data: Dataset) -> None:
         """Replace the points and classes; a new, clean history."""
+        self._replace(data)
+        self.reset.emit()
+
+    def _replace(self, data: Dataset) -> None:
         self.X = data.X.copy()
         self.labels = data.labels.copy()
         self.classes = [ClassInfo(n, c) for n, c in zip(data.class_names, data.colors)]
@@ -79,36 +163,32 @@ class Document(QObject):
         self.description = data.description
         self.probe = data.probe
         self.priors = None
-        self.view = data.view
-        self.active_class = 0
+        self.view_state.view = data.view
+        self.view_state.active_class = 0
         self.undo_stack.clear()
         self.undo_stack.setClean()
-        self.changed.emit("all")
+        self.log.replaced()
 
     def load_session(self, session) -> None:
-        """Restore a saved session: data, model and parameters, layers, view."""
+        """Restore a saved session: data, model and parameters, priors, theta, layers, view."""
         for name, values in session.params.items():
             if name in self.params:
                 known = {k: v for k, v in values.items() if k in self.params[name]}
                 self.params[name].update(known)
         if session.model in REGISTRY:
             self.model_name = session.model
-        self.layers = {layer for layer in session.layers if layer in LAYERS} or set(DEFAULT_LAYERS)
-        self.load(session.dataset)
+        self.view_state.layers = {layer for layer in session.layers if layer in LAYERS} or set(DEFAULT_LAYERS)
+        self._replace(session.dataset)
         if session.view is not None:
-            self.view = session.view
-        priors = session.extra.get("priors")
-        if isinstance(priors, list) and len(priors) == len(self.classes) and all(
-                isinstance(v, (int, float)) and v > 0 for v in priors):
-            self.priors = [float(v) for v in priors]
-        theta = session.extra.get("theta", 0.0)
-        self.theta = float(theta) if isinstance(theta, (int, float)) and 0 <= theta <= 1 else 0.0
+            self.view_state.view = session.view
+        self.priors = session_priors(session)
+        self.theta = session_theta(session)
+        self.reset.emit()
 
-    def to_session(self, view=None):
-        from probviz.data.session import Session
-
+    def to_session(self, view=None) -> Session:
         return Session(self.dataset(), self.model_name, {k: dict(v) for k, v in self.params.items()},
-                       sorted(self.layers), view, {"priors": self.priors, "theta": self.theta})
+                       sorted(self.layers), view if view is not None else self.view,
+                       {"priors": self.priors, "theta": self.theta})
 
     def new(self) -> None:
         self.load(Dataset(np.empty((0, 2)), np.empty(0, int), ["1", "2"], name="untitled"))
@@ -119,32 +199,17 @@ class Document(QObject):
                        view=self.view)
 
     # --- queries ------------------------------------------------------------------
-    def _track(self, what: str) -> None:
-        if what not in ("points", "classes", "all", "model", "priors"):
-            return
-        self.revision += 1
-        if what == "points" and self._moving is not None:
-            indices, old = self._moving
-            self._moves.append((self.revision, indices, old))
-            del self._moves[:-MOVE_LOG]
-            self._moves_valid_from = max(self._moves_valid_from, self._moves[0][0] - 1)
-        elif what != "model" and what != "priors":
-            self._moves.clear()
-            self._moves_valid_from = self.revision
-        self._moving = None
+    @property
+    def revision(self) -> int:
+        return self.log.revision
 
     def moves_since(self, revision: int):
-        """(indices, rows before) of the points moved since ``revision`` (both empty when none
-        moved), if moves are all that happened to the points since then; else None."""
-        if revision < self._moves_valid_from:
-            return None
-        first: dict[int, np.ndarray] = {}
-        for rev, indices, old in self._moves:
-            if rev > revision:
-                for i, row in zip(indices.tolist(), old):
-                    first.setdefault(i, row)
-        idx = np.fromiter(first, dtype=np.int64, count=len(first))
-        return idx, np.array([first[i] for i in idx]).reshape(-1, 2)
+        return self.log.moves_since(revision)
+
+    def model_spec(self) -> ModelSpec:
+        """The model these settings mean, as the pipeline fits it."""
+        priors = self.effective_priors() if self.priors is not None else None
+        return model_spec(self.model_name, self.params[self.model_name], priors, self.labels)
 
     def counts(self) -> np.ndarray:
         return np.bincount(self.labels, minlength=len(self.classes))
@@ -214,16 +279,14 @@ class Document(QObject):
 
     def set_layer(self, layer: str, visible: bool) -> None:
         """Show or hide a layer: a view option like zoom, so not an undo step."""
-        if (layer in self.layers) != visible:
-            (self.layers.add if visible else self.layers.discard)(layer)
-            self.changed.emit("layers")
+        self.view_state.set_layer(layer, visible)
 
     def set_probe(self, xy, stroke: int | None = None) -> None:
         """Pin (or with None remove) the probe point whose p(C_k|x) the panel explains."""
         xy = None if xy is None else (float(xy[0]), float(xy[1]))
         if xy != self.probe:
             text = "Remove probe" if xy is None else ("Place probe" if self.probe is None else "Move probe")
-            self._push(SetAttr(self, "probe", xy, text, "probe", stroke))
+            self._push(SetAttr(self, "probe", xy, text, stroke))
 
     def set_priors(self, priors) -> None:
         """Override p(C_k) (one value per class, renormalised), or None to use the class frequencies."""
@@ -231,7 +294,7 @@ class Document(QObject):
             p = np.clip(np.asarray(priors, dtype=float), 1e-6, None)
             priors = [float(v) for v in p / p.sum()]
         if priors != self.priors:
-            self._push(SetAttr(self, "priors", priors, "Set priors" if priors else "Reset priors", "priors"))
+            self._push(SetAttr(self, "priors", priors, "Set priors" if priors else "Reset priors"))
 
     def effective_priors(self) -> np.ndarray:
         """The priors the generative models use, per class: the override, else the frequencies."""
@@ -243,19 +306,36 @@ class Document(QObject):
     def set_theta(self, theta: float) -> None:
         theta = float(min(max(theta, 0.0), 1.0))
         if theta != self.theta:
-            self._push(SetAttr(self, "theta", theta, "Set reject threshold", "theta"))
+            self._push(SetAttr(self, "theta", theta, "Set reject threshold"))
 
     def set_active_class(self, index: int) -> None:
         """Choose the class new points get; keys 1-9 add classes up to that number."""
         self.ensure_classes(index + 1)
-        self.active_class = min(index, len(self.classes) - 1)
-        self.changed.emit("active")
+        self.view_state.set_active_class(min(index, len(self.classes) - 1))
 
     def _push(self, command: QUndoCommand) -> None:
         self.undo_stack.push(command)
 
 
 # --- commands ------------------------------------------------------------------------
+
+def _points_changed(d: Document) -> None:
+    d.log.replaced()
+    d.points_changed.emit()
+
+
+def _classes_changed(d: Document, classes) -> None:
+    d.classes = list(classes)
+    if d.view_state.active_class >= len(d.classes):
+        d.view_state.set_active_class(len(d.classes) - 1)
+    d.log.replaced()
+    d.classes_changed.emit()
+
+
+def _model_changed(d: Document) -> None:
+    d.log.touched()
+    d.model_changed.emit()
+
 
 class _Command(QUndoCommand):
     def __init__(self, doc: Document, text: str):
@@ -275,12 +355,12 @@ class AddPoints(_Command):
         d = self.doc
         d.X = np.vstack([d.X[:self.start], self.X])
         d.labels = np.r_[d.labels[:self.start], np.full(len(self.X), self.label)]
-        d.changed.emit("points")
+        _points_changed(d)
 
     def undo(self):
         d = self.doc
         d.X, d.labels = d.X[:self.start].copy(), d.labels[:self.start].copy()
-        d.changed.emit("points")
+        _points_changed(d)
 
     def id(self):
         return self.ID
@@ -303,9 +383,9 @@ class MovePoints(_Command):
 
     def _place(self, rows):
         d = self.doc
-        d._moving = (self.indices.copy(), d.X[self.indices].copy())
+        d.log.moved(self.indices, d.X[self.indices])
         d.X[self.indices] = rows
-        d.changed.emit("points")
+        d.points_moved.emit()
 
     def redo(self):
         self._place(self.new)
@@ -334,7 +414,7 @@ class DeletePoints(_Command):
         keep = np.ones(len(d.X), bool)
         keep[self.indices] = False
         d.X, d.labels = d.X[keep], d.labels[keep]
-        d.changed.emit("points")
+        _points_changed(d)
 
     def undo(self):
         d = self.doc
@@ -345,7 +425,7 @@ class DeletePoints(_Command):
         X[mask], labels[mask] = d.X, d.labels
         X[self.indices], labels[self.indices] = self.X, self.labels
         d.X, d.labels = X, labels
-        d.changed.emit("points")
+        _points_changed(d)
 
 
 class Relabel(_Command):
@@ -356,11 +436,11 @@ class Relabel(_Command):
 
     def redo(self):
         self.doc.labels[self.indices] = self.label
-        self.doc.changed.emit("points")
+        _points_changed(self.doc)
 
     def undo(self):
         self.doc.labels[self.indices] = self.old
-        self.doc.changed.emit("points")
+        _points_changed(self.doc)
 
 
 class SetClasses(_Command):
@@ -369,13 +449,10 @@ class SetClasses(_Command):
         self.new, self.old = list(classes), list(doc.classes)
 
     def redo(self):
-        self.doc.classes = list(self.new)
-        self.doc.changed.emit("classes")
+        _classes_changed(self.doc, self.new)
 
     def undo(self):
-        self.doc.classes = list(self.old)
-        self.doc.active_class = min(self.doc.active_class, len(self.old) - 1)
-        self.doc.changed.emit("classes")
+        _classes_changed(self.doc, self.old)
 
 
 class RemoveClass(_Command):
@@ -389,15 +466,15 @@ class RemoveClass(_Command):
         X, labels, classes = self.state
         keep = labels != self.index
         d.X, d.labels = X[keep].copy(), labels[keep] - (labels[keep] > self.index)
-        d.classes = classes[:self.index] + classes[self.index + 1:]
-        d.active_class = min(d.active_class, len(d.classes) - 1)
-        d.changed.emit("all")
+        _classes_changed(d, classes[:self.index] + classes[self.index + 1:])
+        _points_changed(d)
 
     def undo(self):
         d = self.doc
         X, labels, classes = self.state
-        d.X, d.labels, d.classes = X.copy(), labels.copy(), list(classes)
-        d.changed.emit("all")
+        d.X, d.labels = X.copy(), labels.copy()
+        _classes_changed(d, classes)
+        _points_changed(d)
 
 
 class SetModel(_Command):
@@ -407,11 +484,11 @@ class SetModel(_Command):
 
     def redo(self):
         self.doc.model_name = self.new
-        self.doc.changed.emit("model")
+        _model_changed(self.doc)
 
     def undo(self):
         self.doc.model_name = self.old
-        self.doc.changed.emit("model")
+        _model_changed(self.doc)
 
 
 class SetParam(_Command):
@@ -425,7 +502,7 @@ class SetParam(_Command):
 
     def _set(self, value):
         self.doc.params[self.model][self.name] = value
-        self.doc.changed.emit("model")
+        _model_changed(self.doc)
 
     def redo(self):
         self._set(self.new)
@@ -448,18 +525,23 @@ class SetAttr(_Command):
 
     ID = 4
 
-    def __init__(self, doc, attr, value, text, what, stroke=None):
+    def __init__(self, doc, attr, value, text, stroke=None):
         super().__init__(doc, text)
-        self.attr, self.new, self.what, self.stroke = attr, value, what, stroke
+        self.attr, self.new, self.stroke = attr, value, stroke
         self.old = getattr(doc, attr)
 
+    def _set(self, value):
+        setattr(self.doc, self.attr, value)
+        if self.attr == "priors":
+            _model_changed(self.doc)
+        else:
+            getattr(self.doc, f"{self.attr}_changed").emit()  # probe_changed, theta_changed
+
     def redo(self):
-        setattr(self.doc, self.attr, self.new)
-        self.doc.changed.emit(self.what)
+        self._set(self.new)
 
     def undo(self):
-        setattr(self.doc, self.attr, self.old)
-        self.doc.changed.emit(self.what)
+        self._set(self.old)
 
     def id(self):
         return self.ID

@@ -1,13 +1,14 @@
 """Figures: the plot as PNG, SVG or PDF, drawn by the same canvas code in the GUI and the CLI.
 
-An offscreen Canvas bound to the document is sized to the figure, given a fresh
-fit at that size, and rendered through QPainter: into a QImage (PNG), a
+An offscreen Canvas (bound to no document) is sized to the figure, given the pipeline's
+frame of the session at that size, and rendered through QPainter: into a QImage (PNG), a
 QSvgGenerator (SVG) or a QPdfWriter (PDF). Lines, ellipses and points stay
 vectors in SVG and PDF; the posterior heatmap is embedded as an image.
 """
 
 from __future__ import annotations
 
+import html
 import os
 
 from PySide6.QtCore import QMarginsF, QRectF, QSize, QSizeF, Qt
@@ -15,9 +16,11 @@ from PySide6.QtGui import QImage, QPageSize, QPainter, QPdfWriter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication
 
+from probviz import pipeline
 from probviz.app.canvas import Canvas, Style
-from probviz.app.refit import compute, make_job
-from probviz.models import REGISTRY
+from probviz.data.session import Session
+from probviz.layers import DEFAULT_LAYERS
+from probviz.pipeline import session_request
 
 FORMATS = (".png", ".svg", ".pdf")
 
@@ -30,44 +33,45 @@ def figure_format(path: str) -> str:
     return ext
 
 
-def build_figure(doc, width: int, height: int, bounds=None, layers=None, title: str | None = None,
-                 legend: bool = True, transparent: bool = False, style: Style | None = None) -> Canvas:
-    """An offscreen canvas showing ``doc`` at the figure's size, fitted and drawn."""
-    canvas = Canvas(doc)
+def build_figure(session: Session, width: int, height: int, bounds=None, layers=None, title: str | None = None,
+                 legend: bool = True, transparent: bool = False, style: Style | None = None,
+                 model: str | None = None) -> Canvas:
+    """An offscreen canvas showing ``session`` at the figure's size, fitted and drawn; the session
+    and any window stay as they are."""
+    data = session.dataset
+    canvas = Canvas()
     canvas.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
     canvas.apply_style(style or Style())
     canvas.resize(width, height)
     canvas.show()
-    canvas.update_axes()
+    canvas.set_axis_names(data.axis_names)
+    shown = frozenset(session.layers if layers is None else layers) or DEFAULT_LAYERS
+    canvas.set_points(data.X, data.labels, data.colors, shown)
     if bounds is None:
-        canvas.fit_view()
+        canvas.fit_view(session.view)
     else:
         x0, x1, y0, y1 = bounds
         canvas.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
-    saved_layers = set(doc.layers)
-    if layers is not None:
-        doc.layers = set(layers)
-    try:
-        QApplication.processEvents()
-        canvas.update_points()
-        job = make_job(doc, 0, canvas.view_bounds(), (min(width, 600), min(height, 600)))
-        result = compute(job)
-        canvas.show_result(result)
-    finally:
-        doc.layers = saved_layers
-    canvas.hint.setVisible(False)
+    QApplication.processEvents()
+    canvas.update_points()
+    s = canvas.style
+    request = session_request(session, canvas.view_bounds(), (min(width, 600), min(height, 600)), shown, model,
+                              s.background, s.reject)
+    frame = pipeline.compute(request)
+    canvas.show_frame(frame)
     if title:
         size = round(1.4 * canvas.style.font_size)
-        canvas.setTitle(title, size=f"{size}pt", color=canvas.style.foreground)
+        canvas.setTitle(html.escape(title), size=f"{size}pt", color=canvas.style.foreground)
         height = 2.4 * size  # pyqtgraph fixes the title row at 30 px: too small past 12 pt
         canvas.plotItem.titleLabel.setMaximumHeight(height)
         canvas.plotItem.layout.setRowFixedHeight(0, height)
     if legend:
-        canvas.set_legend(True, REGISTRY[doc.model_name].label)
+        counts = data.counts()
+        canvas.set_legend(True, request.specs[0].label,
+                          [(n, c) for n, c, k in zip(data.class_names, data.colors, counts) if k > 0])
     if transparent:
         canvas.setBackground(None)
     QApplication.processEvents()
-    canvas.result = result
     return canvas
 
 
@@ -118,17 +122,19 @@ def _paint(canvas: Canvas, device) -> None:
             item.setExportMode(False)
 
 
-def export_figure(doc, path: str, width: int = 1200, height: int = 900, bounds=None, layers=None,
-                  title: str | None = None, legend: bool = True, transparent: bool = False,
-                  dpi: int | None = None, style: Style | None = None):
-    """Draw ``doc`` into a figure file; returns the FitResult it shows."""
+def export_figure(session: Session, path: str, width: int = 1200, height: int = 900, bounds=None,
+                  layers=None, title: str | None = None, legend: bool = True, transparent: bool = False,
+                  dpi: int | None = None, style: Style | None = None, model: str | None = None):
+    """Draw ``session`` into a figure file; returns the pipeline Frame it shows. ``bounds`` default
+    to the session's view, else the data's extent."""
     figure_format(path)
     if width < 50 or height < 50 or width > 10000 or height > 10000:
         raise ValueError(f"figure size {width}x{height} is out of range (50 to 10000 pixels)")
-    canvas = build_figure(doc, width, height, bounds, layers, title, legend, transparent, style)
+    canvas = build_figure(session, width, height, bounds if bounds is not None else session.view, layers,
+                          title, legend, transparent, style, model)
     try:
         render(canvas, path, dpi, transparent)
-        return canvas.result
+        return canvas.frame
     finally:
         canvas.close()
         canvas.deleteLater()

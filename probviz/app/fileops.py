@@ -2,7 +2,8 @@
 
 Nothing is lost: saves are atomic, closing with unsaved changes asks
 Save / Discard / Cancel, and an autosave a few seconds after each change lets the
-next start restore a crashed session.
+next start restore a crashed session. FileOps knows the document, not the window:
+what it opens and what it has to say goes out through its signals.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import os
 
 import shiboken6
-from PySide6.QtCore import QObject, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QObject, QSettings, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from probviz.app.columns import ColumnDialog
@@ -31,12 +32,18 @@ def autosave_path() -> str:
 
 
 class FileOps(QObject):
-    """The File menu's work for one main window."""
+    """The File menu's work for one document; ``parent`` (a widget) owns its dialogs."""
 
-    def __init__(self, window):
-        super().__init__(window)
-        self.win = window
-        self.doc = window.doc
+    session_opened = Signal(object)  # a Session to show
+    data_opened = Signal(object)  # a Dataset to show
+    message = Signal(str)  # a passing status message
+    failed = Signal(str, str)  # (title, one-line reason): nothing was changed
+    title_changed = Signal()
+
+    def __init__(self, doc, parent):
+        super().__init__(parent)
+        self.dialog_parent = parent
+        self.doc = doc
         self.path: str | None = None  # the session file this document was saved to
         self.settings = QSettings()
         self.autosave_timer = QTimer(self, singleShot=True, interval=AUTOSAVE_DELAY_MS)
@@ -48,7 +55,7 @@ class FileOps(QObject):
     # --- asking ---------------------------------------------------------------------------
     def ask_save(self) -> QMessageBox.StandardButton:
         return QMessageBox.question(
-            self.win, "Unsaved changes", "Save the changes to this session before closing it?",
+            self.dialog_parent, "Unsaved changes", "Save the changes to this session before closing it?",
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
             | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
 
@@ -65,7 +72,7 @@ class FileOps(QObject):
     def open_dialog(self):
         if not self.maybe_save():
             return
-        path, _ = QFileDialog.getOpenFileName(self.win, "Open", self._folder(), OPEN_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self.dialog_parent, "Open", self.folder(), OPEN_FILTER)
         if path:
             self.open_path(path)
 
@@ -74,10 +81,10 @@ class FileOps(QObject):
         try:
             if path.lower().endswith(".probviz"):
                 session = read_session(path)
-                self.win.load_session(session)
+                self.session_opened.emit(session)
                 self.path = path
             else:
-                self.win.flash(f"Loading {os.path.basename(path)}…")
+                self.message.emit(f"Loading {os.path.basename(path)}…")
                 QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
                 QApplication.processEvents()  # show the message before the parse
                 try:
@@ -86,14 +93,14 @@ class FileOps(QObject):
                     QApplication.restoreOverrideCursor()
                 if data is None:
                     return False  # the person cancelled the column choice
-                self.win.load(data)
+                self.data_opened.emit(data)
                 self.path = None
         except (DataError, ValueError, OSError) as e:
-            self.win.error("Cannot open", str(e))
+            self.failed.emit("Cannot open", str(e))
             return False
         self.add_recent(path)
-        self.win.update_title()
-        self.win.flash(f"Opened {os.path.basename(path)}: {len(self.doc.X)} points")
+        self.title_changed.emit()
+        self.message.emit(f"Opened {os.path.basename(path)}: {len(self.doc.X)} points")
         return True
 
     def _read_data(self, path: str):
@@ -102,7 +109,7 @@ class FileOps(QObject):
         layout = inspect_csv(path)
         if not layout.ambiguous:
             return read_csv(path)
-        dialog = ColumnDialog(layout, os.path.basename(path), self.win)
+        dialog = ColumnDialog(layout, os.path.basename(path), self.dialog_parent)
         if not self.run_dialog(dialog):
             return None
         x, y, label = dialog.choice()
@@ -117,8 +124,8 @@ class FileOps(QObject):
         return self.save_as() if self.path is None else self._write(self.path)
 
     def save_as(self) -> bool:
-        start = self.path or os.path.join(self._folder(), (self.doc.title or "untitled").rsplit(".", 1)[0] + ".probviz")
-        path, _ = QFileDialog.getSaveFileName(self.win, "Save session", start, SESSION_FILTER)
+        start = self.path or os.path.join(self.folder(), (self.doc.title or "untitled").rsplit(".", 1)[0] + ".probviz")
+        path, _ = QFileDialog.getSaveFileName(self.dialog_parent, "Save session", start, SESSION_FILTER)
         if not path:
             return False
         if not path.lower().endswith(".probviz"):
@@ -127,30 +134,30 @@ class FileOps(QObject):
 
     def _write(self, path: str) -> bool:
         try:
-            write_session(path, self.doc.to_session(self.win.canvas.view_bounds()))
+            write_session(path, self.doc.to_session())
         except OSError as e:
-            self.win.error("Cannot save", f"{os.path.basename(path)}: {e.strerror or e}")
+            self.failed.emit("Cannot save", f"{os.path.basename(path)}: {e.strerror or e}")
             return False
         self.path = path
         self.doc.title = os.path.basename(path)
         self.doc.undo_stack.setClean()
         self.add_recent(path)
-        self.win.update_title()
-        self.win.flash(f"Saved {os.path.basename(path)}")
+        self.title_changed.emit()
+        self.message.emit(f"Saved {os.path.basename(path)}")
         self.clear_autosave()
         return True
 
     def export_data(self):
-        start = os.path.join(self._folder(), (self.doc.title or "points").rsplit(".", 1)[0] + ".csv")
-        path, _ = QFileDialog.getSaveFileName(self.win, "Export data as CSV", start, "CSV (*.csv)")
+        start = os.path.join(self.folder(), (self.doc.title or "points").rsplit(".", 1)[0] + ".csv")
+        path, _ = QFileDialog.getSaveFileName(self.dialog_parent, "Export data as CSV", start, "CSV (*.csv)")
         if not path:
             return
         try:
             write_csv(path, self.doc.dataset())
         except OSError as e:
-            self.win.error("Cannot export", f"{os.path.basename(path)}: {e.strerror or e}")
+            self.failed.emit("Cannot export", f"{os.path.basename(path)}: {e.strerror or e}")
             return
-        self.win.flash(f"Wrote {len(self.doc.X)} points to {os.path.basename(path)}")
+        self.message.emit(f"Wrote {len(self.doc.X)} points to {os.path.basename(path)}")
 
     # --- recent files --------------------------------------------------------------------------
     def recent(self) -> list[str]:
@@ -164,7 +171,7 @@ class FileOps(QObject):
         self.settings.setValue("recent", items[:MAX_RECENT])
         self.settings.setValue("folder", os.path.dirname(path))
 
-    def _folder(self) -> str:
+    def folder(self) -> str:
         return str(self.settings.value("folder", os.path.expanduser("~")))
 
     # --- autosave ------------------------------------------------------------------------------
@@ -181,7 +188,7 @@ class FileOps(QObject):
             self.clear_autosave()
             return
         try:
-            write_session(autosave_path(), self.doc.to_session(self.win.canvas.view_bounds()))
+            write_session(autosave_path(), self.doc.to_session())
         except OSError:
             pass  # autosave is a safety net; the status line is no place for its failures
 
@@ -197,7 +204,7 @@ class FileOps(QObject):
         if not self.autosave_enabled or not os.path.exists(path):
             return False
         answer = QMessageBox.question(
-            self.win, "Restore unsaved work?",
+            self.dialog_parent, "Restore unsaved work?",
             "probviz did not close normally last time. Restore the unsaved work it kept?",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
         if answer != QMessageBox.StandardButton.Yes:
@@ -206,11 +213,11 @@ class FileOps(QObject):
         try:
             session = read_session(path)
         except DataError as e:
-            self.win.error("Cannot restore", str(e))
+            self.failed.emit("Cannot restore", str(e))
             self.clear_autosave()
             return False
-        self.win.load_session(session)
+        self.session_opened.emit(session)
         self.doc.title = "restored"
         self.doc.undo_stack.resetClean()  # restored work is unsaved work
-        self.win.update_title()
+        self.title_changed.emit()
         return True

@@ -15,7 +15,7 @@ def _window(n: int, k: int, size):
     from PySide6.QtWidgets import QApplication
 
     from probviz.app.main_window import MainWindow
-    from probviz.bench import blobs
+    from probviz.data.synthetic import blobs
     from probviz.data.dataset import Dataset
 
     app = QApplication.instance() or QApplication(["probviz-bench"])
@@ -70,8 +70,8 @@ def measure_scale(n: int = 1_000_000, k: int = 5, repeat: int = 5, size=(1000, 7
     load_ms = win.load_ms
 
     def until_shown(revision, complete=True):
-        while (win.result is None or win.result.revision < revision or win.result.model is None
-               or (complete and (win.busy_label.text() or not win.result.summary))):
+        while (win.result is None or win.result.revision < revision or win.result.fit.model is None
+               or (complete and (win.busy_label.text() or not win.result.fit.summary))):
             app.processEvents()
             time.sleep(0.001)
 

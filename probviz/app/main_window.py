@@ -16,12 +16,14 @@ from probviz.app.canvas import Canvas, Style
 from probviz.app.export import export_figure
 from probviz.app.export_dialog import ExportDialog
 from probviz.app.theme import apply_theme
-from probviz.app.document import LAYERS, MAX_CLASSES, Document
+from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.fileops import FileOps
-from probviz.app.panel import GENERATIVE_ONLY, LAYER_LABELS, Panel
-from probviz.app.refit import Job, Refitter, make_job
+from probviz.app.panel import Panel
+from probviz.app.refit import Job, Refitter
 from probviz.data import examples
+from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS
 from probviz.models import MODEL_NAMES, REGISTRY
+from probviz.pipeline import FrameRequest
 
 GRID = (256, 256)
 PRESENTATION_SCALE = 1.8
@@ -54,14 +56,28 @@ class MainWindow(QMainWindow):
         self.refitter = Refitter(self._make_job, self)
         self.refitter.ready.connect(self._on_result)
         self.refitter.busy.connect(self._on_busy)
-        self.result = None
+        self.result = None  # the Frame on screen
         self.result_summary_shown = None
         self._n_points = 0
 
-        self.files = FileOps(self)
+        self.files = FileOps(self.doc, self)
+        self.files.session_opened.connect(self.load_session)
+        self.files.data_opened.connect(self.load)
+        self.files.message.connect(self.flash)
+        self.files.failed.connect(self.error)
+        self.files.title_changed.connect(self.update_title)
         self.setAcceptDrops(True)
         self._build_actions()
-        self.doc.changed.connect(self._on_changed)
+        doc, view = self.doc, self.doc.view_state
+        doc.reset.connect(self._on_reset)
+        doc.points_changed.connect(self._on_points_changed)
+        doc.points_moved.connect(self._on_points_moved)
+        doc.classes_changed.connect(self._on_classes_changed)
+        doc.model_changed.connect(self._on_model_changed)
+        doc.probe_changed.connect(self._redraw)
+        doc.theta_changed.connect(self._redraw)
+        view.layers_changed.connect(self._on_layers_changed)
+        view.active_class_changed.connect(self._on_active_class)
         self.doc.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.canvas.hovered.connect(self._on_hover)
         self.canvas.left.connect(lambda: self.hover.setText(""))
@@ -201,24 +217,19 @@ class MainWindow(QMainWindow):
         self.canvas.tool = tool
         self.tool_actions[tool].setChecked(True)
 
-    LAYER_SETS = (
-        ("posterior", {"heatmap", "boundaries", "ellipses", "points"}),
-        ("inference: p(C_k|x) only", {"heatmap", "points"}),
-        ("decision: argmax regions", {"decision", "boundaries", "points"}),
-        ("class-conditionals p(x|C_k)", {"ellipses", "density", "points"}),
-    )
-
     def cycle_layers(self):
-        """L: step through layer sets that tell the story of the notes one stage at a time."""
-        names = [n for n, _ in self.LAYER_SETS]
-        current = next((i for i, (_, ls) in enumerate(self.LAYER_SETS) if ls == self.doc.layers), -1)
-        name, layers = self.LAYER_SETS[(current + 1) % len(self.LAYER_SETS)]
-        for layer in LAYERS:
-            self.doc.set_layer(layer, layer in layers)
+        """L: step through layer sets that tell the story one stage at a time."""
+        names = [n for n, _ in LAYER_SETS]
+        current = next((i for i, (_, ls) in enumerate(LAYER_SETS) if ls == self.doc.layers), -1)
+        name, layers = LAYER_SETS[(current + 1) % len(LAYER_SETS)]
+        self.doc.view_state.set_layers(layers)
         self.flash(f"Layers: {name}  ({names.index(name) + 1}/{len(names)}, L for the next)")
 
+    def legend_entries(self):
+        return [(c.name, c.color) for c, n in zip(self.doc.classes, self.doc.counts()) if n > 0]
+
     def _legend_toggled(self, on: bool):
-        self.canvas.set_legend(on, REGISTRY[self.doc.model_name].label)
+        self.canvas.set_legend(on, REGISTRY[self.doc.model_name].label, self.legend_entries())
 
     def set_presentation(self, on: bool):
         """F5: big fonts, thick lines, large markers, a legend; the side panel folds away."""
@@ -240,8 +251,7 @@ class MainWindow(QMainWindow):
         scale = PRESENTATION_SCALE if presenting else 1.0
         apply_theme(dark)  # the panel folds away when presenting: only the canvas grows
         self.canvas.apply_style(Style(scale, dark))
-        if self.result is not None:
-            self.canvas.show_result(self.result)
+        self.refitter.schedule(refit=False)  # the heatmap is blended over the new background
         if self.legend_action.isChecked():
             self._legend_toggled(True)
 
@@ -257,12 +267,12 @@ class MainWindow(QMainWindow):
         self.flash("Copied the plot to the clipboard")
 
     def export_dialog(self):
-        dialog = ExportDialog(self, self.files._folder(), self.doc.title, self.canvas.size())
+        dialog = ExportDialog(self, self.files.folder(), self.doc.title, self.canvas.size())
         if not self.files.run_dialog(dialog):
             return
         opts = dialog.options()
         try:
-            export_figure(self.doc, bounds=self.canvas.view_bounds(),
+            export_figure(self.doc.to_session(self.canvas.view_bounds()), layers=self.doc.layers,
                           style=Style(opts.pop("scale"), self.dark_action.isChecked()), **opts)
         except (ValueError, OSError) as e:
             self.error("Cannot export", str(e))
@@ -281,6 +291,7 @@ class MainWindow(QMainWindow):
 
     def new_document(self):
         if self.files.maybe_save():
+            self.canvas.set_selection([])
             self.doc.new()
             self.files.path = None
             self.canvas.fit_view()
@@ -315,6 +326,7 @@ class MainWindow(QMainWindow):
     def load_session(self, session):
         self.canvas.set_selection([])
         self.doc.load_session(session)
+        self.update_title()
         if session.view is not None:
             x0, x1, y0, y1 = session.view
             self.canvas.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
@@ -360,52 +372,89 @@ class MainWindow(QMainWindow):
 
     # --- document -> view -------------------------------------------------------------------
     def _make_job(self, generation, refit, previous) -> Job:
-        return make_job(self.doc, generation, self.canvas.view_bounds(), GRID, refit, previous)
+        doc, style = self.doc, self.canvas.style
+        request = FrameRequest(
+            doc.X.copy(), doc.labels.copy(), tuple(c.name for c in doc.classes),
+            tuple(c.color for c in doc.classes), (doc.model_spec(),), self.canvas.view_bounds(), GRID,
+            frozenset(doc.layers), doc.theta, doc.probe, style.background, style.reject, generation,
+            doc.revision)
+        moved = doc.moves_since(previous.revision) if previous is not None and refit else None
+        return Job(request, refit, previous, moved)
 
-    def _on_changed(self, what: str):
+    def _show_points(self):
         doc = self.doc
-        if what in ("all", "points", "classes"):
-            if what != "points" or len(doc.X) != self._n_points:  # indices no longer mean the same points
-                self.canvas.set_selection([])
-            self._n_points = len(doc.X)
-            self.canvas.update_points()
-        if what == "all":
-            self.canvas.update_axes()
-            self.update_title()
-        if what in ("all", "model", "classes") and self.legend_action.isChecked():
-            self._legend_toggled(True)
-        if what in ("all", "model", "layers"):
-            generative = REGISTRY[doc.model_name].generative
-            for layer, a in self.layer_actions.items():
-                a.setChecked(layer in doc.layers)
-                a.setEnabled(generative or layer not in GENERATIVE_ONLY)
-            self.model_actions[doc.model_name].setChecked(True)
-        if what == "active":
-            c = doc.classes[doc.active_class]
-            self.flash(f"Adding points to class {c.name} (key {doc.active_class + 1})")
-            return
-        if what in ("layers", "theta", "probe"):  # drawn from the last fit: no refit
-            self.canvas.update_points()
-            if self.result is not None:
-                self.canvas.show_result(self.result)
-                self.panel.show_result(self.result)
-            return
+        self.canvas.set_points(doc.X, doc.labels, [c.color for c in doc.classes], doc.layers)
+
+    def _on_reset(self):
+        self.canvas.set_selection([])
+        self._n_points = len(self.doc.X)
+        self._show_points()
+        self.canvas.set_axis_names(self.doc.axis_names)
+        self.update_title()
+        self._on_model_changed()
+        self._sync_layer_actions()
+
+    def _on_points_changed(self):
+        if len(self.doc.X) != self._n_points:  # indices no longer mean the same points
+            self.canvas.set_selection([])
+        self._n_points = len(self.doc.X)
+        self._show_points()
+        if self.legend_action.isChecked():
+            self._legend_toggled(True)  # a class may have got its first point, or lost its last
         self.refitter.schedule(refit=True)
 
+    def _on_points_moved(self):
+        self._show_points()
+        self.refitter.schedule(refit=True)
+
+    def _on_classes_changed(self):
+        self._show_points()
+        if self.legend_action.isChecked():
+            self._legend_toggled(True)
+        self.refitter.schedule(refit=True)
+
+    def _on_model_changed(self):
+        if self.legend_action.isChecked():
+            self._legend_toggled(True)
+        self.model_actions[self.doc.model_name].setChecked(True)
+        self._sync_layer_actions()
+        self.refitter.schedule(refit=True)
+
+    def _on_layers_changed(self):
+        self._sync_layer_actions()
+        self._show_points()
+        self._redraw()
+
+    def _sync_layer_actions(self):
+        generative = REGISTRY[self.doc.model_name].generative
+        for layer, a in self.layer_actions.items():
+            a.setChecked(layer in self.doc.layers)
+            a.setEnabled(generative or layer not in GENERATIVE_ONLY)
+
+    def _on_active_class(self):
+        doc = self.doc
+        c = doc.classes[doc.active_class]
+        self.flash(f"Adding points to class {c.name} (key {doc.active_class + 1})")
+
+    def _redraw(self):
+        """Probe, theta, layers or style changed: a new frame of the same fit."""
+        self.refitter.schedule(refit=False)
+
     def _view_moved(self):
+        self.doc.view_state.view = self.canvas.view_bounds()
         if len(self.doc.X) == 0 or self.canvas.dense:
             self.canvas.update_points()
         self.refitter.schedule(refit=False)
 
-    def _on_result(self, res):
-        self.result = res
-        self.canvas.show_result(res)
-        if res.summary is not (self.result_summary_shown):
+    def _on_result(self, frame):
+        self.result = frame
+        self.canvas.show_frame(frame)
+        if frame.fit.summary is not self.result_summary_shown:
             self._flash_timer.stop()  # a new fit says more than a passing message
-        self.result_summary_shown = res.summary
+        self.result_summary_shown = frame.fit.summary
         if not self._flash_timer.isActive():
             self._show_status()
-        self.panel.show_result(res)
+        self.panel.show_result(frame)
 
     def flash(self, text: str):
         """A passing message in the status line; the fit's summary comes back after a few seconds."""
@@ -416,8 +465,9 @@ class MainWindow(QMainWindow):
         if self.result is not None:
             self.message.setText(self.status_text(self.result))
 
-    def status_text(self, res) -> str:
+    def status_text(self, frame) -> str:
         doc = self.doc
+        res = frame.fit
         counts = doc.counts()
         per_class = ", ".join(f"{c.name} {n}" for c, n in zip(doc.classes, counts))
         parts = [REGISTRY[doc.model_name].label, per_class or "no classes"]
@@ -438,9 +488,8 @@ class MainWindow(QMainWindow):
 
     def _on_hover(self, x, y):
         text = f"x = {x:.3g}, y = {y:.3g}"
-        res = self.result
-        if res is not None and res.model is not None:
-            p = res.model.predict_proba([[x, y]])[0]
-            names = [self.doc.classes[i].name for i in res.class_index]
-            text += "   " + "  ".join(f"p({n}|x) = {v:.3f}" for n, v in zip(names, p))
+        if self.result is not None:
+            values = self.result.posteriors_at(x, y)
+            if values:
+                text += "   " + "  ".join(f"p({n}|x) = {v:.3f}" for n, v in values)
         self.hover.setText(text)

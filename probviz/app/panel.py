@@ -17,20 +17,10 @@ from PySide6.QtWidgets import (
 from superqt import QLabeledDoubleSlider
 from superqt.utils import signals_blocked
 
-from probviz.app.document import LAYERS, MAX_CLASSES, Document
+from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox
+from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYERS
 from probviz.models import MODEL_NAMES, REGISTRY
-
-LAYER_LABELS = {
-    "heatmap": ("Posterior heatmap", "Inference: p(C_k|x), each class's colour fading where the posterior is uncertain"),
-    "decision": ("Decision regions", "Decision: argmax_k p(C_k|x) in flat colours; grey where max p < θ (reject)"),
-    "boundaries": ("Decision boundaries", "Where the two most probable classes are equally probable"),
-    "ellipses": ("Covariance ellipses", "1, 2 and 3 standard deviations of each p(x|C_k), with the means"),
-    "density": ("Density contours", "Lines of equal p(x|C_k), at the same levels for every class"),
-    "points": ("Points", "The data; a cross marks points the model misclassifies"),
-}
-GENERATIVE_ONLY = {"ellipses", "density"}
-
 
 class LogSlider(QWidget):
     """A slider over 0 and a logarithmic range, with its value shown beside it."""
@@ -145,6 +135,10 @@ class Panel(QWidget):
         self.setMinimumWidth(280)
         lay = QVBoxLayout(self)
         self.lesson = QLabel()
+        self.lesson.setTextFormat(Qt.TextFormat.PlainText)  # a file's description is text, never markup
+        font = self.lesson.font()
+        font.setItalic(True)
+        self.lesson.setFont(font)
         self.lesson.setWordWrap(True)
         self.lesson.setToolTip("What this example shows")
         lay.addWidget(self.lesson)
@@ -215,24 +209,35 @@ class Panel(QWidget):
         lay.addWidget(self.probe)
         lay.addStretch(1)
 
-        doc.changed.connect(self.on_changed)
-        self.on_changed("all")
+        doc.reset.connect(self._on_reset)
+        doc.points_changed.connect(self._on_counts_changed)  # not points_moved: a drag changes no count
+        doc.classes_changed.connect(self._on_counts_changed)
+        doc.view_state.active_class_changed.connect(self._sync_classes)
+        doc.model_changed.connect(self._on_model_changed)
+        doc.theta_changed.connect(self._sync_layers)
+        doc.view_state.layers_changed.connect(self._sync_layers)
+        self._on_reset()
 
     # --- document -> widgets --------------------------------------------------------------
-    def on_changed(self, what: str):
-        if what == "all":
-            self.lesson.setText(f"<i>{self.doc.description}</i>" if self.doc.description else "")
-            self.lesson.setVisible(bool(self.doc.description))
-        if what in ("all", "classes", "points", "active"):
-            self.classes.refresh()
-            self.remove_class.setEnabled(len(self.doc.classes) > 1)
-            self.add_class.setEnabled(len(self.doc.classes) < MAX_CLASSES)
-        if what in ("all", "model"):
-            self._sync_model()
-        if what in ("all", "model", "layers", "theta"):
-            self._sync_layers()
-        if what in ("all", "model", "priors", "classes", "points"):
-            self.priors.refresh()
+    def _on_reset(self):
+        self.lesson.setText(self.doc.description)
+        self.lesson.setVisible(bool(self.doc.description))
+        self._on_counts_changed()
+        self._on_model_changed()
+
+    def _on_counts_changed(self):
+        self._sync_classes()
+        self.priors.refresh()
+
+    def _on_model_changed(self):
+        self._sync_model()
+        self._sync_layers()
+        self.priors.refresh()
+
+    def _sync_classes(self):
+        self.classes.refresh()
+        self.remove_class.setEnabled(len(self.doc.classes) > 1)
+        self.add_class.setEnabled(len(self.doc.classes) < MAX_CLASSES)
 
     def _sync_model(self):
         doc = self.doc
@@ -295,6 +300,6 @@ class Panel(QWidget):
             self.theta.setValue(self.doc.theta)
         self.theta.setEnabled("decision" in self.doc.layers)
 
-    def show_result(self, res):
-        self.params.show_result(res)
-        self.probe.show_result(res)
+    def show_result(self, frame):
+        self.params.show_result(frame)
+        self.probe.show_result(frame)

@@ -11,11 +11,12 @@ from superqt.utils import signals_blocked
 
 from probviz.app.document import Document
 from probviz.models import REGISTRY
-from probviz.report import model_lines, probe_lines
+from probviz.report import model_lines
 
 
 def _mono_label() -> QLabel:
     label = QLabel("—")
+    label.setTextFormat(Qt.TextFormat.PlainText)  # class names are text, never markup
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     font = QFont("monospace")
@@ -46,17 +47,16 @@ class ParamsBox(QGroupBox):
         self.copy_latex.clicked.connect(lambda: self.copy("latex"))
 
     def lines(self, fmt: str) -> list[str]:
-        res = self.result
-        if res is None or res.model is None:
+        frame = self.result
+        if frame is None or frame.fit.model is None:
             return []
-        names = [c.name for c in self.doc.classes]
-        return model_lines(res.model, names, res.summary, fmt)
+        return model_lines(frame.fit.model, list(frame.request.class_names), frame.fit.summary, fmt)
 
-    def show_result(self, res):
-        self.result = res
+    def show_result(self, frame):
+        self.result = frame
         lines = self.lines("text")
-        if res is not None and res.notices:
-            lines += [f"Note: {n}" for n in res.notices]
+        if frame is not None and frame.fit.notices:
+            lines += [f"Note: {n}" for n in frame.fit.notices]
         self.text.setText("\n".join(lines) if lines else "—")
         self.copy_text.setEnabled(bool(lines))
         self.copy_latex.setEnabled(bool(lines))
@@ -81,15 +81,15 @@ class ProbeBox(QGroupBox):
         self.remove.clicked.connect(lambda: doc.set_probe(None))
         v.addWidget(self.remove)
 
-    def show_result(self, res):
+    def show_result(self, frame):
         probe = self.doc.probe
         self.remove.setEnabled(probe is not None)
         if probe is None:
             self.text.setText("Shift+click the canvas to pin a probe point.")
-        elif res is None or res.model is None:
+        elif frame is None or frame.probe is None:
             self.text.setText(f"x = ({probe[0]:.4g}, {probe[1]:.4g})")
         else:
-            self.text.setText("\n".join(probe_lines(res.model, [c.name for c in self.doc.classes], probe)))
+            self.text.setText("\n".join(frame.probe.lines))
 
 
 class PriorsBox(QGroupBox):
@@ -100,8 +100,8 @@ class PriorsBox(QGroupBox):
     def __init__(self, doc: Document, parent=None):
         super().__init__("Priors p(C_k)", parent)
         self.doc = doc
-        self.setToolTip("Override the class frequencies. Priors enter LDA only through w_k0, "
-                        "so the boundary moves parallel to itself (000).")
+        self.setToolTip("Override the class frequencies. Priors enter LDA only through w_k0 "
+                        "(Bishop eq. 4.70), so the boundary moves parallel to itself.")
         self.v = QVBoxLayout(self)
         self.rows = QWidget()
         self.rows_layout = QVBoxLayout(self.rows)

@@ -23,3 +23,13 @@ def load_dataset(spec: str, x=None, y=None, label=None) -> Dataset:
     if not os.path.exists(spec):
         raise DataError(f"{spec}: no such file")
     return read_csv(spec, x=x, y=y, label=label)
+
+
+def load_session(spec: str, x=None, y=None, label=None):
+    """A session as ``spec`` names it: a ``.probviz`` file as saved, or data with the defaults."""
+    from probviz.data.session import Session, read_session
+
+    if spec.lower().endswith(".probviz") and not spec.startswith("example:"):
+        return read_session(spec)
+    data = load_dataset(spec, x, y, label)
+    return Session(data, view=data.view)

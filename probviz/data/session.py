@@ -33,6 +33,23 @@ class Session:
     extra: dict = field(default_factory=dict)  # options of later features (priors, probe, theme...)
 
 
+def session_priors(s: Session) -> list[float] | None:
+    """The hand-set priors a session holds (one positive number per class), else None."""
+    priors = s.extra.get("priors")
+    if isinstance(priors, list) and len(priors) == len(s.dataset.class_names) and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0
+            for v in priors):
+        return [float(v) for v in priors]
+    return None
+
+
+def session_theta(s: Session) -> float:
+    """The session's reject threshold in [0, 1] (0 when it holds none)."""
+    theta = s.extra.get("theta", 0.0)
+    ok = isinstance(theta, (int, float)) and not isinstance(theta, bool) and 0 <= theta <= 1
+    return float(theta) if ok else 0.0
+
+
 def to_json(s: Session) -> str:
     d = s.dataset
     doc = {

@@ -65,9 +65,9 @@ def test_every_model_fits_and_draws(qtbot, window):
     for _ in MODEL_NAMES:
         key(qtbot, window, Qt.Key.Key_M)
         seen.append(window.doc.model_name)
-        res = window.result
+        res = window.result.fit
         assert res.model is not None and res.model.name == window.doc.model_name
-        assert res.scene.boundaries, window.doc.model_name
+        assert window.result.scene.boundaries, window.doc.model_name
         assert "accuracy" in window.message.text()
     assert sorted(seen) == sorted(MODEL_NAMES)
 
@@ -181,7 +181,7 @@ def test_model_panel_parameters_refit(qtbot, window):
     basis = window.panel.param_widgets["basis"]
     basis.setCurrentText("quadratic")
     settle(window)
-    assert window.result.model.basis == "quadratic"
+    assert window.result.fit.model.basis == "quadratic"
     assert undo_text(window) == "Undo Set Basis functions φ(x)"
     assert not window.panel.layer_boxes["ellipses"].isEnabled()
     assert "no class densities" in window.panel.layer_boxes["ellipses"].toolTip()
@@ -221,21 +221,21 @@ def test_drag_refits_gaussians_from_statistics_exactly(qtbot, window):
     window.doc.set_model("qda")
     settle(window)
     drag(qtbot, window, tuple(window.doc.X[5]), (1.0, -1.0))
-    res = window.result
+    res = window.result.fit
     assert res.incremental  # updated from the sufficient statistics, not refitted from scratch
     full = create("qda", **window.doc.params["qda"]).fit(window.doc.X, window.doc.labels)
     np.testing.assert_allclose(res.model.means_, full.means_, atol=1e-12)
     np.testing.assert_allclose(res.model.covariances_, full.covariances_, atol=1e-10)
     window.doc.set_model("lda")  # same points: LDA from the same statistics
     settle(window)
-    assert window.result.incremental
+    assert window.result.fit.incremental
     full = create("lda").fit(window.doc.X, window.doc.labels)
-    np.testing.assert_allclose(window.result.model.coef_, full.coef_, rtol=1e-10)
-    np.testing.assert_allclose(window.result.model.intercept_, full.intercept_, rtol=1e-10)
+    np.testing.assert_allclose(window.result.fit.model.coef_, full.coef_, rtol=1e-10)
+    np.testing.assert_allclose(window.result.fit.model.intercept_, full.intercept_, rtol=1e-10)
     window.doc.set_model("qda")
     settle(window)
     click(qtbot, window, 4, 4)  # an added point: a full refit again
-    assert not window.result.incremental and len(window.result.model.stats_.counts) == 3
+    assert not window.result.fit.incremental and len(window.result.fit.model.stats_.counts) == 3
 
 
 def test_large_data_fits_on_a_worker_and_draws_a_density_image(qtbot, window, monkeypatch):
@@ -253,11 +253,11 @@ def test_large_data_fits_on_a_worker_and_draws_a_density_image(qtbot, window, mo
     window.refitter.busy.connect(busy.append)
     window.load(Dataset(X, labels, ["a", "b", "c"]))
     window.canvas.vb.setRange(xRange=(-5, 5), yRange=(-5, 5), padding=0)
-    qtbot.waitUntil(lambda: window.result is not None and window.result.model is not None
+    qtbot.waitUntil(lambda: window.result is not None and window.result.fit.model is not None
                     and window.result.revision == window.doc.revision, timeout=10000)
     assert busy[:1] == [True]  # the fit ran off the GUI thread
     qtbot.waitUntil(lambda: window.busy_label.text() == "", timeout=10000)
-    assert window.result.summary and window.result.wrong is not None  # the second step arrived
+    assert window.result.fit.summary and window.result.fit.wrong is not None  # the second step arrived
     assert window.canvas.dense and window.canvas.density.isVisible()
     assert not any(item.isVisible() for item in window.canvas.class_points)
     assert "60,000 points drawn as a density image" in window.message.text()

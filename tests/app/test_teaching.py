@@ -34,7 +34,7 @@ def test_prior_slider_moves_the_lda_boundary_parallel(qtbot, fruit):
     slider = fruit.panel.priors.sliders[0]  # apple
     slider.setValue(30)  # p(apple) from 0.69 down to 0.30
     settle(fruit)
-    np.testing.assert_allclose(fruit.result.model.priors_, [0.30, 0.70], atol=1e-9)
+    np.testing.assert_allclose(fruit.result.fit.model.priors_, [0.30, 0.70], atol=1e-9)
     n1, c1 = boundary_line(fruit)
     np.testing.assert_allclose(n1, n0, atol=1e-9)  # same direction (000: priors enter only via w0)
     assert abs(c1 - c0) > 0.1  # a different offset
@@ -48,7 +48,7 @@ def test_prior_slider_moves_the_lda_boundary_parallel(qtbot, fruit):
 
 
 def test_parameters_panel_shows_the_models_numbers(qtbot, fruit):
-    m = fruit.result.model
+    m = fruit.result.fit.model
     text = fruit.panel.params.text.text()
     assert f"π_apple = {m.priors_[0]:.4g}" in text
     assert f"μ_peach = ({m.means_[1, 0]:.4g}, {m.means_[1, 1]:.4g})" in text
@@ -64,10 +64,10 @@ def test_parameters_panel_shows_the_models_numbers(qtbot, fruit):
 def test_probe_explains_the_posterior_of_002(qtbot, fruit):
     text = fruit.panel.probe.text.text()
     assert "x = (2.3, 1.5)" in text and "p(apple|x) = 0.8233" in text
-    e = fruit.result.model.explain(fruit.doc.probe)
+    e = fruit.result.fit.model.explain(fruit.doc.probe)
     assert f"p(x|apple) = {e['density'][0]:.4g}" in text and f"p(apple) = {e['prior'][0]:.3f}" in text
     # drag the probe onto the peach mean: the panel follows
-    target = tuple(fruit.result.model.means_[1])
+    target = tuple(fruit.result.fit.model.means_[1])
     drag(qtbot, fruit, fruit.doc.probe, target)
     assert np.allclose(fruit.doc.probe, target, atol=0.03)
     assert "p(peach|x) = 0.9" in fruit.panel.probe.text.text()
@@ -183,8 +183,14 @@ def test_gui_and_cli_draw_the_same_picture(qtbot, fruit, tmp_path):
     cli = tmp_path / "cli.png"
     from probviz.app.export import export_figure
 
-    export_figure(fruit.doc, str(gui), 500, 400, bounds=fruit.doc.view, title="T")
-    r = subprocess.run([sys.executable, "-m", "probviz", "export", "example:fruit", "-o", str(cli),
+    from probviz.data.session import write_session
+
+    key(qtbot, fruit, Qt.Key.Key_M)  # QDA, and a view of the window's own
+    fruit.canvas.vb.setRange(xRange=(-0.5, 2.5), yRange=(0.0, 3.5), padding=0)
+    settle(fruit)
+    write_session(str(tmp_path / "s.probviz"), fruit.doc.to_session())
+    export_figure(fruit.doc.to_session(), str(gui), 500, 400, title="T")
+    r = subprocess.run([sys.executable, "-m", "probviz", "export", str(tmp_path / "s.probviz"), "-o", str(cli),
                         "--width", "500", "--height", "400", "--title", "T"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     a, b = QImage(str(gui)), QImage(str(cli))

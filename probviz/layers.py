@@ -1,0 +1,38 @@
+"""The layers a figure can show: one vocabulary for the window, the panel, export and the CLI."""
+
+from __future__ import annotations
+
+LAYERS = ("heatmap", "decision", "boundaries", "ellipses", "density", "points")
+DEFAULT_LAYERS = frozenset({"heatmap", "boundaries", "ellipses", "points"})
+
+#: (label, tooltip) of each layer
+LAYER_LABELS = {
+    "heatmap": ("Posterior heatmap", "Inference: p(C_k|x), each class's colour fading where the posterior is uncertain"),
+    "decision": ("Decision regions", "Decision: argmax_k p(C_k|x) in flat colours; grey where max p < θ (reject)"),
+    "boundaries": ("Decision boundaries", "Where the two most probable classes are equally probable"),
+    "ellipses": ("Covariance ellipses",
+                 "Mahalanobis radius 1, 2 and 3 of each p(x|C_k), holding 39%, 86% and 99% of a 2-D "
+                 "Gaussian's mass, with the means"),
+    "density": ("Density contours", "Lines of equal p(x|C_k), at the same levels for every class"),
+    "points": ("Points", "The data; a cross marks points the model misclassifies"),
+}
+
+#: layers that need class-conditional densities p(x|C_k): generative models only
+GENERATIVE_ONLY = frozenset({"ellipses", "density"})
+
+#: what the L key steps through: one stage of the story at a time
+LAYER_SETS = (
+    ("posterior", frozenset({"heatmap", "boundaries", "ellipses", "points"})),
+    ("inference: p(C_k|x) only", frozenset({"heatmap", "points"})),
+    ("decision: argmax regions", frozenset({"decision", "boundaries", "points"})),
+    ("class-conditionals p(x|C_k)", frozenset({"ellipses", "density", "points"})),
+)
+
+
+def parse_layers(text: str) -> frozenset:
+    """A comma-separated list of layer names; ValueError naming the first unknown one."""
+    layers = [s.strip() for s in text.split(",") if s.strip()]
+    unknown = [s for s in layers if s not in LAYERS]
+    if unknown:
+        raise ValueError(f"unknown layer {unknown[0]!r}; choose from {', '.join(LAYERS)}")
+    return frozenset(layers)

@@ -1,0 +1,239 @@
+"""From a frame request to a complete frame: fits, then everything drawn. Pure (no Qt).
+
+The window, ``probviz export`` and ``probviz fit`` all come through here, so the same data and
+settings give the same fit and the same picture everywhere:
+
+    request = FrameRequest(X, labels, names, colors, (ModelSpec...), bounds, ...)
+    fits = [fit_model(spec, X, labels) for spec in request.specs]     # or a trainer's steps
+    frame = build_frame(request, fits)                                  # scenes, probe, hover
+
+A frame holds one fit per model spec: the first is the one shown (heatmap, decision regions,
+ellipses, probe); the others are overlaid by their boundaries. An iterative trainer hands in
+its own fits, one per step, and gets a frame for each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from probviz import scene as scenes
+from probviz.data.session import Session, session_priors, session_theta
+from probviz.layers import DEFAULT_LAYERS
+from probviz.models import REGISTRY, info
+from probviz.models.base import Classifier
+from probviz.report import probe_lines
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A model by name with its complete parameters (the registry's defaults filled in)."""
+
+    name: str
+    params: tuple = ()  # sorted (name, value) pairs: hashable and comparable
+
+    @classmethod
+    def make(cls, name: str, params: dict | None = None) -> "ModelSpec":
+        """Registry defaults overridden by ``params``; unknown parameter names are dropped."""
+        defaults = info(name).defaults()
+        given = {k: v for k, v in (params or {}).items() if k in defaults or k == "priors"}
+        return cls(name, tuple(sorted({**defaults, **given}.items())))
+
+    @property
+    def kwargs(self) -> dict:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.params}
+
+    @property
+    def label(self) -> str:
+        return REGISTRY[self.name].label
+
+    def create(self) -> Classifier:
+        return info(self.name).cls(**self.kwargs)
+
+
+def model_spec(name: str, params: dict, priors=None, labels=None) -> ModelSpec:
+    """The spec a document's settings mean. Hand-set priors (one per class of the document) are
+    given to the model for the classes that have points, in order; discriminative models have none."""
+    params = dict(params)
+    if priors is not None and REGISTRY[name].generative and labels is not None and len(labels):
+        present = np.unique(labels)
+        params["priors"] = tuple(float(priors[i]) for i in present)
+    return ModelSpec.make(name, params)
+
+
+@dataclass
+class Fit:
+    """One fitted model and what it says about its training data."""
+
+    spec: ModelSpec
+    model: Classifier | None = None
+    class_index: np.ndarray = field(default_factory=lambda: np.empty(0, int))  # document class of each model class
+    summary: dict = field(default_factory=dict)
+    wrong: np.ndarray | None = None  # misclassified training points
+    notices: list = field(default_factory=list)
+    error: str = ""
+    incremental: bool = False  # updated from the previous fit's sufficient statistics
+
+    @property
+    def ok(self) -> bool:
+        return self.model is not None
+
+
+def fit_model(spec: ModelSpec, X, labels, previous: Fit | None = None, moved=None,
+              evaluate: bool = True) -> Fit:
+    """Fit ``spec`` to the points. ``previous`` (a fit of earlier points) may start an iterative fit;
+    with ``moved`` = (indices, rows before) -- the only change since ``previous`` -- a Gaussian model
+    is updated from its sufficient statistics in O(moved points)."""
+    out = Fit(spec)
+    if len(X) == 0:
+        return out
+    prev = previous.model if previous is not None else None
+    try:
+        model = _incremental(spec, X, labels, prev, moved)
+        out.incremental = model is not None
+        if model is None:
+            model = spec.create().fit(X, labels, init=prev)
+    except ValueError as e:
+        out.error = str(e)
+        return out
+    out.model = model
+    out.class_index = np.asarray(model.classes_, dtype=int)
+    out.notices = list(model.notices_)
+    if evaluate:
+        out.summary, out.wrong = model.evaluate(X, labels)
+    return out
+
+
+def _incremental(spec, X, labels, prev, moved):
+    if (moved is None or prev is None or not getattr(prev, "generative", False)
+            or not REGISTRY[spec.name].generative):
+        return None
+    indices, old = moved
+    codes = np.searchsorted(prev.classes_, labels[indices])
+    return spec.create().fit_moved(prev, codes, old, X[indices])
+
+
+def evaluate(fit: Fit, X, labels) -> Fit:
+    """``fit`` with its training summary and misclassified mask (one pass over every point)."""
+    if fit.model is None or fit.summary:
+        return fit
+    summary, wrong = fit.model.evaluate(X, labels)
+    return Fit(fit.spec, fit.model, fit.class_index, summary, wrong, fit.notices, fit.error, fit.incremental)
+
+
+@dataclass(frozen=True)
+class FrameRequest:
+    """Everything a frame depends on: the points, the models, and how they are looked at."""
+
+    X: np.ndarray
+    labels: np.ndarray
+    class_names: tuple
+    colors: tuple
+    specs: tuple  # of ModelSpec; the first is shown, the others overlaid
+    bounds: tuple = (-5.0, 5.0, -5.0, 5.0)
+    shape: tuple = (256, 256)  # grid (cols, rows)
+    layers: frozenset = DEFAULT_LAYERS
+    theta: float = 0.0
+    probe: tuple | None = None
+    background: tuple = (255, 255, 255)
+    reject: tuple = (170, 170, 170)
+    generation: int = 0
+    revision: int = 0
+
+
+@dataclass
+class Probe:
+    """The probe point's readout: the label drawn beside it and the panel's lines."""
+
+    x: tuple
+    label: str
+    lines: list
+
+
+@dataclass
+class Frame:
+    """A complete picture of a request: its fits, the shown model's scene, the overlays' boundaries."""
+
+    request: FrameRequest
+    fits: list
+    scene: scenes.Scene | None = None
+    overlays: list = field(default_factory=list)  # per extra fit: its boundaries
+    probe: Probe | None = None
+
+    @property
+    def fit(self) -> Fit:
+        return self.fits[0] if self.fits else Fit(ModelSpec.make("lda"))
+
+    @property
+    def generation(self) -> int:
+        return self.request.generation
+
+    @property
+    def revision(self) -> int:
+        return self.request.revision
+
+    def posteriors_at(self, x: float, y: float) -> list[tuple[str, float]]:
+        """(class name, p(C_k|x)) at one point for the shown model: the hover readout."""
+        fit = self.fit
+        if fit.model is None:
+            return []
+        p = fit.model.predict_proba([[x, y]])[0]
+        return [(self.request.class_names[i], float(v)) for i, v in zip(fit.class_index, p)]
+
+
+def fit_all(request: FrameRequest, previous: "Frame | None" = None, moved=None, evaluate: bool = True) -> list:
+    """One fit per spec; each may start from the previous frame's fit of the same spec."""
+    before = {f.spec: f for f in previous.fits} if previous is not None else {}
+    first = previous.fits[0] if previous is not None and previous.fits else None
+    return [fit_model(spec, request.X, request.labels, before.get(spec, first if i == 0 else None),
+                      moved, evaluate) for i, spec in enumerate(request.specs)]
+
+
+def build_frame(request: FrameRequest, fits: list) -> Frame:
+    """The frame of ``request`` showing ``fits`` (fitted by :func:`fit_all` or by a trainer)."""
+    frame = Frame(request, list(fits))
+    shown = frame.fit
+    if shown.model is None:
+        return frame
+    colors = [request.colors[i] for i in shown.class_index]
+    frame.scene = scenes.build_scene(shown.model, request.bounds, colors, request.shape, request.layers,
+                                     request.background, request.reject, request.theta)
+    if "boundaries" in request.layers:
+        frame.overlays = [scenes.boundaries(f.model, request.bounds) if f.model is not None else []
+                          for f in frame.fits[1:]]
+    if request.probe is not None:
+        names = list(request.class_names)
+        p = shown.model.predict_proba([request.probe])[0]
+        k = int(np.argmax(p))
+        frame.probe = Probe(tuple(request.probe), f"p({names[shown.class_index[k]]}|x) = {p[k]:.3f}",
+                            probe_lines(shown.model, names, request.probe))
+    return frame
+
+
+def compute(request: FrameRequest, previous: "Frame | None" = None, refit: bool = True, moved=None,
+            evaluate: bool = True) -> Frame:
+    """Fit (or, with ``refit`` False, reuse the previous frame's fits) and build the frame."""
+    if not refit and previous is not None and [f.spec for f in previous.fits] == list(request.specs):
+        fits = previous.fits
+    else:
+        fits = fit_all(request, previous, moved, evaluate)
+    return build_frame(request, fits)
+
+
+def session_spec(session: Session, model: str | None = None) -> ModelSpec:
+    """The model a session means (``model`` overrides its choice), with its saved parameters and priors."""
+    name = model or session.model
+    info(name)  # an unknown name fails here, with the list of models
+    data = session.dataset
+    return model_spec(name, session.params.get(name, {}), session_priors(session), data.labels)
+
+
+def session_request(session: Session, bounds, shape=(256, 256), layers=None, model: str | None = None,
+                    background=(255, 255, 255), reject=(170, 170, 170)) -> FrameRequest:
+    """The frame request of a session: what ``probviz export`` and the window's export draw."""
+    data = session.dataset
+    return FrameRequest(data.X, data.labels, tuple(data.class_names), tuple(data.colors),
+                        (session_spec(session, model),), tuple(bounds), tuple(shape),
+                        frozenset(session.layers if layers is None else layers) or DEFAULT_LAYERS,
+                        session_theta(session), data.probe, background, reject)
