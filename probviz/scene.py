@@ -132,7 +132,7 @@ def density_image(X: np.ndarray, labels: np.ndarray, colors, bounds: Bounds, sha
         mix = (counts[:, hit].T @ rgb) / total[hit, None]
         out[hit, :3] = mix + 0.5
         level = np.log1p(total[hit]) / np.log1p(total.max())
-        out[hit, 3] = 90 + 165 * level
+        out[hit, 3] = 90.5 + 165 * level  # rounded, like the colours
     return out.reshape(rows, cols, 4)
 
 

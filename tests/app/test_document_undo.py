@@ -12,12 +12,14 @@ from probviz.models import MODEL_NAMES
 
 
 def snapshot(doc: Document):
+    """Everything undoable: points, labels, classes, model, parameters, priors, theta, probe."""
     return (doc.X.copy(), doc.labels.copy(), list(doc.classes), doc.model_name,
-            {k: dict(v) for k, v in doc.params.items()})
+            {k: dict(v) for k, v in doc.params.items()},
+            None if doc.priors is None else list(doc.priors), doc.theta, doc.probe)
 
 
 def same(a, b):
-    return (np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and a[2:] == b[2:])
+    return np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and a[2:] == b[2:]
 
 
 coord = st.floats(-10, 10, allow_nan=False)
@@ -100,6 +102,27 @@ class EditHistory(RuleBasedStateMachine):
             self.doc.set_param("reg_covar", value)
         else:
             self.doc.set_param("l2", value)
+
+    @rule(basis=st.sampled_from(["linear", "quadratic", "cubic"]), standardize=st.booleans())
+    def discriminative_params(self, basis, standardize):
+        if self.doc.model_name in ("logistic", "softmax"):
+            self.doc.set_param("basis", basis)
+            self.doc.set_param("standardize", standardize)
+
+    @rule(data=st.data())
+    def priors(self, data):
+        n = len(self.doc.classes)
+        self.doc.set_priors(data.draw(st.one_of(st.none(), st.lists(st.floats(0.05, 1), min_size=n, max_size=n))))
+
+    @rule(theta=st.floats(0, 1))
+    def theta(self, theta):
+        self.doc.set_theta(theta)
+
+    @rule(xy=st.one_of(st.none(), st.tuples(coord, coord)), steps=st.integers(1, 3))
+    def probe(self, xy, steps):
+        stroke = self.doc.new_stroke()
+        for i in range(steps):  # a probe drag: one undo step
+            self.doc.set_probe(None if xy is None else (xy[0] + i, xy[1]), stroke)
 
     @invariant()
     def consistent(self):

@@ -48,13 +48,18 @@ def test_prior_slider_moves_the_lda_boundary_parallel(qtbot, fruit):
 
 
 def test_parameters_panel_shows_the_models_numbers(qtbot, fruit):
-    m = fruit.result.fit.model
+    from reference import gaussian_ml, lda_two_class
+
+    X, y = fruit.doc.X, fruit.doc.labels
+    _, pi, mu, S = gaussian_ml(X, y, shared=True)  # eqs. 4.73-4.80, independently
+    P = np.linalg.inv(S[0])
     text = fruit.panel.params.text.text()
-    assert f"π_apple = {m.priors_[0]:.4g}" in text
-    assert f"μ_peach = ({m.means_[1, 0]:.4g}, {m.means_[1, 1]:.4g})" in text
-    assert f"w0_apple = {m.intercept_[0]:.4g}" in text
-    w = m.coef_[0] - m.coef_[1]
-    assert f"w = ({w[0]:.4g}, {w[1]:.4g})" in text  # p(apple|x) = sigma(w^T x + w0), 000 eq. 10
+    assert f"π_apple = {pi[0]:.4g}" in text
+    assert f"μ_peach = ({mu[1, 0]:.4g}, {mu[1, 1]:.4g})" in text
+    w0_apple = -0.5 * mu[0] @ P @ mu[0] + np.log(pi[0])  # eq. 4.70
+    assert f"w0_apple = {w0_apple:.4g}" in text
+    w, w0 = lda_two_class(X, y)  # p(apple|x) = sigma(w^T x + w0), eqs. 4.65-4.67
+    assert f"w = ({w[0]:.4g}, {w[1]:.4g}),  w0 = {w0:.4g}" in text
     assert "Parameters: 8" in text and "QDA 11" in text and "Logistic regression 3" in text
     latex = fruit.panel.params.copy("latex")
     assert QGuiApplication.clipboard().text() == latex
@@ -64,8 +69,13 @@ def test_parameters_panel_shows_the_models_numbers(qtbot, fruit):
 def test_probe_explains_the_posterior_of_002(qtbot, fruit):
     text = fruit.panel.probe.text.text()
     assert "x = (2.3, 1.5)" in text and "p(apple|x) = 0.8233" in text
-    e = fruit.result.fit.model.explain(fruit.doc.probe)
-    assert f"p(x|apple) = {e['density'][0]:.4g}" in text and f"p(apple) = {e['prior'][0]:.3f}" in text
+    from reference import gaussian_explain
+
+    e = gaussian_explain(fruit.doc.X, fruit.doc.labels, fruit.doc.probe, shared=True)  # scipy's densities
+    for k, name in enumerate(("apple", "peach")):
+        assert f"p(x|{name}) = {e['density'][k]:.4g}" in text and f"p({name}) = {e['prior'][k]:.3f}" in text
+        assert f"a = ln p(x|{name})p({name}) = {e['a'][k]:.3f}" in text
+        assert f"p({name}|x) = {e['posterior'][k]:.4f}" in text
     # drag the probe onto the peach mean: the panel follows
     target = tuple(fruit.result.fit.model.means_[1])
     drag(qtbot, fruit, fruit.doc.probe, target)
@@ -202,3 +212,47 @@ def test_copy_plot_puts_an_image_on_the_clipboard(qtbot, fruit):
     key(qtbot, fruit, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     img = QGuiApplication.clipboard().image()
     assert img.width() == fruit.canvas.width() and img.height() == fruit.canvas.height()
+
+
+def test_export_leaves_the_window_as_it_was(qtbot, fruit, tmp_path):
+    from probviz.app.export import export_figure
+
+    fruit.doc.set_layer("decision", True)
+    settle(fruit)
+    view, layers, index = fruit.canvas.view_bounds(), set(fruit.doc.layers), fruit.doc.undo_stack.index()
+    frame = fruit.result
+    export_figure(fruit.doc.to_session(), str(tmp_path / "f.png"), 300, 200, layers={"heatmap", "points"},
+                  bounds=(0, 1, 0, 1))
+    settle(fruit)
+    assert fruit.canvas.view_bounds() == view and fruit.doc.layers == layers
+    assert fruit.doc.undo_stack.index() == index and fruit.result is frame  # no edit, no refit
+
+
+@pytest.mark.parametrize("model,param,value", [
+    ("softmax", "basis", "quadratic"), ("logistic", "standardize", False), ("qda", "reg_covar", 0.25)])
+def test_cli_fit_reports_the_windows_fit(qtbot, fruit, tmp_path, model, param, value):
+    """One model, one answer: `probviz fit` on a saved session prints what the window fitted."""
+    import json
+    import subprocess
+    import sys
+
+    from probviz.data.session import write_session
+
+    fruit.doc.set_model(model)
+    fruit.doc.set_param(param, value)
+    fruit.doc.set_priors([0.4, 0.6]) if model == "qda" else None
+    settle(fruit)
+    path = tmp_path / "s.probviz"
+    write_session(str(path), fruit.doc.to_session())
+    r = subprocess.run([sys.executable, "-m", "probviz", "fit", str(path), "--json"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    m = fruit.result.fit.model
+    assert getattr(m, param) == value
+    if model == "qda":
+        np.testing.assert_allclose(out["priors"], [0.4, 0.6], rtol=1e-12)
+        np.testing.assert_allclose(out["covariances"], m.covariances_, rtol=1e-12)
+    else:
+        np.testing.assert_allclose(out["coef"], m.coef_, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(out["intercept"], m.intercept_, rtol=1e-9, atol=1e-12)
+    assert out["accuracy"] == fruit.result.fit.summary["accuracy"]

@@ -156,11 +156,19 @@ def test_fruit_example_of_002():
     assert p == pytest.approx(0.823, abs=0.001)
 
 
-def test_summary_matches_the_direct_computations(three_blobs):
+@pytest.mark.parametrize("name,shared", [("lda", True), ("qda", False)])
+def test_summary_matches_independent_formulas(three_blobs, name, shared):
+    """Joint ln p(X, t) (eq. 4.71), cross-entropy of the posteriors (eq. 4.62) and accuracy, from scipy."""
+    from reference import gaussian_ml
+
     X, y = three_blobs
-    for name in ("lda", "qda", "nb", "logistic", "softmax"):
-        m = create(name).fit(X, y)
-        s, wrong = m.evaluate(X, y)
-        assert s["log_likelihood"] == pytest.approx(m.log_likelihood(X, y), rel=1e-10)
-        assert s["cross_entropy"] == pytest.approx(m.cross_entropy(X, y), rel=1e-10)
-        assert s["accuracy"] == m.accuracy(X, y) == pytest.approx(1 - wrong.mean())
+    classes, pi, mu, S = gaussian_ml(X, y, shared)
+    logjoint = np.column_stack([np.log(pi[k]) + multivariate_normal(mu[k], S[k]).logpdf(X) for k in range(3)])
+    codes = np.searchsorted(classes, y)
+    logpost = logjoint - np.logaddexp.reduce(logjoint, axis=1, keepdims=True)
+    s, wrong = create(name).fit(X, y).evaluate(X, y)
+    assert s["log_likelihood"] == pytest.approx(logjoint[np.arange(len(y)), codes].sum(), rel=1e-10)
+    assert s["cross_entropy"] == pytest.approx(-logpost[np.arange(len(y)), codes].sum(), rel=1e-10)
+    np.testing.assert_array_equal(wrong, np.argmax(logjoint, axis=1) != codes)
+    assert s["accuracy"] == pytest.approx(np.mean(np.argmax(logjoint, axis=1) == codes))
+    assert s["n_parameters"] == (2 + 6 + (3 if shared else 9))  # (K-1) + KM + covariance entries

@@ -1,0 +1,97 @@
+"""Independent references for the tests: the textbook formulas written out with numpy and scipy,
+sharing no code with probviz (Bishop 2006, sections 4.2-4.3)."""
+
+import numpy as np
+from scipy.optimize import minimize
+from scipy.special import logsumexp
+from scipy.stats import multivariate_normal
+
+
+def gaussian_ml(X, y, shared: bool):
+    """Priors N_k/N (eq. 4.73), class means (4.75), covariances divided by N_k (4.79), pooled
+    sum_k (N_k/N) S_k when shared (4.78). Classes in sorted order of y."""
+    X = np.asarray(X, float)
+    classes = np.unique(y)
+    pi = np.array([np.mean(y == c) for c in classes])
+    mu = np.array([X[y == c].mean(axis=0) for c in classes])
+    S = np.array([np.cov(X[y == c].T, bias=True) for c in classes])
+    if shared:
+        S = np.broadcast_to(np.einsum("k,kij->ij", pi, S), S.shape)
+    return classes, pi, mu, S
+
+
+def gaussian_explain(X, y, x, shared: bool):
+    """p(x|C_k) by scipy, p(C_k), a_k = ln p(x|C_k) p(C_k) (eq. 4.63) and p(C_k|x) (eq. 4.62)."""
+    _, pi, mu, S = gaussian_ml(X, y, shared)
+    dens = np.array([multivariate_normal(m, s).pdf(x) for m, s in zip(mu, S)])
+    a = np.log(dens * pi)
+    return {"density": dens, "prior": pi, "a": a, "posterior": dens * pi / np.sum(dens * pi)}
+
+
+def lda_two_class(X, y):
+    """w = Sigma^-1 (mu_1 - mu_2), w0 of p(C_1|x) = sigma(w^T x + w0) (eqs. 4.65-4.67)."""
+    _, pi, mu, S = gaussian_ml(X, y, shared=True)
+    P = np.linalg.inv(S[0])
+    w = P @ (mu[0] - mu[1])
+    w0 = -0.5 * mu[0] @ P @ mu[0] + 0.5 * mu[1] @ P @ mu[1] + np.log(pi[0] / pi[1])
+    return w, w0
+
+
+def features(X, degree=1, standardize=True, frame=None):
+    """[1, phi(x)] with phi the monomials up to ``degree`` of x (standardized by the training
+    data's mean and standard deviation when asked)."""
+    X = np.asarray(X, float)
+    if standardize:
+        center, scale = frame
+        X = (X - center) / scale
+    cols = [np.ones(len(X))]
+    for d in range(1, degree + 1):
+        for j in range(d + 1):
+            cols.append(X[:, 0] ** (d - j) * X[:, 1] ** j)
+    return np.column_stack(cols)
+
+
+def softmax_reference(Phi, codes, K, l2, rows_penalised=None):
+    """Minimise -sum_n ln softmax(Phi W^T)_{n, t_n} + (l2/2) ||W[:, 1:]||^2 with L-BFGS from zero,
+    to a tight tolerance. Returns (W, objective)."""
+    N, F = Phi.shape
+
+    def f(w):
+        W = w.reshape(K, F)
+        A = Phi @ W.T
+        L = logsumexp(A, axis=1)
+        E = -(A[np.arange(N), codes] - L).sum() + 0.5 * l2 * np.sum(W[:, 1:] ** 2)
+        P = np.exp(A - L[:, None])
+        P[np.arange(N), codes] -= 1
+        G = P.T @ Phi
+        G[:, 1:] += l2 * W[:, 1:]
+        return E, G.ravel()
+
+    best = None
+    for method in ("L-BFGS-B", "BFGS"):
+        r = minimize(f, np.zeros(K * F), jac=True, method=method,
+                     options={"gtol": 1e-12, "maxiter": 20000} | ({"ftol": 1e-16} if method == "L-BFGS-B" else {}))
+        if best is None or r.fun < best.fun:
+            best = r
+    return best.x.reshape(K, F), best.fun
+
+
+def binary_reference(Phi, t, l2):
+    """Two-class logistic regression: softmax with the first row held at zero is the same model;
+    here directly, sum softplus(a) - t a + (l2/2)||w[1:]||^2."""
+    N, F = Phi.shape
+
+    def f(w):
+        a = Phi @ w
+        E = np.sum(np.logaddexp(0, a) - t * a) + 0.5 * l2 * w[1:] @ w[1:]
+        g = Phi.T @ (1 / (1 + np.exp(-a)) - t)
+        g[1:] += l2 * w[1:]
+        return E, g
+
+    best = None
+    for method in ("L-BFGS-B", "BFGS"):
+        r = minimize(f, np.zeros(F), jac=True, method=method,
+                     options={"gtol": 1e-12, "maxiter": 20000} | ({"ftol": 1e-16} if method == "L-BFGS-B" else {}))
+        if best is None or r.fun < best.fun:
+            best = r
+    return best.x, best.fun

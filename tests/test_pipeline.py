@@ -1,0 +1,175 @@
+"""The pure pipeline: request -> fits -> frame, checked against independent computations."""
+
+import inspect
+
+import numpy as np
+import pytest
+from reference import gaussian_explain
+from scipy.special import softmax
+
+from probviz import pipeline, scene
+from probviz.colors import hex_to_rgb
+from probviz.data.dataset import Dataset
+from probviz.data.session import Session
+from probviz.models import MODEL_NAMES, REGISTRY, create
+from probviz.models.base import NotFittedError
+from probviz.pipeline import Fit, FrameRequest, ModelSpec, build_frame, compute, fit_model
+
+COLORS = ("#0072B2", "#D55E00", "#009E73")
+
+
+def request(X, y, specs, **kw):
+    kw.setdefault("bounds", (-4.0, 6.0, -4.0, 6.0))
+    kw.setdefault("shape", (64, 48))
+    return FrameRequest(X, y, ("a", "b", "c"), COLORS, tuple(specs), **kw)
+
+
+@pytest.fixture
+def data(three_blobs):
+    X, y = three_blobs
+    return X, np.searchsorted(np.unique(y), y)
+
+
+def test_spec_fills_in_the_registry_defaults_and_only_them():
+    spec = ModelSpec.make("softmax", {"l2": 0.5, "nonsense": 3})
+    assert spec.kwargs == {"l2": 0.5, "basis": "linear", "standardize": True}
+    assert ModelSpec.make("lda").kwargs == {"reg_covar": 0.0}
+
+
+@pytest.mark.parametrize("name", MODEL_NAMES)
+def test_model_class_defaults_are_the_registry_defaults(name):
+    """One default per parameter: a model made directly equals one made through the registry."""
+    sig = inspect.signature(REGISTRY[name].cls.__init__)
+    for p in REGISTRY[name].params:
+        assert sig.parameters[p.name].default == p.default, p.name
+
+
+def test_unfitted_model_says_so(data):
+    with pytest.raises(NotFittedError, match="not fitted"):
+        create("lda").predict_proba([[0.0, 0.0]])
+    with pytest.raises(ValueError):  # a ValueError too, so every caller's error path catches it
+        create("softmax").predict([[0.0, 0.0]])
+
+
+def test_priors_go_to_the_classes_present_in_order():
+    labels = np.array([0, 0, 2, 2])  # class 1 has no points
+    spec = pipeline.model_spec("lda", {}, priors=[0.5, 0.3, 0.2], labels=labels)
+    assert spec.kwargs["priors"] == [0.5, 0.2]
+    assert "priors" not in pipeline.model_spec("logistic", {}, [0.5, 0.5], np.array([0, 1])).kwargs
+
+
+def test_frame_of_a_generative_model_matches_scipy(data):
+    X, y = data
+    probe = (1.0, 0.5)
+    frame = compute(request(X, y, [ModelSpec.make("qda")], probe=probe))
+    ref = gaussian_explain(X, y, probe, shared=False)
+    k = int(np.argmax(ref["posterior"]))
+    assert frame.probe.label == f"p({'abc'[k]}|x) = {ref['posterior'][k]:.3f}"
+    assert f"p(x|b) = {ref['density'][1]:.4g}" in "\n".join(frame.probe.lines)
+    hover = frame.posteriors_at(-1.0, 3.0)
+    ref_h = gaussian_explain(X, y, (-1.0, 3.0), shared=False)["posterior"]
+    assert [n for n, _ in hover] == ["a", "b", "c"]
+    np.testing.assert_allclose([p for _, p in hover], ref_h, rtol=1e-9)
+
+
+def test_hidden_layers_are_not_computed(data):
+    X, y = data
+    frame = compute(request(X, y, [ModelSpec.make("qda")], layers=frozenset({"points"})))
+    sc = frame.scene
+    assert sc.posterior is None and sc.image is None and sc.decision is None
+    assert sc.boundaries == [] and sc.ellipses == [] and sc.density == []
+    frame = compute(request(X, y, [ModelSpec.make("qda")], layers=frozenset({"decision"})))
+    assert frame.scene.decision is not None and frame.scene.image is None and frame.scene.boundaries == []
+
+
+def test_heatmap_strength_and_colours_are_the_documented_blend(data):
+    """pixel = bg + strength * c * (sum_k p_k colour_k - bg), c = (max p - 1/K) / (1 - 1/K)."""
+    X, y = data
+    req = request(X, y, [ModelSpec.make("lda")], layers=frozenset({"heatmap"}), shape=(16, 12))
+    frame = compute(req)
+    model = frame.fit.model
+    xs, ys = scene.grid_axes(req.bounds, 16, 12)
+    G = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+    P = softmax(model.decision_function(G), axis=1)
+    c = (P.max(axis=1) - 1 / 3) / (1 - 1 / 3)
+    cols = np.array([hex_to_rgb(h) for h in COLORS], float)
+    expected = 255 + 0.45 * c[:, None] * (P @ cols - 255)
+    got = frame.scene.image[..., :3].reshape(-1, 3).astype(float)
+    assert np.abs(got - expected).max() <= 1.0
+    assert np.all(frame.scene.image[..., 3] == 255)
+
+
+def test_decision_image_greys_exactly_where_max_p_is_below_theta(data):
+    X, y = data
+    req = request(X, y, [ModelSpec.make("qda")], layers=frozenset({"decision"}), theta=0.8, shape=(40, 30),
+                  reject=(1, 2, 3))
+    frame = compute(req)
+    xs, ys = scene.grid_axes(req.bounds, 40, 30)
+    G = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+    P = frame.fit.model.predict_proba(G)
+    grey = np.all(frame.scene.decision[..., :3].reshape(-1, 3) == (1, 2, 3), axis=1)
+    np.testing.assert_array_equal(grey, P.max(axis=1) < 0.8)
+
+
+def test_density_image_opacity_grows_with_the_count():
+    """Opacity 90 + 165 log(1 + n) / log(1 + n_max); a pixel's colour is its classes' count-weighted mix."""
+    X = np.array([[0.1, 0.1]] * 9 + [[0.6, 0.6]] * 2 + [[0.6, 0.6]] * 1 + [[0.9, 0.1]])
+    labels = np.array([0] * 9 + [0] * 2 + [1] * 1 + [1])
+    img = scene.density_image(X, labels, ["#FF0000", "#0000FF"], (0, 1, 0, 1), shape=(4, 4))
+    alpha = lambda n: round(90 + 165 * np.log1p(n) / np.log1p(9))  # noqa: E731
+    assert img[0, 0, 3] == alpha(9) == 255 and img[2, 2, 3] == alpha(3) and img[0, 3, 3] == alpha(1)
+    assert tuple(img[2, 2, :3]) == (170, 0, 85)  # two red, one blue
+    assert img[3, 0, 3] == 0  # empty pixels stay transparent
+
+
+def test_two_models_in_one_frame_overlay_boundaries(data):
+    X, y = data
+    specs = [ModelSpec.make("lda"), ModelSpec.make("logistic")]
+    frame = compute(request(X, y, specs))
+    assert [f.spec.name for f in frame.fits] == ["lda", "logistic"]
+    assert frame.scene.ellipses and frame.overlays and frame.overlays[0]
+    own = scene.boundaries(create("logistic").fit(X, y), (-4.0, 6.0, -4.0, 6.0))
+    np.testing.assert_allclose(frame.overlays[0][0].xy, own[0].xy)
+
+
+def test_a_trainer_hands_in_its_own_fits(data):
+    """Any sequence of fitted models (a trainer's steps) gets a frame each, drawn from that model."""
+    X, y = data
+    req = request(X, y, [ModelSpec.make("softmax")], layers=frozenset({"heatmap"}))
+    frames = []
+    for max_iter in (1, 2, 50):
+        model = create("softmax", max_iter=max_iter).fit(X, y)
+        frames.append(build_frame(req, [Fit(req.specs[0], model, np.arange(3))]))
+    first, last = frames[0].scene.posterior, frames[-1].scene.posterior
+    assert np.abs(first - last).max() > 0.01  # one step is not the optimum
+    xs, ys = scene.grid_axes(req.bounds, *req.shape)
+    G = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+    np.testing.assert_allclose(last.reshape(-1, 3), create("softmax").fit(X, y).predict_proba(G), atol=1e-5)
+
+
+def test_reusing_fits_for_a_new_view(data):
+    X, y = data
+    first = compute(request(X, y, [ModelSpec.make("qda")]))
+    moved = compute(request(X, y, [ModelSpec.make("qda")], bounds=(0.0, 1.0, 0.0, 1.0)), first, refit=False)
+    assert moved.fits[0] is first.fits[0] and moved.scene.bounds == (0.0, 1.0, 0.0, 1.0)
+
+
+def test_a_failed_fit_says_why_and_draws_nothing():
+    spec = ModelSpec.make("lda", {"reg_covar": 2.0})
+    fit = fit_model(spec, np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([0, 1]))
+    assert not fit.ok and "reg_covar" in fit.error
+    frame = build_frame(request(np.zeros((2, 2)), np.array([0, 1]), [spec]), [fit])
+    assert frame.scene is None and frame.posteriors_at(0, 0) == []
+
+
+def test_session_spec_and_request_carry_every_setting():
+    data = Dataset(np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [3.0, 3.0]]), [0, 0, 1, 1], ["u", "v"],
+                   probe=(0.5, 0.5))
+    s = Session(data, "softmax", {"softmax": {"l2": 0.3, "basis": "quadratic", "standardize": False}},
+                ["decision", "points"], (0, 1, 0, 1), {"theta": 0.6, "priors": [0.2, 0.8]})
+    req = pipeline.session_request(s, (0, 1, 0, 1))
+    assert req.specs[0].kwargs == {"l2": 0.3, "basis": "quadratic", "standardize": False}
+    assert req.layers == {"decision", "points"} and req.theta == 0.6 and req.probe == (0.5, 0.5)
+    assert pipeline.session_request(s, (0, 1, 0, 1), model="lda").specs[0].kwargs["priors"] == [0.2, 0.8]
+    with pytest.raises(ValueError, match="unknown model"):
+        pipeline.session_spec(s, "svm")
