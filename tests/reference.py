@@ -3,7 +3,7 @@ sharing no code with probviz (Bishop 2006, sections 4.2-4.3)."""
 
 import numpy as np
 from scipy.optimize import minimize
-from scipy.special import logsumexp
+from scipy.special import expit, logsumexp
 from scipy.stats import multivariate_normal
 
 
@@ -84,7 +84,7 @@ def binary_reference(Phi, t, l2):
     def f(w):
         a = Phi @ w
         E = np.sum(np.logaddexp(0, a) - t * a) + 0.5 * l2 * w[1:] @ w[1:]
-        g = Phi.T @ (1 / (1 + np.exp(-a)) - t)
+        g = Phi.T @ (expit(a) - t)
         g[1:] += l2 * w[1:]
         return E, g
 

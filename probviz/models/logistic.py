@@ -14,7 +14,7 @@ from scipy.special import log_expit
 
 from probviz.models.base import Classifier, data_frame, single_class_scores
 from probviz.models.gaussian import LDA, QDA
-from probviz.models.newton import GTOL, BinaryBatch, Multinomial, newton, separation
+from probviz.models.newton import GTOL, BinaryBatch, Multinomial, newton, ridge_matrix, separation
 from probviz.models.poly import Poly2D, design_matrix, monomials
 
 BASES = {"linear": 1, "quadratic": 2, "cubic": 3}
@@ -36,8 +36,9 @@ def _gaussian_scores(X, codes, center, scale, degree):
 class _LinearModel(Classifier):
     """Shared machinery: features, starts, the Newton driver, weights in raw units.
 
-    Fitted attributes besides ``coef_``/``intercept_`` (in the units of x): ``weights_`` (the
-    solution in the fit's own feature frame), ``n_iter_`` (Newton steps from ``start_``),
+    Fitted attributes besides ``coef_``/``intercept_`` (in the units of x): ``frame_`` (center,
+    scale) of the objective's features z = (x - center) / scale, ``weights_`` (the solution on
+    those features: rows [w0, w] as in ``coef_``), ``n_iter_`` (Newton steps from ``start_``),
     ``converged_`` (the optimality condition holds), ``separation_`` ("" or why no finite
     optimum exists without a penalty), ``gradient_`` (max |dE/dw| relative to its scale).
     """
@@ -62,16 +63,22 @@ class _LinearModel(Classifier):
     def _fit(self, X, codes, K, init=None):
         self._check_params()
         degree = BASES[self.basis]
-        center, scale = data_frame(X) if self.standardize else (np.zeros(2), np.ones(2))
+        F = len(monomials(degree)) + 1
+        # the objective's features: standardized, or in the units of x; the solver always works on
+        # centred, scaled features (well conditioned at any offset and scale) with the objective's
+        # penalty carried over exactly as a ridge matrix
+        center, scale = data_frame(X)
+        self.frame_ = (center, scale) if self.standardize else (np.zeros(2), np.ones(2))
         self.n_iter_, self.converged_, self.start_, self.separation_, self.gradient_ = 0, True, "zero", "", 0.0
         if K == 1:
             self.scores_ = single_class_scores(X)
-            self.weights_ = np.zeros((0, len(monomials(degree)) + 1))
-            self.coef_ = np.zeros((0, len(monomials(degree))))
+            self.weights_ = np.zeros((0, F))
+            self.coef_ = np.zeros((0, F - 1))
             self.intercept_ = np.zeros(0)
             self.notices_.append("only one class: nothing to discriminate, p(C|x) = 1 everywhere")
             return
         Phi = np.column_stack([np.ones(len(X)), design_matrix((X - center) / scale, degree)])
+        self._R = ridge_matrix(self.l2, F, None if self.standardize else self._frame_map(center, scale, degree))
         starts = {}
         if init is not None and type(init) is type(self) and getattr(init, "basis", None) == self.basis \
                 and hasattr(init, "scores_") and len(init.classes_) == K:
@@ -80,17 +87,27 @@ class _LinearModel(Classifier):
         if generative is not None:
             starts["the Gaussian model's log-odds"] = generative
         W = self._solve(Phi, codes, K, starts)
-        self.weights_ = W
+        del self._R
         rows = self._score_rows(W)
         coefs = np.zeros((rows.shape[0], degree + 1, degree + 1))
         coefs[:, 0, 0] = rows[:, 0]
         for m, (i, j) in enumerate(monomials(degree)):
             coefs[:, i, j] = rows[:, m + 1]
         self.scores_ = Poly2D(center, scale, coefs)
+        self.weights_ = self._weights_from_scores(self.scores_.in_frame(*self.frame_, degree))
         raw = self.scores_.in_raw_units()
         reported = self._reported_rows(K)
         self.intercept_ = raw[reported, 0, 0]
         self.coef_ = np.stack([raw[reported, i, j] for i, j in monomials(degree)], axis=1)
+
+    def _frame_map(self, center, scale, degree):
+        """M (F, F): row m holds the objective's coefficients [1, phi(x)] of the solver's feature m."""
+        F = len(monomials(degree)) + 1
+        basis = np.zeros((F, degree + 1, degree + 1))
+        basis[0, 0, 0] = 1.0
+        for m, (i, j) in enumerate(monomials(degree)):
+            basis[m + 1, i, j] = 1.0
+        return self._flat(Poly2D(center, scale, basis).in_frame(*self.frame_, degree))
 
     def _generative_start(self, X, codes, K, center, scale, degree):
         """Weights whose scores are a Gaussian model's (LDA for the linear basis, else QDA):
@@ -205,12 +222,12 @@ class LogisticRegression(_LinearModel):
                                  "ambiguous; the posterior shown is sigma(a_k) normalised over k")
         free = np.ones((T.shape[1], F), bool)
         if self.l2 > 0:  # a finite optimum for every problem: solve them together
-            return self._record(*self._run(BinaryBatch(Phi, T, self.l2), free, starts, T.shape[1], F))
+            return self._record(*self._run(BinaryBatch(Phi, T, self._R), free, starts, T.shape[1], F))
         # without a penalty each problem may be separable on its own, and is told so on its own
         rows = []
         for k in range(T.shape[1]):
             own = {name: W0[k:k + 1] for name, W0 in starts.items() if W0 is not None and len(W0) == T.shape[1]}
-            result, start, why = self._run_unpenalised(BinaryBatch(Phi, T[:, k], 0.0), free[:1], own, 1, F,
+            result, start, why = self._run_unpenalised(BinaryBatch(Phi, T[:, k], self._R), free[:1], own, 1, F,
                                                        T[:, k].astype(np.int64), 2, Phi)
             rows.append(self._record(result, start, why)[0])
         return np.array(rows)
@@ -265,7 +282,7 @@ class SoftmaxRegression(_LinearModel):
         else:
             free[-1] = False  # unpenalised: class K is the reference
         starts = {name: self._gauge(W0) for name, W0 in starts.items() if W0 is not None}
-        problem = Multinomial(Phi, codes, K, self.l2)
+        problem = Multinomial(Phi, codes, K, self._R)
         if self.l2 > 0:
             W = self._record(*self._run(problem, free, starts, K, F))
         else:

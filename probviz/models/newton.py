@@ -39,17 +39,24 @@ class NewtonResult:
     gradient: float = 0.0  # max |dE/dw| over the free weights at W, relative to the gradient scale
 
 
-class Multinomial:
-    """E(W) = -sum_n ln softmax(Phi W^T)_{n, t_n} + (l2/2) sum_k ||w_k||^2 (eq. 4.108 plus the penalty).
+def ridge_matrix(l2: float, F: int, M: np.ndarray | None = None) -> np.ndarray:
+    """The penalty (l2/2) ||w||^2 on the weights of the objective's features (never the bias),
+    written as (1/2) v^T R v over the solver's own coefficients v, with u = v^T M the objective's
+    coefficients (M the identity when the two frames are the same): R = l2 M D M^T, D = diag(0, 1, ...)."""
+    D = np.diag(np.r_[0.0, np.ones(F - 1)])
+    return l2 * (D if M is None else M @ D @ M.T)
 
-    Gradient (eq. 4.109) sum_n (y_nk - t_nk) phi_n + l2 w_k; Hessian (eq. 4.110)
-    sum_n y_nk (I_kj - y_nj) phi_n phi_n^T, plus l2 on the weights.
+
+class Multinomial:
+    """E(W) = -sum_n ln softmax(Phi W^T)_{n, t_n} + (1/2) sum_k w_k^T R w_k (eq. 4.108 plus the penalty).
+
+    Gradient (eq. 4.109) sum_n (y_nk - t_nk) phi_n + R w_k; Hessian (eq. 4.110)
+    sum_n y_nk (I_kj - y_nj) phi_n phi_n^T, plus R in each diagonal block.
     """
 
-    def __init__(self, Phi, codes, K, l2):
-        self.Phi, self.codes, self.K, self.l2 = Phi, np.asarray(codes), K, l2
+    def __init__(self, Phi, codes, K, R):
+        self.Phi, self.codes, self.K, self.R = Phi, np.asarray(codes), K, R
         self.rows = np.arange(len(codes))
-        self.ridge = np.r_[0.0, np.full(Phi.shape[1] - 1, l2)]
 
     def value(self, W):
         A = self.Phi @ W.T
@@ -58,13 +65,13 @@ class Multinomial:
         Z = P.sum(axis=1)
         P /= Z[:, None]
         logp = A[self.rows, self.codes] - m[:, 0] - np.log(Z)  # exact where P underflows
-        E = -float(np.sum(logp)) + 0.5 * self.l2 * float(np.sum(W[:, 1:] ** 2))
+        E = -float(np.sum(logp)) + 0.5 * float(np.sum((W @ self.R) * W))
         return E, P
 
     def gradient(self, W, P):
         R = P.copy()
         R[self.rows, self.codes] -= 1.0
-        return R.T @ self.Phi + self.ridge * W
+        return R.T @ self.Phi + W @ self.R
 
     def hessian(self, W, P):
         """(K F, K F): H[(k,a),(j,b)] = sum_n P_nk (I_kj - P_nj) phi_na phi_nb + ridge."""
@@ -77,8 +84,7 @@ class Multinomial:
             H -= ((p[:, :, None] * p[:, None, :]).reshape(len(p), K * K).T @ outer).reshape(K, K, F * F)
             H[np.arange(K), np.arange(K)] += p.T @ outer
         H = H.reshape(K, K, F, F).transpose(0, 2, 1, 3).reshape(K * F, K * F)
-        H[np.diag_indices_from(H)] += np.tile(self.ridge, K)
-        return H
+        return H + np.kron(np.eye(K), self.R)
 
     def solve(self, W, P, G, free, damping):
         """The step d (K, F) with (H + damping I) d = G on the free entries, zero elsewhere."""
@@ -93,29 +99,28 @@ class Multinomial:
 class BinaryBatch:
     """K independent two-class problems (two classes: K = 1; one-vs-rest: one per class).
 
-    E(W) = sum_k sum_n [softplus(a_nk) - t_nk a_nk] + (l2/2) sum_k ||w_k||^2, a = Phi W^T
-    (eq. 4.90 plus the penalty); gradient Phi^T (y - t) (eq. 4.91), Hessian Phi^T R Phi with
-    R = diag(y (1 - y)) (eq. 4.97): block-diagonal, so a step is K small solves.
+    E(W) = sum_k sum_n [softplus(a_nk) - t_nk a_nk] + (1/2) sum_k w_k^T R w_k, a = Phi W^T
+    (eq. 4.90 plus the penalty); gradient Phi^T (y - t) (eq. 4.91), Hessian Phi^T diag(y (1 - y)) Phi
+    (eq. 4.97) plus R: block-diagonal, so a step is K small solves.
     """
 
-    def __init__(self, Phi, T, l2):
-        self.Phi, self.T, self.l2 = Phi, np.asarray(T, dtype=float).reshape(len(Phi), -1), l2
-        self.ridge = np.r_[0.0, np.full(Phi.shape[1] - 1, l2)]
+    def __init__(self, Phi, T, R):
+        self.Phi, self.T, self.R = Phi, np.asarray(T, dtype=float).reshape(len(Phi), -1), R
 
     def value(self, W):
         A = self.Phi @ W.T
         E = float(np.sum(np.logaddexp(0.0, A)) - np.sum(A * self.T))
-        return E + 0.5 * self.l2 * float(np.sum(W[:, 1:] ** 2)), A
+        return E + 0.5 * float(np.sum((W @ self.R) * W)), A
 
     def gradient(self, W, A):
-        return (expit(A) - self.T).T @ self.Phi + self.ridge * W
+        return (expit(A) - self.T).T @ self.Phi + W @ self.R
 
     def solve(self, W, A, G, free, damping):
         Y = expit(A)
-        R = Y * (1.0 - Y)
+        weights = Y * (1.0 - Y)
         F = self.Phi.shape[1]
         outer = (self.Phi[:, :, None] * self.Phi[:, None, :]).reshape(len(self.Phi), F * F)
-        H = (R.T @ outer).reshape(-1, F, F) + np.diag(self.ridge + damping)
+        H = (weights.T @ outer).reshape(-1, F, F) + self.R + damping * np.eye(F)
         return np.stack([_solve(H[k], G[k]) for k in range(len(G))]) * free
 
 

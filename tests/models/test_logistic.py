@@ -1,4 +1,4 @@
-"""Logistic and softmax regression against scikit-learn (l2 = 1/C), and the IRLS/Newton solver of 004."""
+"""Logistic and softmax regression against scikit-learn (l2 = 1/C), and the IRLS/Newton solver (Bishop eq. 4.99)."""
 
 import numpy as np
 import pytest
@@ -91,7 +91,7 @@ def test_irls_step_is_the_weighted_least_squares_solution_of_004():
         R = y * (1 - y)
         z = Phi @ w - (y - t) / R
         w = np.linalg.solve(Phi.T @ (R[:, None] * Phi), Phi.T @ (R * z))
-    result = newton(BinaryBatch(Phi, t, 0.0), np.zeros((1, 3)), np.ones((1, 3), bool))
+    result = newton(BinaryBatch(Phi, t, np.zeros((3, 3))), np.zeros((1, 3)), np.ones((1, 3), bool))
     assert result.converged
     np.testing.assert_allclose(result.W[0], w, atol=1e-7)
 
