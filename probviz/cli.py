@@ -7,7 +7,7 @@ import json
 import sys
 
 from probviz import __version__
-from probviz.models.registry import MODEL_NAMES
+from probviz.cli_options import add_model_options, model_overrides
 
 COMMANDS = ("fit", "examples", "export", "bench", "gui")
 
@@ -25,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
 
     f = sub.add_parser("fit", help="fit a model and print its parameters")
     f.add_argument("input", help="a CSV file, a .probviz session or example:NAME")
-    f.add_argument("--model", help=f"one of {', '.join(MODEL_NAMES)} (default: the session's, else lda)")
+    add_model_options(f)
     f.add_argument("--json", action="store_true", help="print JSON")
     _column_options(f)
 
@@ -33,7 +33,7 @@ def _parser() -> argparse.ArgumentParser:
 
     from probviz.export_cli import add_parser as add_export
 
-    add_export(sub, _column_options)
+    add_export(sub, _column_options, add_model_options)
 
     b = sub.add_parser("bench", help="time fits and posterior grids beside scikit-learn")
     b.add_argument("--json", action="store_true", help="print JSON")
@@ -53,34 +53,35 @@ def _fit(args) -> int:
 
     from probviz.data.inputs import load_session
     from probviz.pipeline import fit_model, session_spec
+    from probviz.report import model_lines
 
     session = load_session(args.input, args.x, args.y, args.label)
     data = session.dataset
-    fit = fit_model(session_spec(session, args.model), data.X, data.labels)
+    name = args.model or session.model
+    spec = session_spec(session, name, model_overrides(args, name), args.priors)
+    fit = fit_model(spec, data.X, data.labels)
     if fit.error:
         raise ValueError(f"{args.input}: cannot fit: {fit.error}")
     model = fit.model
+    if not args.json:  # the Parameters panel's lines, word for word
+        print(f"{model.label} on {data.name or args.input}: {len(data.X)} points, "
+              f"classes {', '.join(data.class_names[c] for c in model.classes_)}")
+        for line in model_lines(model, data.class_names, fit.summary):
+            print(f"  {line}")
+        for n in fit.notices:
+            print(f"  note: {n}")
+        return 0
     out = dict(fit.summary)
     out["classes"] = [data.class_names[c] for c in model.classes_]
     out["n_points"] = int(len(data.X))
+    out["parameters"] = spec.kwargs
     shared = hasattr(model, "covariance_")
     for attr in ("priors_", "means_", "covariance_", "covariances_", "coef_", "intercept_", "n_iter_",
-                 "converged_"):
+                 "converged_", "start_", "separation_"):
         if hasattr(model, attr) and not (shared and attr == "covariances_"):
             v = getattr(model, attr)
             out[attr.rstrip("_")] = v.tolist() if isinstance(v, np.ndarray) else v
-    if args.json:
-        print(json.dumps(out, indent=2, default=float))
-        return 0
-    print(f"{model.label} on {data.name or args.input}: {len(data.X)} points, classes {', '.join(out['classes'])}")
-    print(f"  parameters {out['n_parameters']}, accuracy {out['accuracy']:.4f}, "
-          f"log-likelihood {out['log_likelihood']:.4f}")
-    for key in ("priors", "means", "covariance", "covariances", "coef", "intercept"):
-        if key in out:
-            text = np.array2string(np.asarray(out[key]), precision=4, suppress_small=True)
-            print(f"  {key}:\n    " + text.replace("\n", "\n    "))
-    for n in out["notices"]:
-        print(f"  note: {n}")
+    print(json.dumps(out, indent=2, default=float, allow_nan=False))
     return 0
 
 

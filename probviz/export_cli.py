@@ -5,14 +5,12 @@ from __future__ import annotations
 import os
 
 from probviz.layers import LAYERS, parse_layers
-from probviz.models import MODEL_NAMES
 
 
-def add_parser(sub, column_options):
+def add_parser(sub, column_options, model_options):
     e = sub.add_parser("export", help="draw a figure (PNG, SVG or PDF) without opening a window")
     e.add_argument("input", help="a CSV file, a .probviz session or example:NAME")
     e.add_argument("-o", "--output", required=True, help="the figure file; .png, .svg or .pdf")
-    e.add_argument("--model", choices=MODEL_NAMES, help="the model (default: the session's, else lda)")
     e.add_argument("--width", type=int, default=1200, help="width in pixels (default 1200)")
     e.add_argument("--height", type=int, default=900, help="height in pixels (default 900)")
     e.add_argument("--layers", help=f"comma-separated, from {','.join(LAYERS)}")
@@ -24,6 +22,7 @@ def add_parser(sub, column_options):
     e.add_argument("--scale", type=float, default=1.0,
                    help="size of text, markers and lines (1.8 is presentation mode; default 1)")
     column_options(e)
+    model_options(e)
     return e
 
 
@@ -40,11 +39,16 @@ def main(args) -> int:
     from probviz.app.canvas import Style
     from probviz.data.inputs import load_session
 
+    from probviz.cli_options import model_overrides
+    from probviz.pipeline import session_spec
+
     session = load_session(args.input, args.x, args.y, args.label)
+    name = args.model or session.model
+    spec = session_spec(session, name, model_overrides(args, name), args.priors)
     app = QApplication.instance() or QApplication(["probviz"])  # noqa: F841 - needed to draw
     frame = export_figure(session, args.output, args.width, args.height, layers=layers, title=args.title,
                           legend=not args.no_legend, transparent=args.transparent, dpi=args.dpi,
-                          style=Style(args.scale, args.theme == "dark"), model=args.model)
+                          style=Style(args.scale, args.theme == "dark"), spec=spec)
     notes = "; ".join(frame.fit.notices) if frame is not None else ""
     print(f"wrote {args.output} ({args.width}x{args.height}, {frame.fit.spec.name}"
           f"{', ' + notes if notes else ''})")

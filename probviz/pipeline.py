@@ -221,19 +221,27 @@ def compute(request: FrameRequest, previous: "Frame | None" = None, refit: bool 
     return build_frame(request, fits)
 
 
-def session_spec(session: Session, model: str | None = None) -> ModelSpec:
-    """The model a session means (``model`` overrides its choice), with its saved parameters and priors."""
+def session_spec(session: Session, model: str | None = None, overrides: dict | None = None,
+                 priors=None) -> ModelSpec:
+    """The model a session means, with its saved parameters and priors; ``model``, ``overrides``
+    (parameter values) and ``priors`` (one per class) replace the session's own."""
     name = model or session.model
     info(name)  # an unknown name fails here, with the list of models
     data = session.dataset
-    return model_spec(name, session.params.get(name, {}), session_priors(session), data.labels)
+    if priors is not None and not REGISTRY[name].generative:
+        raise ValueError(f"priors do not apply to {name}: it models p(C_k|x) directly")
+    if priors is not None and len(priors) != len(data.class_names):
+        raise ValueError(f"{len(priors)} priors given for {len(data.class_names)} classes "
+                         f"({', '.join(data.class_names)})")
+    params = {**session.params.get(name, {}), **(overrides or {})}
+    return model_spec(name, params, priors if priors is not None else session_priors(session), data.labels)
 
 
 def session_request(session: Session, bounds, shape=(256, 256), layers=None, model: str | None = None,
-                    background=(255, 255, 255), reject=(170, 170, 170)) -> FrameRequest:
+                    background=(255, 255, 255), reject=(170, 170, 170), spec: ModelSpec | None = None) -> FrameRequest:
     """The frame request of a session: what ``probviz export`` and the window's export draw."""
     data = session.dataset
     return FrameRequest(data.X, data.labels, tuple(data.class_names), tuple(data.colors),
-                        (session_spec(session, model),), tuple(bounds), tuple(shape),
+                        (spec or session_spec(session, model),), tuple(bounds), tuple(shape),
                         frozenset(session.layers if layers is None else layers) or DEFAULT_LAYERS,
                         session_theta(session), data.probe, background, reject)

@@ -1,6 +1,5 @@
-"""The model's numbers as text, LaTeX or HTML: what the Parameters panel shows and copies.
-
-Pure Python: the fitted model, the class names, and the notes' symbols.
+"""The model's numbers as text or LaTeX: what the Parameters panel shows and copies, and what
+``probviz fit`` prints. Pure Python: the fitted model, the class names, Bishop's symbols.
 """
 
 from __future__ import annotations
@@ -8,6 +7,16 @@ from __future__ import annotations
 import numpy as np
 
 from probviz.models import MODEL_NAMES, REGISTRY, parameter_count
+from probviz.models.logistic import BASES
+from probviz.models.poly import monomials
+
+_TEX_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                 "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def tex_escape(text: str) -> str:
+    """``text`` as LaTeX text: every special character escaped, so any class name compiles."""
+    return "".join(_TEX_SPECIALS.get(ch, ch) for ch in text)
 
 
 def _fmt(v: float) -> str:
@@ -28,70 +37,117 @@ def _mat(m, fmt) -> str:
     return "[" + "; ".join(" ".join(_fmt(a) for a in row) for row in m) + "]"
 
 
-SYMBOLS = {  # (text, latex)
-    "pi": ("π", r"\pi"), "mu": ("μ", r"\boldsymbol\mu"), "Sigma": ("Σ", r"\boldsymbol\Sigma"),
-    "w": ("w", r"\mathbf w"), "w0": ("w0", "w_0"), "a": ("a", "a"),
-}
+class _Writer:
+    """Lines of symbol = value, as text or as LaTeX equations."""
+
+    SYMBOLS = {"pi": ("π", r"\pi"), "mu": ("μ", r"\boldsymbol\mu"), "Sigma": ("Σ", r"\boldsymbol\Sigma"),
+               "w": ("w", r"\mathbf w"), "w0": ("w0", "w_0")}
+
+    def __init__(self, fmt: str):
+        self.fmt = fmt
+        self.lines: list[str] = []
+
+    def sym(self, name: str, cls: str = "") -> str:
+        text, tex = self.SYMBOLS[name]
+        if self.fmt == "latex":
+            if name == "w0":
+                return rf"w_{{\textrm{{{tex_escape(cls)}}},0}}" if cls else "w_0"
+            return rf"{tex}_{{\textrm{{{tex_escape(cls)}}}}}" if cls else tex
+        return f"{text}_{cls}" if cls else text
+
+    def equation(self, *parts: str) -> None:
+        """Comma-separated ``lhs = value`` parts on one line (one equation in LaTeX)."""
+        line = ",\\ ".join(parts) if self.fmt == "latex" else ",  ".join(parts)
+        self.lines.append(f"${line}$" if self.fmt == "latex" else line)
+
+    def posterior_lhs(self, cls: str, basis: str) -> str:
+        """p(C_1|x) = sigma(w^T phi(x) + w0), naming the class and the features."""
+        phi = "x" if basis == "linear" else "φ(x)"
+        if self.fmt == "latex":
+            phi_tex = r"\mathbf x" if basis == "linear" else r"\boldsymbol\phi(\mathbf x)"
+            return (rf"p(\textrm{{{tex_escape(cls)}}}\mid\mathbf x) = \sigma(\mathbf w^T{phi_tex} + w_0):"
+                    r"\ \mathbf w")
+        return f"p({cls}|x) = σ(wᵀ{phi} + w0): w"
+
+    def plain(self, text: str) -> None:
+        self.lines.append(tex_escape(text) if self.fmt == "latex" else text)
 
 
-def _sym(name, k, fmt):
-    text, tex = SYMBOLS[name]
-    if fmt == "latex":
-        return f"{tex}_{{{k}}}" if k != "" else tex
-    return f"{text}_{k}" if k != "" else text
+def features_text(basis: str, tex: bool = False) -> str:
+    """The features phi(x) of a basis, in the order of the weights."""
+    if tex:
+        names, dot = {1: "x_{}", 2: "x_{}^2", 3: "x_{}^3"}, " "
+    else:
+        names, dot = {1: "x{}", 2: "x{}²", 3: "x{}³"}, "·"
+    terms = []
+    for i, j in monomials(BASES[basis]):
+        parts = ([names[i].format(1)] if i else []) + ([names[j].format(2)] if j else [])
+        terms.append(dot.join(parts))
+    return "(" + ", ".join(terms) + ")"
 
 
 def model_lines(model, class_names, summary: dict | None = None, fmt: str = "text") -> list[str]:
-    """One line per quantity. ``summary`` is ``model.summary(X, y)`` (accuracy, likelihood), if known;
-    ``fmt`` is "text" or "latex" (each line then an equation)."""
+    """One line per quantity. ``summary`` is the fit's training summary (accuracy, likelihood), if
+    known; ``fmt`` is "text" or "latex" (each quantity then an equation that compiles as it is).
+
+    With two classes every linear model states the same orientation: w, w0 of
+    p(C_1|x) = sigma(w^T phi(x) + w0), C_1 the first class (Bishop eqs. 4.65-4.67 for LDA).
+    """
     names = [class_names[int(c)] for c in model.classes_]
     K = len(names)
+    out = _Writer(fmt)
     eq = " = "
-    lines = []
+    basis = getattr(model, "basis", "linear")
+    two_class_w = None
     if getattr(model, "generative", False):
         for k, n in enumerate(names):
-            lines.append(f"{_sym('pi', n, fmt)}{eq}{_fmt(model.priors_[k])}")
+            out.equation(f"{out.sym('pi', n)}{eq}{_fmt(model.priors_[k])}")
         for k, n in enumerate(names):
-            lines.append(f"{_sym('mu', n, fmt)}{eq}{_vec(model.means_[k], fmt)}")
+            out.equation(f"{out.sym('mu', n)}{eq}{_vec(model.means_[k], fmt)}")
         if hasattr(model, "covariance_"):
-            lines.append(f"{_sym('Sigma', '', fmt)}{eq}{_mat(model.covariance_, fmt)}")
-            for k, n in enumerate(names):  # 000 eqs. 13-14
-                lines.append(f"{_sym('w', n, fmt)}{eq}{_vec(model.coef_[k], fmt)},  "
-                             f"{_sym('w0', n, fmt) if fmt == 'text' else f'w_{{{n},0}}'}{eq}"
-                             f"{_fmt(model.intercept_[k])}")
-            if K == 2:  # 000 eq. 10: p(C_1|x) = sigma(w^T x + w0)
-                w = model.coef_[0] - model.coef_[1]
-                w0 = model.intercept_[0] - model.intercept_[1]
-                lhs = (f"p({names[0]}|x) = σ(wᵀx + w0): w" if fmt == "text"
-                       else rf"p(\mathrm{{{names[0]}}}\mid\mathbf x) = \sigma(\mathbf w^T\mathbf x + w_0):\ \mathbf w")
-                lines.append(f"{lhs}{eq}{_vec(w, fmt)},  {'w0' if fmt == 'text' else 'w_0'}{eq}{_fmt(w0)}")
+            out.equation(f"{out.sym('Sigma')}{eq}{_mat(model.covariance_, fmt)}")
+            for k, n in enumerate(names):  # eqs. 4.69-4.70
+                out.equation(f"{out.sym('w', n)}{eq}{_vec(model.coef_[k], fmt)}",
+                             f"{out.sym('w0', n)}{eq}{_fmt(model.intercept_[k])}")
+            if K == 2:
+                two_class_w = (model.coef_[0] - model.coef_[1], model.intercept_[0] - model.intercept_[1])
         else:
             for k, n in enumerate(names):
-                lines.append(f"{_sym('Sigma', n, fmt)}{eq}{_mat(model.covariances_[k], fmt)}")
+                out.equation(f"{out.sym('Sigma', n)}{eq}{_mat(model.covariances_[k], fmt)}")
     elif hasattr(model, "coef_") and len(model.coef_):
-        rows = names[1:] if len(model.coef_) == 1 and K == 2 else names
-        for k, n in enumerate(rows):
-            lines.append(f"{_sym('w', n, fmt)}{eq}{_vec(model.coef_[k], fmt)},  "
-                         f"{_sym('w0', n, fmt) if fmt == 'text' else f'w_{{{n},0}}'}{eq}"
-                         f"{_fmt(model.intercept_[k])}")
-        lines.append(f"Newton steps: {model.n_iter_} ({'converged' if model.converged_ else 'not converged'})")
-    basis = getattr(model, "basis", "linear")
-    counts = ", ".join(f"{REGISTRY[m].label.split(' (')[0]} {parameter_count(m, K, basis)}"
-                       for m in MODEL_NAMES)
-    lines.append(f"Parameters: {model.n_parameters()}  (for {K} classes: {counts})")
+        if K == 2:  # logistic's coef_ is for p(C_2|x); softmax has a row per class
+            if len(model.coef_) == 1:
+                two_class_w = (-model.coef_[0], -model.intercept_[0])
+            else:
+                two_class_w = (model.coef_[0] - model.coef_[1], model.intercept_[0] - model.intercept_[1])
+        else:
+            for k, n in enumerate(names):
+                out.equation(f"{out.sym('w', n)}{eq}{_vec(model.coef_[k], fmt)}",
+                             f"{out.sym('w0', n)}{eq}{_fmt(model.intercept_[k])}")
+        if basis != "linear":
+            if fmt == "latex":
+                out.equation(r"\boldsymbol\phi(\mathbf x) = " + features_text(basis, tex=True))
+            else:
+                out.plain(f"φ(x) = {features_text(basis)}")
+        state = "converged" if model.converged_ else "not converged"
+        start = "zero weights" if model.start_ == "zero" else model.start_
+        out.plain(f"Newton steps: {model.n_iter_} from {start} ({state})")
+    if two_class_w is not None:
+        w, w0 = two_class_w
+        out.equation(f"{out.posterior_lhs(names[0], basis)}{eq}{_vec(w, fmt)}", f"{out.sym('w0')}{eq}{_fmt(w0)}")
+    counts = ", ".join(f"{REGISTRY[m].label.split(' (')[0]} {parameter_count(m, K, basis)}" for m in MODEL_NAMES)
+    out.plain(f"Parameters: {model.n_parameters()}  (for {K} classes: {counts})")
     if summary:
-        lines.append(f"Training accuracy: {100 * summary['accuracy']:.1f}%")
-        kind = "ln p(X, t)" if getattr(model, "generative", False) else "ln p(t|X)"
-        lines.append(f"Log-likelihood {kind}: {summary['log_likelihood']:.4f}")
-        lines.append(f"Cross-entropy: {summary['cross_entropy']:.4f}")
-    if fmt == "latex":
-        lines = [ln if ln.startswith(("Parameters", "Training", "Log-", "Cross", "Newton")) else f"${ln}$"
-                 for ln in lines]
-    return lines
+        out.plain(f"Training accuracy: {100 * summary['accuracy']:.1f}%")
+        out.plain(f"Log-likelihood, {summary['log_likelihood_kind']}: {summary['log_likelihood']:.4f}")
+        for n, v in zip(names, summary.get("binary_log_likelihoods", [])):
+            out.plain(f"  {n} against the rest: ln p(t|X) = {v:.4f}")
+        out.plain(f"Cross-entropy: {summary['cross_entropy']:.4f}")
+    return out.lines
 
 
 def probe_lines(model, class_names, x) -> list[str]:
-    """The path from x to p(C_k|x) (000 eqs. 7-8), one line per class."""
+    """The path from x to p(C_k|x) (Bishop eqs. 4.62-4.63), one line per class."""
     e = model.explain(x)
     names = [class_names[int(c)] for c in model.classes_]
     lines = [f"x = ({_fmt(x[0])}, {_fmt(x[1])})"]

@@ -108,6 +108,21 @@ def decision_image(P: np.ndarray, colors, theta: float = 0.0, background=(255, 2
     return out
 
 
+def ambiguity_image(model, xs: np.ndarray, ys: np.ndarray, color=(40, 40, 40), alpha: int = 120,
+                    period: int = 6) -> np.ndarray:
+    """Where one-vs-rest cannot decide (Bishop 4.1.2): no class, or more than one, has
+    sigma(a_k) > 1/2. RGBA uint8 (rows, cols, 4): diagonal hatching there, transparent elsewhere."""
+    S = model.scores_.evaluate_grid(xs, ys)  # (K, R, C); sigma(a) > 1/2 exactly where a > 0
+    claims = np.count_nonzero(S > 0, axis=0)
+    rows, cols = claims.shape
+    stripe = ((np.arange(rows)[:, None] + np.arange(cols)[None, :]) % period) < period // 2
+    out = np.zeros((rows, cols, 4), dtype=np.uint8)
+    hatch = (claims != 1) & stripe
+    out[hatch, :3] = color
+    out[hatch, 3] = alpha
+    return out
+
+
 def density_image(X: np.ndarray, labels: np.ndarray, colors, bounds: Bounds, shape=(400, 300),
                   background=(255, 255, 255)) -> np.ndarray:
     """Many points as one RGBA image (cols x rows pixels over ``bounds``): each pixel's colour is
@@ -377,6 +392,7 @@ class Scene:
     posterior: np.ndarray | None = None  # (R, C, K) float32, when the heatmap or decision regions are shown
     image: np.ndarray | None = None  # (R, C, 4) uint8: the posterior heatmap
     decision: np.ndarray | None = None  # (R, C, 4) uint8: the decision regions
+    ambiguous: np.ndarray | None = None  # (R, C, 4) uint8: one-vs-rest's undecided regions, hatched
     boundaries: list[Boundary] = field(default_factory=list)
     ellipses: list[np.ndarray] = field(default_factory=list)
     density: list[np.ndarray] = field(default_factory=list)
@@ -397,6 +413,8 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
             sc.image = posterior_image(sc.posterior, colors, background, strength)
         if "decision" in layers:
             sc.decision = decision_image(sc.posterior, colors, theta, background, reject, strength)
+        if getattr(model, "ovr_", False):
+            sc.ambiguous = ambiguity_image(model, xs, ys)
     if "boundaries" in layers:
         sc.boundaries = boundaries(model, bounds)
     if "ellipses" in layers:

@@ -173,3 +173,35 @@ def test_session_spec_and_request_carry_every_setting():
     assert pipeline.session_request(s, (0, 1, 0, 1), model="lda").specs[0].kwargs["priors"] == [0.2, 0.8]
     with pytest.raises(ValueError, match="unknown model"):
         pipeline.session_spec(s, "svm")
+
+
+def test_one_vs_rest_ambiguous_regions_are_hatched_exactly_where_no_or_several_classes_claim(data):
+    """Bishop 4.1.2: a point is ambiguous when the number of k with sigma(a_k) > 1/2 is not one."""
+    X, y = data
+    req = request(X, y, [ModelSpec.make("logistic")], layers=frozenset({"heatmap"}), shape=(60, 50),
+                  bounds=(-8.0, 10.0, -8.0, 10.0))
+    frame = compute(req)
+    model = frame.fit.model
+    xs, ys = scene.grid_axes(req.bounds, 60, 50)
+    G = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+    claims = np.sum(1 / (1 + np.exp(-model.decision_function(G))) > 0.5, axis=1).reshape(50, 60)
+    hatched = frame.scene.ambiguous[..., 3] > 0
+    ambiguous = claims != 1
+    assert ambiguous.any() and (~ambiguous).any()
+    assert not np.any(hatched & ~ambiguous)  # never where exactly one class claims the point
+    stripes = (np.arange(50)[:, None] + np.arange(60)[None, :]) % 6 < 3
+    np.testing.assert_array_equal(hatched, ambiguous & stripes)
+    assert compute(request(X, y, [ModelSpec.make("softmax")])).scene.ambiguous is None
+
+
+def test_one_vs_rest_likelihood_is_the_sum_of_its_binary_fits(data):
+    X, y = data
+    m = create("logistic").fit(X, y)
+    s, _ = m.evaluate(X, y)
+    a = m.decision_function(X)
+    t = (y[:, None] == np.arange(3)).astype(float)
+    each = np.sum(t * np.log(1 / (1 + np.exp(-a))) + (1 - t) * np.log(1 / (1 + np.exp(a))), axis=0)
+    np.testing.assert_allclose(s["binary_log_likelihoods"], each, rtol=1e-10)
+    assert s["log_likelihood"] == pytest.approx(each.sum()) and "one-vs-rest" in s["log_likelihood_kind"]
+    assert create("qda").fit(X, y).evaluate(X, y)[0]["log_likelihood_kind"] == "joint ln p(X, t)"
+    assert create("softmax").fit(X, y).evaluate(X, y)[0]["log_likelihood_kind"] == "conditional ln p(t|X)"

@@ -92,6 +92,8 @@ class Canvas(pg.PlotWidget):
         self.heatmap.setZValue(-10)
         self.decision = pg.ImageItem(axisOrder="row-major")
         self.decision.setZValue(-9)
+        self.ambiguous = pg.ImageItem(axisOrder="row-major")  # one-vs-rest's undecided regions
+        self.ambiguous.setZValue(-8)
         self.legend: pg.LegendItem | None = None
         self.boundary = pg.PlotCurveItem(connect="finite")
         self.boundary.setZValue(5)
@@ -115,7 +117,7 @@ class Canvas(pg.PlotWidget):
         self.band.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # never steal the drag it draws
         self.band.setZValue(20)
         self.band.hide()
-        for item in (self.heatmap, self.decision, self.boundary, self.means, self.density, self.wrong, self.selected,
+        for item in (self.heatmap, self.decision, self.ambiguous, self.boundary, self.means, self.density, self.wrong, self.selected,
                      self.probe, self.probe_label):
             self.addItem(item)
         self.vb.addItem(self.hint, ignoreBounds=True)
@@ -232,6 +234,7 @@ class Canvas(pg.PlotWidget):
         if sc is None:
             self.heatmap.setVisible(False)
             self.decision.setVisible(False)
+            self.ambiguous.setVisible(False)
             self.boundary.setData([], [])
             self._set_curves(self.ellipse_items, [], [], s.ellipse_width)
             self._set_curves(self.density_items, [], [], s.ellipse_width * 0.6)
@@ -242,6 +245,7 @@ class Canvas(pg.PlotWidget):
             return
         self._set_image(self.heatmap, sc.image, sc.bounds)
         self._set_image(self.decision, sc.decision, sc.bounds)
+        self._set_image(self.ambiguous, sc.ambiguous, sc.bounds)
         lines = [b.xy for b in sc.boundaries] + [b.xy for over in frame.overlays for b in over]
         if lines:
             sep = np.full((1, 2), np.nan)

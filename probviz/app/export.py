@@ -35,7 +35,7 @@ def figure_format(path: str) -> str:
 
 def build_figure(session: Session, width: int, height: int, bounds=None, layers=None, title: str | None = None,
                  legend: bool = True, transparent: bool = False, style: Style | None = None,
-                 model: str | None = None) -> Canvas:
+                 spec=None) -> Canvas:
     """An offscreen canvas showing ``session`` at the figure's size, fitted and drawn; the session
     and any window stay as they are."""
     data = session.dataset
@@ -55,8 +55,8 @@ def build_figure(session: Session, width: int, height: int, bounds=None, layers=
     QApplication.processEvents()
     canvas.update_points()
     s = canvas.style
-    request = session_request(session, canvas.view_bounds(), (min(width, 600), min(height, 600)), shown, model,
-                              s.background, s.reject)
+    request = session_request(session, canvas.view_bounds(), (min(width, 600), min(height, 600)), shown,
+                              background=s.background, reject=s.reject, spec=spec)
     frame = pipeline.compute(request)
     canvas.show_frame(frame)
     if title:
@@ -124,14 +124,14 @@ def _paint(canvas: Canvas, device) -> None:
 
 def export_figure(session: Session, path: str, width: int = 1200, height: int = 900, bounds=None,
                   layers=None, title: str | None = None, legend: bool = True, transparent: bool = False,
-                  dpi: int | None = None, style: Style | None = None, model: str | None = None):
+                  dpi: int | None = None, style: Style | None = None, spec=None):
     """Draw ``session`` into a figure file; returns the pipeline Frame it shows. ``bounds`` default
     to the session's view, else the data's extent."""
     figure_format(path)
     if width < 50 or height < 50 or width > 10000 or height > 10000:
         raise ValueError(f"figure size {width}x{height} is out of range (50 to 10000 pixels)")
     canvas = build_figure(session, width, height, bounds if bounds is not None else session.view, layers,
-                          title, legend, transparent, style, model)
+                          title, legend, transparent, style, spec)
     try:
         render(canvas, path, dpi, transparent)
         return canvas.frame

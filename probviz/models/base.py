@@ -123,12 +123,12 @@ class Classifier:
         return float(np.mean(self.predict(X) == np.asarray(y)))
 
     def cross_entropy(self, X, y) -> float:
-        """-sum_n ln p(t_n|x_n): the cross-entropy error of Bishop eqs. 4.90 and 4.108 (natural log)."""
-        logp = self.predict_log_proba(X)
-        return float(-logp[np.arange(len(logp)), self._codes(y)].sum())
+        """The error the fit minimises, without its penalty: -sum_n ln p(t_n|x_n) (Bishop eqs. 4.90
+        and 4.108, natural log); for one-vs-rest the sum of its K binary cross-entropies."""
+        return self._likelihoods(self.decision_function(X), self._codes(y))["cross_entropy"]
 
     def log_likelihood(self, X, y) -> float:
-        """The model's own log-likelihood of the training data.
+        """The model's own log-likelihood of the data (``likelihood_kind`` says which).
 
         Discriminative models: the conditional ln p(t|X) = -cross_entropy.
         Generative models override it with the joint ln p(X, t) (Bishop eq. 4.71).
@@ -145,20 +145,26 @@ class Classifier:
         X = np.asarray(X, dtype=float)
         codes = self._codes(y)
         S = self.decision_function(X)
-        rows = np.arange(len(codes))
         predicted = np.argmax(S, axis=1)
-        logp = self._log_proba_from_scores(S)
-        ce = float(-logp[rows, codes].sum())
         summary = {
             "model": self.name,
             "classes": [str(c) for c in self.classes_],
             "n_parameters": self.n_parameters(),
             "accuracy": float(np.mean(predicted == codes)),
-            "log_likelihood": self._training_log_likelihood(X, y, ce),
-            "cross_entropy": ce,
+            **self._likelihoods(S, codes),
             "notices": list(self.notices_),
         }
         return summary, predicted != codes
+
+    #: what ``log_likelihood`` is, said in the summary, the panel, the status line and JSON
+    likelihood_kind = "conditional ln p(t|X)"
+
+    def _likelihoods(self, S, codes) -> dict:
+        """The training log-likelihood (the model's own kind) and the cross-entropy of its posteriors."""
+        logp = self._log_proba_from_scores(S)
+        ce = float(-logp[np.arange(len(codes)), codes].sum())
+        return {"log_likelihood": self._training_log_likelihood(ce), "log_likelihood_kind": self.likelihood_kind,
+                "cross_entropy": ce}
 
     def summary(self, X, y) -> dict:
         """Plain numbers about the training data for the status line, the CLI and JSON."""
@@ -167,7 +173,7 @@ class Classifier:
     def _log_proba_from_scores(self, S: np.ndarray) -> np.ndarray:
         return S - logsumexp(S, axis=1, keepdims=True)
 
-    def _training_log_likelihood(self, X, y, cross_entropy: float) -> float:
+    def _training_log_likelihood(self, cross_entropy: float) -> float:
         return -cross_entropy
 
 

@@ -205,7 +205,9 @@ class GaussianClassifier(Classifier):
         return {"density": np.exp(log_density), "prior": self.priors_.copy(), "a": a,
                 "posterior": post / post.sum()}
 
-    def _training_log_likelihood(self, X, y, cross_entropy):
+    likelihood_kind = "joint ln p(X, t)"
+
+    def _training_log_likelihood(self, cross_entropy):
         return self.log_likelihood_from_stats()  # O(K): the training data's own statistics
 
     def log_likelihood_from_stats(self) -> float:

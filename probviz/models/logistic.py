@@ -218,8 +218,9 @@ class LogisticRegression(_LinearModel):
         T = self._targets(codes, K)
         self.ovr_ = K > 2
         if self.ovr_:
-            self.notices_.append(f"{K} classes: fitted one-vs-rest (Bishop 4.1.2), whose regions can be "
-                                 "ambiguous; the posterior shown is sigma(a_k) normalised over k")
+            self.notices_.append(f"{K} classes: fitted one-vs-rest (Bishop 4.1.2); hatched regions are "
+                                 "ambiguous (no class, or several, has sigma(a_k) > 1/2); the posterior "
+                                 "shown is sigma(a_k) normalised over k")
         free = np.ones((T.shape[1], F), bool)
         if self.l2 > 0:  # a finite optimum for every problem: solve them together
             return self._record(*self._run(BinaryBatch(Phi, T, self._R), free, starts, T.shape[1], F))
@@ -248,6 +249,17 @@ class LogisticRegression(_LinearModel):
         if getattr(self, "ovr_", False):  # far from the data every sigma underflows: log space
             S = log_expit(S)
         return super()._log_proba_from_scores(S)
+
+    def _likelihoods(self, S, codes):
+        """One-vs-rest is K separate two-class models: its likelihood is theirs, sum_k ln p(t_k|X)
+        (each the conditional likelihood of one binary fit), not that of the normalised posterior."""
+        if not getattr(self, "ovr_", False):
+            return super()._likelihoods(S, codes)
+        sign = np.where(codes[:, None] == np.arange(S.shape[1]), 1.0, -1.0)
+        each = log_expit(sign * S).sum(axis=0)  # ln p(t_k|X) of binary problem k
+        return {"log_likelihood": float(each.sum()),
+                "log_likelihood_kind": f"sum of the {S.shape[1]} one-vs-rest ln p(t_k|X)",
+                "cross_entropy": float(-each.sum()), "binary_log_likelihoods": [float(v) for v in each]}
 
 
 class SoftmaxRegression(_LinearModel):

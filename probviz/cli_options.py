@@ -1,0 +1,77 @@
+"""Command-line options shared by `probviz fit` and `probviz export`, made from the registry's
+parameter specifications (one list of parameters for the panel and the command line)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from probviz.models import REGISTRY, info
+
+
+def _specs():
+    seen = {}
+    for info in REGISTRY.values():
+        for spec in info.params:
+            seen.setdefault(spec.name, spec)
+    return seen
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _float_in(spec):
+    def parse(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        lo = -math.inf if spec.minimum is None else spec.minimum
+        hi = math.inf if spec.maximum is None else spec.maximum
+        if not (math.isfinite(v) and lo <= v <= hi):
+            raise argparse.ArgumentTypeError(f"{v:g} is out of range ({lo:g} to {hi:g})")
+        return v
+    return parse
+
+
+def _priors(text: str) -> list[float]:
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of numbers: {text!r}") from None
+    if not all(math.isfinite(v) and v > 0 for v in values):
+        raise argparse.ArgumentTypeError("priors must be positive numbers")
+    return values
+
+
+def add_model_options(p) -> None:
+    """--model and one flag per model parameter (--l2, --basis, --standardize, --reg-covar), --priors."""
+    names = ", ".join(REGISTRY)
+    p.add_argument("--model", help=f"one of {names} (default: the session's, else lda)")
+    for name, spec in _specs().items():
+        users = ", ".join(m for m, info in REGISTRY.items() if spec in info.params)
+        help_ = f"{spec.help} (for {users}; default {spec.default})"
+        if spec.kind == "bool":
+            p.add_argument(_flag(name), dest=name, action=argparse.BooleanOptionalAction, default=None, help=help_)
+        elif spec.kind == "choice":
+            p.add_argument(_flag(name), dest=name, choices=spec.choices, default=None, help=help_)
+        else:
+            p.add_argument(_flag(name), dest=name, type=_float_in(spec), default=None, metavar="X", help=help_)
+    p.add_argument("--priors", type=_priors, default=None, metavar="P1,P2,...",
+                   help="p(C_k) of each class, in the order of the classes (generative models; renormalised)")
+
+
+def model_overrides(args, model: str) -> dict:
+    """The parameters given on the command line; a flag the chosen model does not take is an error."""
+    own = {spec.name for spec in info(model).params}  # an unknown model fails here, listing the models
+    out = {}
+    for name in _specs():
+        value = getattr(args, name, None)
+        if value is None:
+            continue
+        if name not in own:
+            takes = ", ".join(_flag(n) for n in sorted(own)) or "no parameters"
+            raise ValueError(f"{_flag(name)} does not apply to {model} (it takes {takes})")
+        out[name] = value
+    return out

@@ -1,0 +1,97 @@
+"""What the Parameters panel and `probviz fit` say: one orientation, the likelihood's kind, LaTeX that compiles."""
+
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+from reference import lda_two_class
+
+from probviz.data.examples import load
+from probviz.models import create
+from probviz.report import model_lines, tex_escape
+
+NUM = r"(-?[\d.]+(?:e[-+]?\d+)?)"
+
+
+def two_class_line(lines):
+    (line,) = [ln for ln in lines if "σ(wᵀ" in ln]
+    m = re.search(rf"p\((\w+)\|x\) = σ\(wᵀx \+ w0\): w = \({NUM}, {NUM}\),  w0 = {NUM}", line)
+    return m.group(1), np.array([float(m.group(2)), float(m.group(3))]), float(m.group(4))
+
+
+@pytest.mark.parametrize("name", ["lda", "logistic", "softmax"])
+def test_two_classes_state_w_and_w0_of_the_first_class(name):
+    """p(C_1|x) = sigma(w^T x + w0) with C_1 the first class, whatever the model's own convention."""
+    d = load("fruit")
+    m = create(name).fit(d.X, d.labels)
+    cls, w, w0 = two_class_line(model_lines(m, d.class_names, m.evaluate(d.X, d.labels)[0]))
+    assert cls == "apple"
+    Q = np.random.default_rng(0).uniform(-1, 3, (50, 2))
+    p = 1 / (1 + np.exp(-(Q @ w + w0)))
+    np.testing.assert_allclose(p, m.predict_proba(Q)[:, 0], atol=2e-3)  # 4 significant digits printed
+    if name == "lda":
+        w_ref, w0_ref = lda_two_class(d.X, d.labels)  # eqs. 4.65-4.67, independently
+        np.testing.assert_allclose(w, w_ref, rtol=1e-3)
+        assert w0 == pytest.approx(w0_ref, rel=1e-3)
+
+
+def test_newton_steps_name_their_start():
+    d = load("fruit")
+    lines = model_lines(create("softmax").fit(d.X, d.labels), d.class_names)
+    assert any(re.fullmatch(r"Newton steps: \d+ from the Gaussian model's log-odds \(converged\)", ln) for ln in lines)
+    X = np.array([[1, 2], [1, 5], [0, 2], [0, 5]], float)
+    lines = model_lines(create("logistic").fit(X, [0, 0, 1, 1]), ["a", "b"])
+    assert any(re.fullmatch(r"Newton steps: \d+ from zero weights \(converged\)", ln) for ln in lines)
+
+
+NASTY = ["a_b#1", "50% & $x$", "{x}~^\\"]
+
+
+def test_latex_escapes_every_class_name():
+    assert tex_escape("a_b#1") == r"a\_b\#1"
+    assert tex_escape("{x}~^\\") == r"\{x\}\textasciitilde{}\textasciicircum{}\textbackslash{}"
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal(m, 0.5, (10, 2)) for m in (0, 2, 4)])
+    m = create("lda").fit(X, np.repeat([0, 1, 2], 10))
+    text = "\n".join(model_lines(m, NASTY, m.evaluate(X, np.repeat([0, 1, 2], 10))[0], "latex"))
+    for name in NASTY:
+        assert tex_escape(name) in text
+    groups = textrm_groups(text)
+    assert sorted(set(groups)) == sorted(tex_escape(n) for n in NASTY)
+    for g in groups:  # inside the text groups every special character is escaped
+        bare = re.sub(r"\\(textbackslash|textasciitilde|textasciicircum)\{\}|\\[{}%#$&_]", "", g)
+        assert not re.search(r"[{}%#$&_~^\\]", bare), g
+
+
+def textrm_groups(text):
+    """The contents of every \\textrm{...}, braces matched."""
+    out, i = [], 0
+    while (i := text.find("\\textrm{", i)) >= 0:
+        depth, j = 1, i + len("\\textrm{")
+        while depth:
+            if text[j] == "\\":
+                j += 2
+                continue
+            depth += {"{": 1, "}": -1}.get(text[j], 0)
+            j += 1
+        out.append(text[i + len("\\textrm{"):j - 1])
+        i = j
+    return out
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="needs a TeX installation")
+@pytest.mark.parametrize("name", ["lda", "qda", "logistic", "softmax"])
+def test_latex_compiles_as_it_is(tmp_path, name):
+    rng = np.random.default_rng(2)
+    X = np.vstack([rng.normal(m, 0.7, (10, 2)) for m in (0, 2, 4)])
+    y = np.repeat([0, 1, 2], 10)
+    m = create(name, **({"basis": "quadratic"} if name == "softmax" else {})).fit(X, y)
+    lines = model_lines(m, NASTY, m.evaluate(X, y)[0], "latex")
+    doc = ("\\documentclass{article}\\usepackage{amsmath}\\begin{document}\n"
+           + "\n\n".join(lines) + "\n\\end{document}\n")
+    (tmp_path / "t.tex").write_text(doc)
+    r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout[-2000:]
