@@ -29,6 +29,11 @@ GRID = (256, 256)
 PRESENTATION_SCALE = 1.8
 
 
+def likelihood_symbol(kind: str) -> str:
+    """The short form of a summary's likelihood kind, for the status line."""
+    return "Σ_k ln p(t_k|X)" if "one-vs-rest" in kind else kind.split(" ", 1)[1]
+
+
 class MainWindow(QMainWindow):
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -477,7 +482,8 @@ class MainWindow(QMainWindow):
             parts.append(f"cannot fit: {res.error}")
         elif res.summary:
             parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
-            parts.append(f"log-likelihood {res.summary['log_likelihood']:.2f}")
+            parts.append(f"{likelihood_symbol(res.summary['log_likelihood_kind'])} = "
+                         f"{res.summary['log_likelihood']:.2f}")
         if self.canvas.dense:
             parts.append(f"{len(doc.X):,} points drawn as a density image")
         lonely = [c.name for c, n in zip(doc.classes, counts) if n == 1]
