@@ -36,7 +36,7 @@ def main(args) -> int:
     figure_format(args.output)
     from PySide6.QtWidgets import QApplication
 
-    from probviz.app.canvas import Style
+    from probviz.style import Style
     from probviz.data.inputs import load_session
 
     from probviz.cli_options import model_overrides

@@ -205,3 +205,27 @@ def test_one_vs_rest_likelihood_is_the_sum_of_its_binary_fits(data):
     assert s["log_likelihood"] == pytest.approx(each.sum()) and "one-vs-rest" in s["log_likelihood_kind"]
     assert create("qda").fit(X, y).evaluate(X, y)[0]["log_likelihood_kind"] == "joint ln p(X, t)"
     assert create("softmax").fit(X, y).evaluate(X, y)[0]["log_likelihood_kind"] == "conditional ln p(t|X)"
+
+
+def test_clip_polyline_cuts_segments_exactly_at_the_rectangle():
+    from probviz.figure_layout import clip_polyline
+
+    rect = (0.0, 0.0, 10.0, 10.0)
+    (piece,) = clip_polyline(np.array([[-5.0, 5.0], [5.0, 5.0], [15.0, 5.0]]), rect)
+    np.testing.assert_allclose(piece, [[0, 5], [5, 5], [10, 5]])
+    pieces = clip_polyline(np.array([[2.0, 2.0], [2.0, 20.0], [8.0, 20.0], [8.0, 2.0]]), rect)
+    assert [p.tolist() for p in pieces] == [[[2, 2], [2, 10]], [[8, 10], [8, 2]]]
+    assert clip_polyline(np.array([[20.0, 20.0], [30.0, 30.0]]), rect) == []
+    pieces = clip_polyline(np.array([[1.0, 1.0], [2.0, 2.0], [np.nan, np.nan], [3.0, 3.0], [4.0, 4.0]]), rect)
+    assert len(pieces) == 2
+
+
+def test_ticks_are_round_numbers_inside_the_view():
+    from probviz.figure_layout import nice_ticks, tick_labels
+
+    values, spacing = nice_ticks(-1.0, 4.0, 450)
+    assert spacing == 1.0 and values == [-1.0, 0.0, 1.0, 2.0, 3.0, 4.0]
+    values, spacing = nice_ticks(0.013, 0.0871, 800)
+    assert spacing == 0.01 and values[0] == pytest.approx(0.02) and values[-1] <= 0.0871
+    assert tick_labels([-0.5, 0.0, 0.5, 1.0], 0.5) == ["-0.5", "0", "0.5", "1.0"]
+    assert tick_labels([1e6, 2e6], 1e6) == ["1e+06", "2e+06"]

@@ -18,25 +18,11 @@ from PySide6.QtWidgets import QGraphicsRectItem
 from probviz import scene as scenes
 from probviz.app.document import Document
 from probviz.layers import DEFAULT_LAYERS
+from probviz.style import Style
 
 HIT_PIXELS = 9  # how close (screen pixels) a click must be to grab a point
 DENSITY_THRESHOLD = 50_000  # more points than this are drawn as a density image
 DENSITY_SHAPE = (480, 360)
-
-
-class Style:
-    """Sizes that presentation mode enlarges."""
-
-    def __init__(self, scale: float = 1.0, dark: bool = False):
-        self.scale = scale
-        self.dark = dark
-        self.point_size = 11 * scale
-        self.boundary_width = 3.0 * scale
-        self.ellipse_width = 1.6 * scale
-        self.font_size = int(round(11 * scale))
-        self.background = (24, 24, 28) if dark else (255, 255, 255)
-        self.foreground = (235, 235, 235) if dark else (20, 20, 20)
-        self.reject = (90, 90, 96) if dark else (170, 170, 170)
 
 
 class CanvasViewBox(pg.ViewBox):
@@ -97,6 +83,8 @@ class Canvas(pg.PlotWidget):
         self.legend: pg.LegendItem | None = None
         self.boundary = pg.PlotCurveItem(connect="finite")
         self.boundary.setZValue(5)
+        self.boundary_outline = pg.PlotCurveItem(connect="finite")  # reads on any heatmap, light or dark
+        self.boundary_outline.setZValue(4.9)
         self.ellipse_items: list[pg.PlotCurveItem] = []
         self.density_items: list[pg.PlotCurveItem] = []
         self.means = pg.ScatterPlotItem(symbol="+", pxMode=True)
@@ -117,7 +105,8 @@ class Canvas(pg.PlotWidget):
         self.band.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # never steal the drag it draws
         self.band.setZValue(20)
         self.band.hide()
-        for item in (self.heatmap, self.decision, self.ambiguous, self.boundary, self.means, self.density, self.wrong, self.selected,
+        for item in (self.heatmap, self.decision, self.ambiguous, self.boundary_outline, self.boundary, self.means,
+                     self.density, self.wrong, self.selected,
                      self.probe, self.probe_label):
             self.addItem(item)
         self.vb.addItem(self.hint, ignoreBounds=True)
@@ -139,6 +128,7 @@ class Canvas(pg.PlotWidget):
             ax.setTickFont(font)
             ax.label.setFont(font)
         self.boundary.setPen(pg.mkPen(fg, width=style.boundary_width))
+        self.boundary_outline.setPen(pg.mkPen(style.background, width=style.boundary_width + 2.5 * style.scale))
         self.wrong.setPen(pg.mkPen(fg, width=1.5 * style.scale))
         self.selected.setPen(pg.mkPen(fg, width=2.0 * style.scale, style=Qt.PenStyle.DashLine))
         self.probe.setPen(pg.mkPen(fg, width=2.5 * style.scale))
@@ -236,6 +226,7 @@ class Canvas(pg.PlotWidget):
             self.decision.setVisible(False)
             self.ambiguous.setVisible(False)
             self.boundary.setData([], [])
+            self.boundary_outline.setData([], [])
             self._set_curves(self.ellipse_items, [], [], s.ellipse_width)
             self._set_curves(self.density_items, [], [], s.ellipse_width * 0.6)
             self.means.setData(pos=np.empty((0, 2)))
@@ -251,8 +242,10 @@ class Canvas(pg.PlotWidget):
             sep = np.full((1, 2), np.nan)
             xy = np.vstack([part for line in lines for part in (line, sep)])
             self.boundary.setData(xy[:, 0], xy[:, 1], connect="finite")
+            self.boundary_outline.setData(xy[:, 0], xy[:, 1], connect="finite")
         else:
             self.boundary.setData([], [])
+            self.boundary_outline.setData([], [])
         fit = frame.fit
         colors = [frame.request.colors[i] for i in fit.class_index]
         self._set_curves(self.ellipse_items, sc.ellipses, colors, s.ellipse_width)

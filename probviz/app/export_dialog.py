@@ -41,8 +41,9 @@ class ExportDialog(QDialog):
         self.dpi.setRange(0, 1200)
         self.dpi.setSpecialValueText("(not stored)")
         self.dpi.setValue(150)
-        self.dpi.setToolTip("Resolution written into a PNG, for word processors and slides")
-        form.addRow("PNG resolution", self.dpi)
+        self.dpi.setToolTip("How large a pixel is on paper: stored in a PNG, and it sets the page size of an "
+                            "SVG or PDF (width / dpi inches). The picture itself is the same.")
+        form.addRow("Resolution (dpi)", self.dpi)
         self.scale = QSpinBox()
         self.scale.setRange(50, 400)
         self.scale.setSuffix(" %")

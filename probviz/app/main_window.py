@@ -12,7 +12,8 @@ from PySide6.QtWidgets import (
 )
 
 from probviz import __version__
-from probviz.app.canvas import Canvas, Style
+from probviz.app.canvas import Canvas
+from probviz.style import Style
 from probviz.app.export import export_figure
 from probviz.app.export_dialog import ExportDialog
 from probviz.app.theme import apply_theme

@@ -160,7 +160,7 @@ def test_dark_theme_changes_canvas_and_heatmap(qtbot, fruit):
 
 
 @pytest.mark.parametrize("ext", ["png", "svg", "pdf"])
-def test_export_image_from_the_gui(qtbot, fruit, tmp_path, ext):
+def test_export_image_from_the_gui(qtbot, fruit, tmp_path, ext, monkeypatch):
     out = tmp_path / f"figure.{ext}"
 
     def answer(dialog):
@@ -170,19 +170,33 @@ def test_export_image_from_the_gui(qtbot, fruit, tmp_path, ext):
         dialog.title.setText("Apple or peach?")
         return True
 
+    import probviz.app.main_window as main_window
+
+    seen = []
+    real = main_window.export_figure
+    monkeypatch.setattr(main_window, "export_figure", lambda session, **kw: seen.append(session) or real(session, **kw))
+    fruit.canvas.vb.setRange(xRange=(0.0, 2.0), yRange=(0.5, 3.0), padding=0)
+    fruit.doc.set_model("qda")
+    settle(fruit)
     fruit.files.run_dialog = answer
     key(qtbot, fruit, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     assert out.exists() and out.stat().st_size > 1000
+    # the figure shows what the window shows: its view, its model, its layers
+    (session,) = seen
+    assert session.view == pytest.approx(fruit.canvas.view_bounds()) and session.model == "qda"
+    assert set(session.layers) == fruit.doc.layers
     data = out.read_bytes()
+    dpi = 150  # the dialog's default
     if ext == "png":
         img = QImage(str(out))
-        assert (img.width(), img.height()) == (640, 400)
+        assert (img.width(), img.height()) == (640, 400) and round(img.dotsPerMeterX() * 0.0254) == dpi
     elif ext == "svg":
-        assert b"<svg" in data and data.count(b"<path") > 100
-        assert re.search(rb'width="640', data) or b'viewBox="0 0 640 400"' in data
+        assert b'viewBox="0 0 640 400"' in data and b">Apple or peach?</text>" in data
+        assert float(re.search(rb'width="([\d.]+)mm"', data).group(1)) == pytest.approx(640 / dpi * 25.4, rel=1e-3)
     else:
         box = re.search(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)", data)
-        assert data.startswith(b"%PDF") and (round(float(box.group(1))), round(float(box.group(2)))) == (640, 400)
+        assert data.startswith(b"%PDF")
+        assert (float(box.group(1)), float(box.group(2))) == pytest.approx((640 * 72 / dpi, 400 * 72 / dpi), abs=0.5)
 
 
 def test_gui_and_cli_draw_the_same_picture(qtbot, fruit, tmp_path):

@@ -76,8 +76,14 @@ def test_export_svg_is_vector(tmp_path):
     assert r.returncode == 0, r.stderr
     root = ET.parse(out).getroot()
     ns = "{http://www.w3.org/2000/svg}"
-    assert len(root.findall(f".//{ns}path")) > 100  # points, ellipses, boundaries as paths
+    from probviz.data.examples import load
+
+    n = len(load("shared-vs-own-covariance").X)
+    assert len(root.findall(f".//{ns}circle")) >= n - 10  # the points, as circles (a few may lie outside the view)
     assert len(root.findall(f".//{ns}image")) == 1  # only the heatmap is a picture
+    assert "non-scaling" not in out.read_text()  # strokes have real widths: any renderer draws the same
+    texts = [t.text for t in root.iter(f"{ns}text")]
+    assert "x1" in texts and "x2" in texts and "0" in texts  # text stays text
 
 
 def test_export_pdf_page_matches_the_size(tmp_path):
@@ -89,7 +95,10 @@ def test_export_pdf_page_matches_the_size(tmp_path):
     data = out.read_bytes()
     assert data.startswith(b"%PDF")
     box = re.search(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
-    assert box and (round(float(box.group(1))), round(float(box.group(2)))) == (800, 600)
+    assert box and (round(float(box.group(1))), round(float(box.group(2)))) == (600, 450)  # 96 dpi: 0.75 pt a pixel
+    r = run("export", "example:iris", "-o", str(out), "--width", "800", "--height", "600", "--dpi", "300")
+    box = re.search(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", out.read_bytes())
+    assert (round(float(box.group(1))), round(float(box.group(2)))) == (192, 144)  # 800 / 300 inches
 
 
 @pytest.mark.parametrize("args,message", [

@@ -1,0 +1,224 @@
+"""Draw a pipeline frame as a figure, with QPainter, in the figure's own pixel coordinates.
+
+Every shape is drawn at its final position with a plain (non-cosmetic) pen and no scaled
+transform, and fonts are sized in pixels: the same calls give the same picture on a QImage
+(PNG), a QPdfWriter and a QSvgGenerator, whatever their resolution. SVG keeps plain paths,
+circles and text, clipped to the plot area, which any SVG renderer draws the same way.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen
+
+from probviz.figure_layout import Layout, clip_polyline, tick_labels
+from probviz.style import Style
+
+def _color(c, alpha: int = 255) -> QColor:
+    q = QColor(c) if isinstance(c, str) else QColor(*c[:3])
+    q.setAlpha(alpha)
+    return q
+
+
+def _pen(color, width: float, style=Qt.PenStyle.SolidLine) -> QPen:
+    pen = QPen(_color(color), width, style, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
+    pen.setCosmetic(False)  # a real width, the same in every renderer
+    return pen
+
+
+def _font(px: float, bold: bool = False) -> QFont:
+    f = QFont()
+    f.setPixelSize(max(1, round(px)))
+    f.setBold(bold)
+    return f
+
+
+def _image(rgba: np.ndarray) -> QImage:
+    """An RGBA array whose row 0 is the bottom of the view, as a QImage whose row 0 is the top."""
+    data = np.ascontiguousarray(rgba[::-1])
+    img = QImage(data.data, data.shape[1], data.shape[0], 4 * data.shape[1], QImage.Format.Format_RGBA8888)
+    return img.copy()  # own the pixels: ``data`` goes away
+
+
+def _path(layout: Layout, xy: np.ndarray) -> QPainterPath:
+    """A polyline in data coordinates (NaN rows between pieces) as a path in pixels, cut at the plot
+    area: SVG viewers that ignore clip paths (Qt's own among them) draw the same picture."""
+    path = QPainterPath()
+    for piece in clip_polyline(layout.to_px(xy), layout.plot):
+        path.moveTo(*piece[0])
+        for x, y in piece[1:]:
+            path.lineTo(x, y)
+    return path
+
+
+def _inside(layout: Layout, px: np.ndarray, margin: float) -> np.ndarray:
+    """Which marks (pixel centres) of radius ``margin`` show at least partly in the plot area."""
+    left, top, w, h = layout.plot
+    return ((px[:, 0] > left - margin) & (px[:, 0] < left + w + margin)
+            & (px[:, 1] > top - margin) & (px[:, 1] < top + h + margin))
+
+
+def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_names=("x1", "x2"),
+                 title: str = "", legend=None, transparent: bool = False) -> None:
+    """Draw ``frame`` (a pipeline Frame, or None) and ``points`` = (X, labels, colours) on ``p``.
+
+    ``legend`` is (model label, [(class name, colour), ...]) or None.
+    """
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+    fg, bg = style.foreground, style.background
+    if not transparent:
+        p.fillRect(QRectF(0, 0, layout.width, layout.height), _color(bg))
+    left, top, w, h = layout.plot
+    plot = QRectF(left, top, w, h)
+    layers = frame.request.layers if frame is not None else frozenset({"points"})
+    sc = frame.scene if frame is not None else None
+
+    p.save()
+    p.setClipRect(plot)
+    if sc is not None:
+        for img in (sc.image, sc.decision, sc.ambiguous):
+            if img is not None:
+                p.drawImage(plot, _image(img))
+        fit = frame.fit
+        colors = [frame.request.colors[i] for i in fit.class_index]
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        for k, line in enumerate(sc.density):
+            p.setPen(_pen(colors[k], style.ellipse_width * 0.7, Qt.PenStyle.DotLine))
+            p.drawPath(_path(layout, line))
+        for k, line in enumerate(sc.ellipses):
+            p.setPen(_pen(colors[k], style.ellipse_width))
+            p.drawPath(_path(layout, line))
+        lines = [b.xy for b in sc.boundaries] + [b.xy for over in frame.overlays for b in over]
+        if lines:
+            path = _path(layout, np.vstack([part for line in lines for part in (line, np.full((1, 2), np.nan))]))
+            p.setPen(_pen(bg, style.boundary_width + 2.5 * style.scale))  # an outline: it reads on any heatmap
+            p.drawPath(path)
+            p.setPen(_pen(fg, style.boundary_width))
+            p.drawPath(path)
+    X, labels, point_colors = points
+    if "points" in layers and len(X):
+        r = style.point_size / 2
+        p.setPen(_pen(bg, 1.2 * style.scale))
+        for k, color in enumerate(point_colors):
+            p.setBrush(QBrush(_color(color)))
+            px = layout.to_px(X[labels == k])
+            for x, y in px[_inside(layout, px, r)]:
+                p.drawEllipse(QPointF(x, y), r, r)
+        wrong = frame.fit.wrong if frame is not None else None
+        if wrong is not None and len(wrong) == len(X):
+            p.setPen(_pen(fg, 1.5 * style.scale))
+            d = 0.4 * r
+            px = layout.to_px(X[wrong])
+            for x, y in px[_inside(layout, px, d)]:
+                p.drawLine(QPointF(x - d, y - d), QPointF(x + d, y + d))
+                p.drawLine(QPointF(x - d, y + d), QPointF(x + d, y - d))
+    if sc is not None and sc.ellipses:  # the means, on top of the points
+        d = 11 * style.scale
+        px = layout.to_px(frame.fit.model.means_)
+        for x, y in px[_inside(layout, px, d / 2)]:
+            for color, width in ((bg, 4.5 * style.scale), (fg, 2.0 * style.scale)):
+                p.setPen(_pen(color, width))
+                p.drawLine(QPointF(x - d / 2, y), QPointF(x + d / 2, y))
+                p.drawLine(QPointF(x, y - d / 2), QPointF(x, y + d / 2))
+    if frame is not None and frame.probe is not None and _inside(layout, layout.to_px([frame.probe.x]), 0).all():
+        _probe(p, layout, frame.probe, style)
+    p.restore()
+
+    _axes(p, layout, style, axis_names)
+    if title:
+        p.setPen(_pen(fg, 1))
+        p.setFont(_font(1.4 * style.font_px))
+        p.drawText(QRectF(0, 0, layout.width, top), Qt.AlignmentFlag.AlignCenter, title)
+    if legend is not None:
+        _legend(p, layout, style, *legend)
+
+
+def _probe(p, layout, probe, style):
+    fg, bg = style.foreground, style.background
+    (x, y), = layout.to_px([probe.x])
+    p.setPen(_pen(fg, 2.5 * style.scale))
+    p.setBrush(QBrush(_color(bg)))
+    r = 7 * style.scale
+    p.drawEllipse(QPointF(x, y), r, r)
+    font = _font(style.font_px)
+    p.setFont(font)
+    fm = QFontMetricsF(font)
+    tw, th = fm.horizontalAdvance(probe.label) + 8, fm.height() + 4
+    right_half = x > layout.plot[0] + layout.plot[2] / 2
+    box = QRectF(x - tw - 1.4 * r if right_half else x + 1.4 * r, y - th - 1.4 * r, tw, th)
+    p.setPen(_pen(fg, 1))
+    p.setBrush(QBrush(_color(bg, 210)))
+    p.drawRect(box)
+    p.drawText(box, Qt.AlignmentFlag.AlignCenter, probe.label)
+
+
+def _crisp(v: float) -> float:
+    """The centre of the pixel ``v`` falls in: a 1-pixel line there covers one pixel, not two halves."""
+    return math.floor(v) + 0.5
+
+
+def _axes(p, layout, style, axis_names):
+    fg = style.foreground
+    left, top, w, h = layout.plot
+    left, bottom = _crisp(left), _crisp(top + h)
+    tick = round(5 * style.scale)
+    font = _font(style.font_px)
+    p.setFont(font)
+    fm = QFontMetricsF(font)
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.setPen(_pen(fg, 1.0 * style.scale))
+    p.drawLine(QPointF(left, top), QPointF(left, bottom))
+    p.drawLine(QPointF(left, bottom), QPointF(left + w, bottom))
+    values, spacing = layout.x_ticks()
+    for v, text in zip(values, tick_labels(values, spacing)):
+        x = float(layout.x_px(v))
+        p.drawLine(QPointF(_crisp(x), bottom), QPointF(_crisp(x), bottom + tick))
+        tw = fm.horizontalAdvance(text)
+        p.drawText(QPointF(x - tw / 2, top + h + tick + fm.ascent() + 2), text)
+    values, spacing = layout.y_ticks()
+    for v, text in zip(values, tick_labels(values, spacing)):
+        y = float(layout.y_px(v))
+        p.drawLine(QPointF(left - tick, _crisp(y)), QPointF(left, _crisp(y)))
+        tw = fm.horizontalAdvance(text)
+        p.drawText(QPointF(left - tick - 4 - tw, y + fm.ascent() / 2 - fm.descent() / 2), text)
+    p.drawText(QRectF(left, top + h + tick + fm.height() + 2, w, fm.height() + 4),
+               Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, axis_names[0])
+    p.save()
+    p.translate(fm.height() * 0.4, top + h / 2)
+    p.rotate(-90)
+    p.drawText(QRectF(-h / 2, 0, h, fm.height() + 4), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+               axis_names[1])
+    p.restore()
+
+
+def _legend(p, layout, style, model_label, entries):
+    if not entries:
+        return
+    fg, bg = style.foreground, style.background
+    bold, plain = _font(style.font_px, bold=True), _font(style.font_px)
+    fm_b, fm = QFontMetricsF(bold), QFontMetricsF(plain)
+    row = max(fm.height(), style.point_size) + 4 * style.scale
+    sw = style.point_size + 10 * style.scale
+    width = max([fm_b.horizontalAdvance(model_label)] + [sw + fm.horizontalAdvance(n) for n, _ in entries]) + 16
+    height = row * (len(entries) + (1 if model_label else 0)) + 8
+    x0, y0 = layout.plot[0] + 10, layout.plot[1] + 10
+    p.setPen(_pen(fg, 1))
+    p.setBrush(QBrush(_color(bg, 225)))
+    p.drawRect(QRectF(x0, y0, width, height))
+    y = y0 + 4
+    if model_label:
+        p.setFont(bold)
+        p.drawText(QRectF(x0 + 8, y, width - 8, row), Qt.AlignmentFlag.AlignVCenter, model_label)
+        y += row
+    p.setFont(plain)
+    for name, color in entries:
+        p.setPen(_pen(bg, 1.2 * style.scale))
+        p.setBrush(QBrush(_color(color)))
+        p.drawEllipse(QPointF(x0 + 8 + style.point_size / 2, y + row / 2), style.point_size / 2, style.point_size / 2)
+        p.setPen(_pen(fg, 1))
+        p.drawText(QRectF(x0 + 8 + sw, y, width - sw - 8, row), Qt.AlignmentFlag.AlignVCenter, name)
+        y += row

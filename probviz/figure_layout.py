@@ -1,0 +1,136 @@
+"""Where a figure's parts go, in pixels: the plot rectangle, the ticks, the data-to-pixel map.
+
+Pure Python and numpy. A figure is ``width`` x ``height`` pixels whatever its format; the
+exporters draw everything in these pixel coordinates (no scaled transforms), so a point at
+(a, b) lands exactly where the ticks say (a, b) is, in PNG, PDF and SVG alike.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+Bounds = tuple[float, float, float, float]  # x0, x1, y0, y1
+
+
+def view_of(X: np.ndarray, margin: float = 0.15) -> Bounds:
+    """A view framing the points with a margin of ``margin`` of their extent (a default when empty)."""
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    if len(X) == 0:
+        return (-5.0, 5.0, -5.0, 5.0)
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = np.maximum(hi - lo, 1e-9 + 0.1 * np.abs(hi))
+    span = np.where(span > 0, span, 1.0)
+    (x0, y0), (x1, y1) = lo - margin * span, hi + margin * span
+    return (float(x0), float(x1), float(y0), float(y1))
+
+
+def nice_ticks(lo: float, hi: float, length_px: float, target_px: float = 80.0) -> tuple[list[float], float]:
+    """Tick values at 1, 2 or 5 times a power of ten, about ``target_px`` apart, inside [lo, hi]."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo or length_px <= 0:
+        return [], 0.0
+    raw = (hi - lo) * target_px / length_px
+    power = 10.0 ** math.floor(math.log10(raw))
+    spacing = next(m * power for m in (1.0, 2.0, 5.0, 10.0) if m * power >= raw)
+    first = math.ceil(lo / spacing - 1e-9)
+    values = []
+    k = first
+    while k * spacing <= hi * (1 + 1e-12) + 1e-12 * abs(spacing):
+        values.append(k * spacing)
+        k += 1
+    return values, spacing
+
+
+def tick_labels(values: list[float], spacing: float) -> list[str]:
+    """Labels with just the decimals the spacing needs ("0.5", "1", "1.5"); -0 is written 0."""
+    if not values:
+        return []
+    big = max(abs(v) for v in values)
+    if big >= 1e6 or (big and spacing < 1e-4):
+        digits = max(0, -math.floor(math.log10(spacing)) + math.floor(math.log10(big)))
+        return [f"{v:.{min(digits, 12)}e}" for v in values]
+    decimals = max(0, -math.floor(math.log10(spacing) + 1e-9))
+    out = []
+    for v in values:
+        text = f"{v:.{decimals}f}"
+        out.append("0" if float(text) == 0 else text)
+    return out
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A figure: its size, the plot rectangle (left, top, width, height) in pixels, the view."""
+
+    width: int
+    height: int
+    plot: tuple[float, float, float, float]
+    bounds: Bounds
+
+    def x_px(self, x):
+        left, _, w, _ = self.plot
+        x0, x1, _, _ = self.bounds
+        return left + (np.asarray(x, dtype=float) - x0) * (w / (x1 - x0))
+
+    def y_px(self, y):
+        _, top, _, h = self.plot
+        _, _, y0, y1 = self.bounds
+        return top + (y1 - np.asarray(y, dtype=float)) * (h / (y1 - y0))
+
+    def to_px(self, xy: np.ndarray) -> np.ndarray:
+        """(N, 2) data coordinates -> (N, 2) pixel coordinates (y pointing down)."""
+        xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        return np.column_stack([self.x_px(xy[:, 0]), self.y_px(xy[:, 1])])
+
+    def x_ticks(self):
+        return nice_ticks(self.bounds[0], self.bounds[1], self.plot[2])
+
+    def y_ticks(self):
+        return nice_ticks(self.bounds[2], self.bounds[3], self.plot[3], target_px=60.0)
+
+
+def layout(width: int, height: int, bounds: Bounds, font_px: float, title: bool = False,
+           y_label_chars: int = 6) -> Layout:
+    """Room for the tick labels and axis names on the left and bottom, and the title on top."""
+    left = round(font_px * (0.62 * y_label_chars + 2.6))
+    bottom = round(font_px * 3.3)
+    top = round(font_px * (2.6 if title else 0.9))
+    right = round(font_px * 1.2)
+    return Layout(width, height, (left, top, max(width - left - right, 10), max(height - top - bottom, 10)),
+                  tuple(float(b) for b in bounds))
+
+
+def clip_polyline(P: np.ndarray, rect: tuple[float, float, float, float]) -> list[np.ndarray]:
+    """The parts of a polyline (N, 2) inside ``rect`` = (left, top, width, height), as a list of
+    polylines; NaN rows in ``P`` break it. Each segment is cut exactly (Liang-Barsky), so a figure
+    needs no clip path to stay inside its plot area."""
+    P = np.asarray(P, dtype=float).reshape(-1, 2)
+    if len(P) < 2:
+        return []
+    left, top, w, h = rect
+    a, b = P[:-1], P[1:]
+    d = b - a
+    t0, t1 = np.zeros(len(a)), np.ones(len(a))
+    keep = np.all(np.isfinite(a), axis=1) & np.all(np.isfinite(b), axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for p, q in ((-d[:, 0], a[:, 0] - left), (d[:, 0], left + w - a[:, 0]),
+                     (-d[:, 1], a[:, 1] - top), (d[:, 1], top + h - a[:, 1])):
+            keep &= ~((p == 0) & (q < 0))
+            r = q / p
+            t0 = np.where(p < 0, np.maximum(t0, r), t0)
+            t1 = np.where(p > 0, np.minimum(t1, r), t1)
+    keep &= t0 <= t1
+    A, B = a + t0[:, None] * d, a + t1[:, None] * d
+    pieces, current = [], []
+    for i in np.flatnonzero(keep):
+        joined = current and i - 1 == current_index and t0[i] == 0.0 and t1[i - 1] == 1.0
+        if not joined:
+            if len(current) >= 2:
+                pieces.append(np.array(current))
+            current = [A[i]]
+        current.append(B[i])
+        current_index = i
+    if len(current) >= 2:
+        pieces.append(np.array(current))
+    return pieces

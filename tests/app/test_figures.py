@@ -1,0 +1,204 @@
+"""Figures are right: in every format, at every dpi, in both themes, a point at (a, b) is drawn
+where the exported axes' ticks say (a, b) is. Each file is read back by an independent renderer
+(QImage for PNG, pypdfium2 for PDF, Qt's QSvgRenderer and resvg for SVG), and the tick marks
+and point centres are found in the pixels."""
+
+import os
+import re
+import stat
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtSvg import QSvgRenderer
+from scipy import ndimage
+
+from probviz.app.export import export_figure
+from probviz.data.dataset import Dataset
+from probviz.data.session import Session
+from probviz.style import Style
+
+W, H = 560, 420
+VIEW = (-1.0, 4.0, -1.0, 3.0)
+BLUE, ORANGE = "#0072B2", "#D55E00"
+
+
+@pytest.fixture
+def grid_session():
+    """Points on an integer grid, x in 0..3, y in 0..2, two classes; only the points layer."""
+    xs, ys = np.meshgrid(np.arange(4.0), np.arange(3.0))
+    X = np.vstack([np.column_stack([xs.ravel(), ys.ravel()]), [[1.0, -1.3]]])  # the last one: below the view
+    labels = (X[:, 0] >= 2).astype(int)
+    data = Dataset(X, labels, ["left", "right"], [BLUE, ORANGE], ("x", "y"))
+    return Session(data, "lda", layers=["points"], view=VIEW)
+
+
+def to_array(img: QImage) -> np.ndarray:
+    img = img.convertToFormat(QImage.Format.Format_RGBA8888)
+    arr = np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), img.bytesPerLine() // 4, 4)
+    return arr[:, :img.width(), :3].astype(int)
+
+
+def raster(path: str, kind: str) -> np.ndarray:
+    """The file as W x H RGB pixels, drawn by a renderer other than the one that wrote it."""
+    if kind == "png":
+        return to_array(QImage(path))
+    if kind == "pdf":
+        import pypdfium2 as pdfium
+
+        page = pdfium.PdfDocument(path)[0]
+        w_pt, _ = page.get_size()
+        bitmap = page.render(scale=W / w_pt, rev_byteorder=True)  # RGB(A) byte order
+        return bitmap.to_numpy()[:H, :W, :3].astype(int)
+    if kind == "svg-qt":
+        img = QImage(W, H, QImage.Format.Format_RGBA8888)
+        img.fill(Qt.GlobalColor.white)
+        p = QPainter(img)
+        QSvgRenderer(path).render(p)
+        p.end()
+        return to_array(img)
+    import resvg_py
+
+    dpi = 25.4 * W / float(re.search(r'width="([\d.]+)mm"', open(path).read(400)).group(1))
+    png = resvg_py.svg_to_bytes(svg_path=path, width=W, height=H, background="white", dpi=dpi)
+    return to_array(QImage.fromData(bytes(png)))
+
+
+def blobs(rgb: np.ndarray, color: str) -> np.ndarray:
+    """Centres (x, y) of the regions of exactly this colour (point cores; edges are antialiased)."""
+    c = np.array([int(color[i:i + 2], 16) for i in (1, 3, 5)])
+    mask = np.all(np.abs(rgb - c) <= 6, axis=2)
+    lab, n = ndimage.label(mask)
+    centres = ndimage.center_of_mass(mask, lab, range(1, n + 1))
+    sizes = ndimage.sum(mask, lab, range(1, n + 1))
+    return np.array([(x, y) for (y, x), s in zip(centres, sizes) if s >= 20])
+
+
+def axis_ticks(rgb: np.ndarray, fg) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """The bottom and left axis lines (the longest runs of the foreground colour) and the centres of
+    the tick marks just outside them."""
+    bg = 255 - np.array(fg) if fg[0] < 128 else np.array((24, 24, 28))
+    coverage = np.abs(rgb - bg).sum(axis=2) / np.abs(np.array(fg) - bg).sum()
+    ink = coverage > 0.3  # a 1-pixel line split over two rows still shows
+    row = int(np.argmax(ink.sum(axis=1)))  # the bottom axis
+    col = int(np.argmax(ink.sum(axis=0)))  # the left axis
+    below = ink[row + 2:row + 4].any(axis=0)
+    below[:col - 1] = False
+    lab, n = ndimage.label(below)
+    xt = np.array([np.mean(np.flatnonzero(lab == i)) for i in range(1, n + 1)])
+    left = ink[:, col - 4:col - 2].any(axis=1)
+    left[row + 2:] = False
+    lab, n = ndimage.label(left)
+    yt = np.array([np.mean(np.flatnonzero(lab == i)) for i in range(1, n + 1)])
+    return xt, yt, row, col
+
+
+FORMATS = [("png", 96, "png"), ("png", 150, "png"), ("png", 300, "png"), ("pdf", 96, "pdf"), ("pdf", 300, "pdf"),
+           ("svg", 96, "svg-qt"), ("svg", 96, "svg-resvg"), ("svg", 300, "svg-resvg")]
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("ext,dpi,reader", FORMATS)
+def test_points_sit_where_the_ticks_say(qapp, tmp_path, grid_session, ext, dpi, reader, dark):
+    path = str(tmp_path / f"f.{ext}")
+    style = Style(1.0, dark)
+    export_figure(grid_session, path, W, H, legend=False, dpi=dpi, style=style)
+    rgb = raster(path, reader)
+    assert rgb.shape[:2] == (H, W)
+    xt, yt, axis_row, axis_col = axis_ticks(rgb, style.foreground)
+    # ticks every 1 on both axes for this view and size: x at -1..4, y at -1..3
+    assert len(xt) == 6 and len(yt) == 5, (xt, yt)
+    assert np.ptp(np.diff(xt)) <= 1.5 and np.ptp(np.diff(yt)) <= 1.5  # evenly spaced (marks snap to pixels)
+    x_of = lambda v: xt[0] + (v + 1) * np.mean(np.diff(xt))  # noqa: E731 - tick k is the value k - 1
+    y_of = lambda v: yt[-1] - (v + 1) * np.mean(np.diff(yt))  # noqa: E731 - rows grow downward
+    for color, xs in ((BLUE, (0, 1)), (ORANGE, (2, 3))):
+        found = blobs(rgb, color)
+        assert len(found) == 6, (color, found)  # the point outside the view is clipped away
+        expected = np.array([(x_of(x), y_of(y)) for x in xs for y in (0, 1, 2)])
+        for e in expected:  # every point's centre within 1.5 pixels of its tick crossing
+            assert np.min(np.hypot(*(found - e).T)) < 1.5, (e, found)
+    # the plot area starts where the axes are drawn: the tick at -1 is on the left axis
+    assert abs(xt[0] - axis_col) < 1.5 and abs(yt[-1] - axis_row) < 1.5
+
+
+def test_svg_tick_labels_are_text_at_their_ticks(qapp, tmp_path, grid_session):
+    """The labels say what the ticks are: each x label is centred on the column of its value's points."""
+    path = str(tmp_path / "f.svg")
+    export_figure(grid_session, path, W, H, legend=False)
+    svg = open(path).read()
+    rgb = raster(path, "svg-resvg")
+    found = np.vstack([blobs(rgb, BLUE), blobs(rgb, ORANGE)])
+    columns = sorted(set(np.round(found[:, 0], 0)))
+    assert len(columns) == 4
+    for value, x_px in zip(("0", "1", "2", "3"), columns):
+        m = re.search(rf'<text[^>]*x="([\d.]+)"[^>]*>\s*{value}\s*</text>', svg) or re.search(
+            rf'x="([\d.]+)"[^>]*\n?[^<]*>{value}</text>', svg)
+        assert m, value
+        x_text = float(m.group(1))
+        assert abs(x_text + 4.5 - x_px) < 6, (value, x_text, x_px)  # a digit is about 9 px wide at 15 px
+
+
+def test_svg_and_pdf_sizes_follow_the_dpi(qapp, tmp_path, grid_session):
+    import pypdfium2 as pdfium
+
+    export_figure(grid_session, str(tmp_path / "a.svg"), W, H, dpi=300)
+    head = open(tmp_path / "a.svg").read(400)
+    w_mm = float(re.search(r'width="([\d.]+)mm"', head).group(1))
+    assert w_mm == pytest.approx(W / 300 * 25.4, rel=1e-3)
+    export_figure(grid_session, str(tmp_path / "a.pdf"), W, H, dpi=150)
+    w_pt, h_pt = pdfium.PdfDocument(str(tmp_path / "a.pdf"))[0].get_size()
+    assert w_pt == pytest.approx(W / 150 * 72, abs=0.5) and h_pt == pytest.approx(H / 150 * 72, abs=0.5)
+    export_figure(grid_session, str(tmp_path / "a.png"), W, H, dpi=300)
+    img = QImage(str(tmp_path / "a.png"))
+    assert round(img.dotsPerMeterX() * 0.0254) == 300 and (img.width(), img.height()) == (W, H)
+
+
+def test_dark_theme_heatmap_and_boundary_read_on_dark(qapp, tmp_path):
+    """The heatmap is blended over the dark background, and the boundary has a dark outline."""
+    from probviz.data.examples import load
+
+    s = Session(load("fruit"), "lda", layers=["heatmap", "boundaries"], view=(-1, 3, -1, 4))
+    export_figure(s, str(tmp_path / "d.png"), 600, 450, legend=False, style=Style(1.0, True))
+    rgb = raster(str(tmp_path / "d.png"), "png")
+    inner = rgb[60:380, 120:580]
+    assert inner.mean() < 110  # a dark picture, not the light heatmap
+    light = np.all(inner > 200, axis=2)  # the boundary line: light pixels
+    assert light.sum() > 200
+    ys, xs = np.nonzero(light)
+    # next to the line, within its outline, sits the dark background colour
+    near = [inner[y + d, x] for y, x in zip(ys[::25], xs[::25]) for d in (-3, 3) if 0 <= y + d < inner.shape[0]]
+    assert min(np.abs(np.array(near) - (24, 24, 28)).sum(axis=1)) < 30
+
+
+def test_unwritable_target_says_why_and_nothing_is_left_behind(qapp, tmp_path, grid_session):
+    with pytest.raises(OSError, match="directory does not exist"):
+        export_figure(grid_session, str(tmp_path / "no" / "such" / "x.png"))
+    target = tmp_path / "keep.png"
+    target.write_bytes(b"old")
+    os.chmod(target, 0o644)
+    export_figure(grid_session, str(target), 200, 150)
+    assert QImage(str(target)).width() == 200
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o666 & ~_umask()
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.png"]  # no temporary file left
+
+
+def test_a_failed_export_keeps_the_old_file(qapp, tmp_path, grid_session, monkeypatch):
+    import probviz.app.export as export
+
+    target = tmp_path / "keep.svg"
+    target.write_text("old")
+
+    def boom(*a, **k):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(export, "paint_figure", boom)
+    with pytest.raises(RuntimeError):
+        export_figure(grid_session, str(target), 200, 150)
+    assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["keep.svg"]
+
+
+def _umask():
+    m = os.umask(0)
+    os.umask(m)
+    return m
