@@ -51,20 +51,27 @@ def features(X, degree=1, standardize=True, frame=None):
     return np.column_stack(cols)
 
 
-def softmax_reference(Phi, codes, K, l2, rows_penalised=None):
-    """Minimise -sum_n ln softmax(Phi W^T)_{n, t_n} + (l2/2) ||W[:, 1:]||^2 with L-BFGS from zero,
-    to a tight tolerance. Returns (W, objective)."""
-    N, F = Phi.shape
+def softmax_objective(Phi, codes, K, l2, W):
+    """E(W) = -sum_n ln softmax(Phi W^T)_{n, t_n} + (l2/2) ||W[:, 1:]||^2 (eq. 4.108 plus the penalty)
+    and its gradient (eq. 4.109 plus l2 W)."""
+    N = len(Phi)
+    A = Phi @ W.T
+    L = logsumexp(A, axis=1)
+    E = -(A[np.arange(N), codes] - L).sum() + 0.5 * l2 * np.sum(W[:, 1:] ** 2)
+    P = np.exp(A - L[:, None])
+    P[np.arange(N), codes] -= 1
+    G = P.T @ Phi
+    G[:, 1:] += l2 * W[:, 1:]
+    return E, G
+
+
+def softmax_reference(Phi, codes, K, l2):
+    """Minimise softmax_objective with L-BFGS and BFGS from zero, to a tight tolerance; the better
+    of the two. Returns (W, objective)."""
+    F = Phi.shape[1]
 
     def f(w):
-        W = w.reshape(K, F)
-        A = Phi @ W.T
-        L = logsumexp(A, axis=1)
-        E = -(A[np.arange(N), codes] - L).sum() + 0.5 * l2 * np.sum(W[:, 1:] ** 2)
-        P = np.exp(A - L[:, None])
-        P[np.arange(N), codes] -= 1
-        G = P.T @ Phi
-        G[:, 1:] += l2 * W[:, 1:]
+        E, G = softmax_objective(Phi, codes, K, l2, w.reshape(K, F))
         return E, G.ravel()
 
     best = None

@@ -10,7 +10,6 @@ same. Files are written atomically: a temporary file beside the target, then a r
 from __future__ import annotations
 
 import os
-import tempfile
 
 from PySide6.QtCore import QMarginsF, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
@@ -18,6 +17,7 @@ from PySide6.QtSvg import QSvgGenerator
 
 from probviz import pipeline
 from probviz.app.figure import paint_figure
+from probviz.data.atomic import atomic_write
 from probviz.data.session import Session
 from probviz.figure_layout import layout as figure_layout
 from probviz.figure_layout import view_of
@@ -81,7 +81,7 @@ def export_figure(session: Session, path: str, width: int = 1200, height: int = 
         finally:
             painter.end()
 
-    _write_atomically(path, lambda tmp: _render(ext, tmp, width, height, dpi or SCREEN_DPI, transparent, paint))
+    atomic_write(path, lambda tmp: _render(ext, tmp, width, height, dpi or SCREEN_DPI, transparent, paint), ext)
     return frame
 
 
@@ -110,29 +110,3 @@ def _render(ext, path, width, height, dpi, transparent, paint) -> None:
         pdf.setTitle("probviz figure")
         pdf.setCreator("probviz")
         paint(pdf)
-
-
-def _write_atomically(path: str, write) -> None:
-    """``write(tmp)`` into a temporary file beside ``path``, then rename it over ``path``: a failure
-    or a crash leaves the old file (or none), never half a figure."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".probviz-", suffix=os.path.splitext(path)[1], dir=folder)
-    os.close(fd)
-    try:
-        write(tmp)
-        if os.path.getsize(tmp) == 0:
-            raise OSError(f"{path}: cannot write the file")
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

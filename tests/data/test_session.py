@@ -3,6 +3,7 @@
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 import textwrap
@@ -75,7 +76,8 @@ def test_a_save_killed_halfway_leaves_the_old_file(tmp_path):
         import probviz.data.atomic as atomic
         from probviz.data.dataset import Dataset
         from probviz.data.session import Session, write_session
-        real_fdopen = os.fdopen
+        import builtins
+        real_open = builtins.open
         class Dying:
             def __init__(self, f): self.f = f
             def __enter__(self): return self
@@ -83,7 +85,7 @@ def test_a_save_killed_halfway_leaves_the_old_file(tmp_path):
             def write(self, text):
                 self.f.write(text[: len(text) // 2]); self.f.flush()
                 os.kill(os.getpid(), signal.SIGKILL)
-        atomic.os.fdopen = lambda *a, **k: Dying(real_fdopen(*a, **k))
+        atomic.open = lambda *a, **k: Dying(real_open(*a, **k))  # the writer's own file only
         d = Dataset(np.zeros((5, 2)), [0] * 5, ["only"])
         write_session({str(p)!r}, Session(d))
     """)
@@ -104,3 +106,16 @@ def test_a_failed_save_cleans_up_its_temporary_file(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         write_session(str(p), sample())
     assert sorted(os.listdir(tmp_path)) == ["work.probviz"]
+
+
+def test_a_save_keeps_the_files_mode(tmp_path):
+    p = tmp_path / "shared.probviz"
+    write_session(str(p), sample())
+    os.chmod(p, 0o640)
+    write_session(str(p), sample())
+    assert stat.S_IMODE(os.stat(p).st_mode) == 0o640
+    q = tmp_path / "new.probviz"
+    write_session(str(q), sample())
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(os.stat(q).st_mode) == 0o666 & ~mask  # not mkstemp's 0600

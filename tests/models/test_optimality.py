@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from reference import binary_reference, features, softmax_reference
+from reference import binary_reference, features, softmax_objective, softmax_reference
 from scipy.special import expit, logsumexp
 
 from probviz.models import create
@@ -34,7 +34,6 @@ def frame_of(m, X):
 
 def objective(Phi, codes, K, l2, W, binary):
     """E(W) and its gradient: binary W (1, F) for p(C_2|x) = sigma(a); else K softmax rows."""
-    N = len(Phi)
     if binary:
         a = Phi @ W[0]
         t = (codes == 1).astype(float)
@@ -42,14 +41,7 @@ def objective(Phi, codes, K, l2, W, binary):
         g = Phi.T @ (expit(a) - t)
         g[1:] += l2 * W[0, 1:]
         return E, g[None]
-    A = Phi @ W.T
-    L = logsumexp(A, axis=1)
-    E = -(A[np.arange(N), codes] - L).sum() + 0.5 * l2 * np.sum(W[:, 1:] ** 2)
-    P = np.exp(A - L[:, None])
-    P[np.arange(N), codes] -= 1
-    G = P.T @ Phi
-    G[:, 1:] += l2 * W[:, 1:]
-    return E, G
+    return softmax_objective(Phi, codes, K, l2, W)
 
 
 def check_fit(name, X, y, l2, basis="linear", standardize=True):
