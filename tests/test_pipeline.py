@@ -229,3 +229,41 @@ def test_ticks_are_round_numbers_inside_the_view():
     assert spacing == 0.01 and values[0] == pytest.approx(0.02) and values[-1] <= 0.0871
     assert tick_labels([-0.5, 0.0, 0.5, 1.0], 0.5) == ["-0.5", "0", "0.5", "1.0"]
     assert tick_labels([1e6, 2e6], 1e6) == ["1e+06", "2e+06"]
+
+
+def test_a_drag_updates_a_gaussian_fit_from_its_statistics_exactly(data):
+    X, y = data
+    before = fit_model(ModelSpec.make("qda"), X, y)
+    X2 = X.copy()
+    idx = np.array([3, 70])
+    X2[idx] += [[5.0, -2.0], [0.5, 0.5]]
+    after = fit_model(ModelSpec.make("lda"), X2, y, previous=before, moved=(idx, X[idx]))
+    full = create("lda").fit(X2, y)
+    assert after.incremental and after.model.name == "lda"
+    np.testing.assert_allclose(after.model.covariance_, full.covariance_, rtol=1e-10)
+    np.testing.assert_allclose(after.model.means_, full.means_, rtol=1e-12)
+    assert after.summary["accuracy"] == pytest.approx(full.accuracy(X2, y))
+    # no moves recorded, or a discriminative model: a full fit
+    assert not fit_model(ModelSpec.make("lda"), X2, y, previous=before).incremental
+    assert not fit_model(ModelSpec.make("softmax"), X2, y, previous=before, moved=(idx, X[idx])).incremental
+
+
+def test_fits_start_from_the_previous_fit_of_the_same_model(data):
+    X, y = data
+    req = request(X, y, [ModelSpec.make("softmax"), ModelSpec.make("logistic")])
+    first = compute(req)
+    X2 = X.copy()
+    X2[0] += 0.1
+    second = pipeline.fit_all(request(X2, y, req.specs), first)
+    assert [f.model.start_ for f in second] == ["the previous fit", "the previous fit"]
+    assert all(f.summary for f in second)
+    lazy = pipeline.fit_all(request(X2, y, req.specs), first, evaluate=False)
+    assert not lazy[0].summary and lazy[0].wrong is None
+    full = pipeline.evaluate(lazy[0], X2, y)
+    assert full.summary == second[0].summary and np.array_equal(full.wrong, second[0].wrong)
+    assert pipeline.evaluate(full, X2, y) is full  # already complete
+
+
+def test_an_empty_document_fits_nothing():
+    fit = fit_model(ModelSpec.make("lda"), np.empty((0, 2)), np.empty(0, int))
+    assert not fit.ok and not fit.error and fit.summary == {}

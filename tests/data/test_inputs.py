@@ -1,0 +1,49 @@
+"""One way in for every command: example:NAME, a .probviz session, or a CSV file."""
+
+import numpy as np
+import pytest
+
+from probviz.data.csvio import DataError
+from probviz.data.dataset import Dataset
+from probviz.data.inputs import load_dataset, load_session
+from probviz.data.session import Session, write_session
+from probviz.data.synthetic import blobs
+
+
+def test_an_example_by_name():
+    d = load_dataset("example:fruit")
+    assert d.name == "fruit" and len(d.X) == 250
+    s = load_session("example:fruit")
+    assert s.model == "lda" and s.view == (-1.0, 3.0, -1.0, 4.0) and len(s.dataset.X) == 250
+    with pytest.raises(DataError, match="no example named 'nope'; try one of fruit"):
+        load_dataset("example:nope")
+
+
+def test_a_session_file_as_saved(tmp_path):
+    d = Dataset([[0.0, 0.0], [1.0, 1.0]], [0, 1], ["a", "b"])
+    p = tmp_path / "s.probviz"
+    write_session(str(p), Session(d, "qda", {"qda": {"reg_covar": 0.5}}, ["points"], (0, 1, 0, 1)))
+    s = load_session(str(p))
+    assert s.model == "qda" and s.params == {"qda": {"reg_covar": 0.5}} and s.view == (0, 1, 0, 1)
+    assert load_dataset(str(p)).class_names == ["a", "b"]
+
+
+def test_a_csv_file_with_the_defaults(tmp_path):
+    p = tmp_path / "d.csv"
+    p.write_text("x,y,label\n0,1,a\n2,3,b\n")
+    s = load_session(str(p))
+    assert s.model == "lda" and s.params == {} and s.view is None
+    np.testing.assert_array_equal(s.dataset.X, [[0, 1], [2, 3]])
+    assert s.dataset.class_names == ["a", "b"]
+    with pytest.raises(DataError, match="nowhere.csv: no such file"):
+        load_session(str(tmp_path / "nowhere.csv"))
+
+
+def test_blobs_are_reproducible_gaussian_classes():
+    X, y = blobs(3000, 4, seed=5)
+    X2, y2 = blobs(3000, 4, seed=5)
+    assert X.shape == (3000, 2) and np.array_equal(X, X2) and np.array_equal(y, y2)
+    assert set(np.unique(y)) == {0, 1, 2, 3} and np.all(np.bincount(y) > 600)
+    assert not np.array_equal(blobs(3000, 4, seed=6)[0], X)
+    spreads = [np.cov(X[y == k].T) for k in range(4)]
+    assert all(np.all(np.linalg.eigvalsh(c) > 0.001) for c in spreads)

@@ -1,0 +1,125 @@
+"""Every malformed session is refused whole, with one line naming the file and what is wrong."""
+
+import json
+
+import pytest
+
+from probviz.data.csvio import DataError
+from probviz.data.session import Session, from_json, session_priors, session_theta
+from probviz.data.dataset import Dataset
+
+GOOD = {
+    "format": "probviz-session", "version": 1, "name": "n", "description": "d", "axis_names": ["a", "b"],
+    "classes": [{"name": "u", "color": "#112233"}, {"name": "v", "color": "#445566"}],
+    "points": {"x": [0.0, 1.0, 2.0], "y": [1.0, 0.0, 2.0], "label": [0, 1, 1]},
+    "probe": [0.5, 0.5], "model": "qda", "params": {"qda": {"reg_covar": 0.2}}, "layers": ["points"],
+    "view": [0, 1, 0, 1], "extra": {"theta": 0.3},
+}
+
+
+def broken(**changes):
+    doc = json.loads(json.dumps(GOOD))
+    for key, value in changes.items():
+        if value is KeyError:
+            doc.pop(key)
+        else:
+            doc[key] = value
+    return json.dumps(doc)
+
+
+def test_the_good_session_loads_every_field():
+    s = from_json(json.dumps(GOOD), "ok.probviz")
+    d = s.dataset
+    assert d.X.tolist() == [[0, 1], [1, 0], [2, 2]] and d.labels.tolist() == [0, 1, 1]
+    assert d.class_names == ["u", "v"] and d.colors == ["#112233", "#445566"] and d.axis_names == ("a", "b")
+    assert (d.name, d.description, d.probe, d.view) == ("n", "d", (0.5, 0.5), (0, 1, 0, 1))
+    assert (s.model, s.params, s.layers, s.view, s.extra) == ("qda", {"qda": {"reg_covar": 0.2}}, ["points"],
+                                                             (0, 1, 0, 1), {"theta": 0.3})
+
+
+def test_optional_fields_take_their_defaults():
+    doc = json.loads(json.dumps(GOOD))
+    for key in ("axis_names", "probe", "view", "model", "params", "layers", "extra", "name", "description"):
+        doc.pop(key)
+    s = from_json(json.dumps(doc), "min.probviz")
+    assert s.dataset.axis_names == ("x1", "x2") and s.dataset.probe is None and s.view is None
+    assert (s.model, s.params, s.layers, s.extra) == ("lda", {}, [], {})
+    assert (s.dataset.name, s.dataset.description) == ("", "")
+
+
+@pytest.mark.parametrize("text,what", [
+    (broken(format="other"), "no probviz-session header"),
+    ("[1, 2]", "no probviz-session header"),
+    (broken(version="1"), "no version"),
+    (broken(version=KeyError), "no version"),
+    (broken(classes=[]), "classes"),
+    (broken(classes=KeyError), "classes"),
+    (broken(classes=[{"name": "u"}]), "classes"),
+    (broken(classes=[{"color": "#112233"}]), "classes"),
+    (broken(classes=[{"name": 3, "color": "#112233"}]), "classes"),
+    (broken(classes=["u"]), "classes"),
+    (broken(points=[1, 2]), "points"),
+    (broken(points={"x": [0.0], "y": [0.0, 1.0], "label": [0]}), "points"),
+    (broken(points={"x": [0.0], "y": [0.0], "label": [0, 1]}), "points"),
+    (broken(points={"x": [0.0], "y": [0.0], "label": [2]}), "points"),
+    (broken(points={"x": [0.0], "y": [0.0], "label": [-1]}), "points"),
+    (broken(points={"x": [0.0], "y": [0.0], "label": [True]}), "points"),
+    (broken(points={"x": ["0"], "y": [0.0], "label": [0]}), "points"),
+    (broken(points={"x": [True], "y": [0.0], "label": [0]}), "points"),
+    (broken(points={"x": [0.0], "y": [0.0], "label": "0"}), "points"),
+    (broken(axis_names=["a"]), "axis names"),
+    (broken(axis_names=["a", 2]), "axis names"),
+    (broken(axis_names="ab"), "axis names"),
+    (broken(probe=[1.0]), "probe"),
+    (broken(probe=["1", 2.0]), "probe"),
+    (broken(view=[0, 1, 0]), "view"),
+    (broken(view="all"), "view"),
+    (broken(model=3), "model"),
+    (broken(params=[]), "params"),
+    (broken(params={"qda": 0.3}), "params"),
+    (broken(layers="points"), "layers"),
+    (broken(layers=[1]), "layers"),
+    (broken(extra=[]), "extra"),
+])
+def test_a_malformed_session_says_what_is_wrong(text, what):
+    with pytest.raises(DataError) as e:
+        from_json(text, "bad.probviz")
+    assert str(e.value) == f"bad.probviz: not a valid probviz session ({what})"
+
+
+def test_infinite_numbers_are_refused():
+    text = json.dumps(GOOD).replace("2.0]", "Infinity]", 1)
+    with pytest.raises(DataError, match=r"bad.probviz: not a valid probviz session \(points\)"):
+        from_json(text, "bad.probviz")
+
+
+def test_not_json_names_the_line():
+    with pytest.raises(DataError) as e:
+        from_json('{\n"format": "probviz-session",\n oops}', "x.probviz")
+    assert str(e.value).startswith("x.probviz, line 3: not valid JSON (")
+
+
+def test_a_newer_version_asks_for_an_update():
+    with pytest.raises(DataError) as e:
+        from_json(broken(version=2), "new.probviz")
+    assert str(e.value) == ("new.probviz: saved by a newer probviz (session version 2; this one reads up to 1); "
+                            "please update probviz")
+
+
+def session_with(extra, n_classes=2):
+    d = Dataset([[0.0, 0.0]] * n_classes, list(range(n_classes)), [str(i) for i in range(n_classes)])
+    return Session(d, extra=extra)
+
+
+@pytest.mark.parametrize("priors,expected", [
+    ([0.25, 0.75], [0.25, 0.75]), ([1, 3], [1.0, 3.0]), (None, None), ([0.5], None), ([0.5, 0], None),
+    ([0.5, -1], None), ([0.5, "x"], None), ([True, 0.5], None), ([0.5, float("inf")], None), ("0.5", None)])
+def test_session_priors_are_one_positive_number_per_class(priors, expected):
+    assert session_priors(session_with({"priors": priors})) == expected
+
+
+@pytest.mark.parametrize("theta,expected", [
+    (0.4, 0.4), (0, 0.0), (1, 1.0), (1.5, 0.0), (-0.1, 0.0), ("0.4", 0.0), (True, 0.0), (None, 0.0)])
+def test_session_theta_lies_in_the_unit_interval(theta, expected):
+    assert session_theta(session_with({"theta": theta})) == expected
+    assert session_theta(session_with({})) == 0.0
