@@ -92,11 +92,17 @@ def test_heatmap_pixels_show_the_class_regions(qtbot, window):
         assert int(np.argmin(dist)) == k, (k, px.getRgb(), target.getRgb())
 
 
-def test_drag_moves_a_point_and_the_boundary_follows(qtbot, window):
+def test_drag_moves_a_point_and_the_boundary_follows(qtbot, window, monkeypatch):
     build_three_classes(qtbot, window)
     before = window.result.scene.boundaries[0].xy.copy()
     p0 = window.doc.X[0].copy()
+    rebuilt = []  # a drag changes no count: the class table and prior sliders stay as they are
+    monkeypatch.setattr(window.panel.classes, "refresh", lambda: rebuilt.append("classes"))
+    monkeypatch.setattr(window.panel.priors, "refresh", lambda: rebuilt.append("priors"))
+    frames = []
+    window.refitter.ready.connect(frames.append)
     drag(qtbot, window, tuple(p0), (-1.0, 1.0))
+    assert rebuilt == [] and len(frames) >= 4  # the fit followed every move
     np.testing.assert_allclose(window.doc.X[0], [-1.0, 1.0], atol=0.05)
     assert len(window.doc.X) == 12  # moved, not added
     after = window.result.scene.boundaries[0].xy

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypo import examples
 
 from probviz.app.document import Document
 from probviz.data.examples import load
@@ -141,7 +142,7 @@ class EditHistory(RuleBasedStateMachine):
         assert same(snapshot(self.doc), final)
 
 
-EditHistory.TestCase.settings = settings(max_examples=60, stateful_step_count=25, deadline=None)
+EditHistory.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=25, deadline=None)
 TestEditHistory = EditHistory.TestCase
 
 

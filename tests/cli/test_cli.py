@@ -156,3 +156,26 @@ def test_bench_quick_json_reports_every_model_and_the_targets():
     assert {row["model"] for row in out["rows"]} == {"lda", "qda", "nb", "logistic", "softmax"}
     assert all(row["fit_ms"] > 0 and row["sklearn_ms"] > 0 for row in out["rows"])
     assert out["cores"] >= 1 and any("scikit-learn" in v for v in out["verdicts"])
+
+
+def test_export_to_a_missing_folder_says_which(tmp_path):
+    target = tmp_path / "no" / "such" / "x.png"
+    r = run("export", "example:fruit", "-o", str(target))
+    assert r.returncode == 2 and r.stderr.strip() == f"probviz: error: {target}: directory does not exist"
+
+
+def test_fit_does_not_depend_on_the_units(tmp_path):
+    """The fruit data in units of 1/1000 fit as well as in the original units (standardized features)."""
+    from probviz.data.examples import load
+
+    d = load("fruit")
+    path = tmp_path / "milli.csv"
+    path.write_text("x,y,label\n" + "".join(f"{float(x) * 1e-3!r},{float(y) * 1e-3!r},{d.class_names[k]}\n"
+                                             for (x, y), k in zip(d.X, d.labels)))
+    outs = []
+    for source in ("example:fruit", str(path)):
+        r = run("fit", source, "--model", "logistic", "--json")
+        assert r.returncode == 0, r.stderr
+        outs.append(json.loads(r.stdout))
+    assert outs[1]["accuracy"] == outs[0]["accuracy"] > 0.9 and outs[1]["converged"]
+    assert outs[1]["log_likelihood"] == pytest.approx(outs[0]["log_likelihood"], rel=1e-9)

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypo import examples
 
 from probviz.models import MODEL_NAMES, create
 
@@ -38,7 +39,7 @@ def datasets(draw):
 
 
 @pytest.mark.parametrize("name", MODEL_NAMES)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=datasets())
 def test_degenerate_data_never_gives_nan(name, data):
     X, y = data

@@ -4,12 +4,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypo import examples
 
 from probviz.models import create
 
 
 @pytest.mark.parametrize("name", ["lda", "qda", "nb"])
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(seed=st.integers(0, 2**31), steps=st.integers(1, 30), offset=st.sampled_from([0.0, 1e4]))
 def test_random_moves_match_a_full_refit(name, seed, steps, offset):
     rng = np.random.default_rng(seed)

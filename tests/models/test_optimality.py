@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from hypo import examples
 from reference import binary_reference, features, softmax_objective, softmax_reference
 from scipy.special import expit, logsumexp
 
@@ -203,7 +204,7 @@ def small_data(draw):
     return X * scale + offset, y
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=small_data(), l2=st.sampled_from([0.01, 1.0]), name=st.sampled_from(["logistic", "softmax"]))
 def test_every_small_fit_is_optimal_or_says_not(data, l2, name):
     X, y = data
@@ -211,7 +212,7 @@ def test_every_small_fit_is_optimal_or_says_not(data, l2, name):
     check_fit(name if len(np.unique(y)) == 2 else "softmax", X, y, l2)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=small_data(), name=st.sampled_from(["logistic", "softmax"]))
 def test_without_a_penalty_converged_means_optimal(data, name):
     X, y = data
