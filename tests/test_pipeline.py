@@ -167,7 +167,10 @@ def test_session_spec_and_request_carry_every_setting():
                    probe=(0.5, 0.5))
     s = Session(data, "softmax", {"softmax": {"l2": 0.3, "basis": "quadratic", "standardize": False}},
                 ["decision", "points"], (0, 1, 0, 1), {"theta": 0.6, "priors": [0.2, 0.8]})
-    req = pipeline.session_request(s, (0, 1, 0, 1))
+    req = pipeline.session_request(s, (0, 1, 0, 1), shape=(20, 10), background=(1, 2, 3), reject=(4, 5, 6))
+    assert req.X is data.X and req.labels is data.labels and req.class_names == ("u", "v")
+    assert req.colors == tuple(data.colors) and req.bounds == (0, 1, 0, 1) and req.shape == (20, 10)
+    assert req.background == (1, 2, 3) and req.reject == (4, 5, 6)
     assert req.specs[0].kwargs == {"l2": 0.3, "basis": "quadratic", "standardize": False}
     assert req.layers == {"decision", "points"} and req.theta == 0.6 and req.probe == (0.5, 0.5)
     assert pipeline.session_request(s, (0, 1, 0, 1), model="lda").specs[0].kwargs["priors"] == [0.2, 0.8]
@@ -267,3 +270,24 @@ def test_fits_start_from_the_previous_fit_of_the_same_model(data):
 def test_an_empty_document_fits_nothing():
     fit = fit_model(ModelSpec.make("lda"), np.empty((0, 2)), np.empty(0, int))
     assert not fit.ok and not fit.error and fit.summary == {}
+
+
+@pytest.mark.parametrize("K", [2, 3, 5])
+def test_parameter_counts_follow_the_formulas(K):
+    """M features: 2 (linear), 5 (quadratic), 9 (cubic). Gaussian: (K-1) priors + K M means + covariance
+    entries (M(M+1)/2 shared, K M(M+1)/2 own, K M naive Bayes); logistic M + 1 (two classes) or K (M + 1);
+    softmax (K - 1)(M + 1) (Bishop 4.2-4.3)."""
+    from probviz.models import parameter_count
+
+    assert parameter_count("lda", K) == (K - 1) + 2 * K + 3
+    assert parameter_count("qda", K) == (K - 1) + 2 * K + 3 * K
+    assert parameter_count("nb", K) == (K - 1) + 2 * K + 2 * K
+    for basis, M in (("linear", 2), ("quadratic", 5), ("cubic", 9)):
+        assert parameter_count("softmax", K, basis) == (K - 1) * (M + 1)
+        assert parameter_count("logistic", K, basis) == (M + 1 if K == 2 else K * (M + 1))
+    assert parameter_count("softmax", 1) == parameter_count("logistic", 1) == 0
+    X = np.random.default_rng(K).normal(size=(12 * K, 2))
+    y = np.repeat(np.arange(K), 12)
+    for name in MODEL_NAMES:
+        m = create(name).fit(X, y)
+        assert m.n_parameters() == parameter_count(name, K)

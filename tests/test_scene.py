@@ -118,3 +118,50 @@ def test_build_scene_single_class():
     m = create("qda").fit(X, np.zeros(10, int))
     s = scene.build_scene(m, BOUNDS, OKABE_ITO, shape=(32, 32))
     assert s.boundaries == [] and len(s.ellipses) == 1 and np.all(s.posterior == 1)
+
+
+def test_decision_image_is_the_flat_argmax_colour_blend():
+    """Each pixel: bg + 0.45 (colour of argmax_k p_k - bg), rounded; grey where max p < theta."""
+    P = np.array([[[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6]]], np.float32)
+    cols = ["#0072B2", "#D55E00", "#009E73"]
+    img = scene.decision_image(P, cols)
+    for i in range(3):
+        expected = np.floor(255 + 0.45 * (np.array(hex_to_rgb(cols[i])) - 255) + 0.5)
+        np.testing.assert_array_equal(img[0, i, :3], expected)
+    assert np.all(img[..., 3] == 255)
+    dark = scene.decision_image(P, cols, theta=0.55, background=(24, 24, 28), reject=(1, 2, 3), alpha=200)
+    np.testing.assert_array_equal(dark[0, 0, :3], np.floor(np.array([24, 24, 28]) + 0.45 * (
+        np.array(hex_to_rgb(cols[0])) - [24, 24, 28]) + 0.5))
+    assert dark[0, 1, :3].tolist() == [1, 2, 3] and dark[0, 2, :3].tolist() != [1, 2, 3]  # 0.5 < 0.55 <= 0.6
+    assert np.all(dark[..., 3] == 200)
+
+
+def test_density_levels_halve_down_from_the_highest_peak(three_blobs):
+    """A 2-D Gaussian peaks at 1 / (2 pi |Sigma|^(1/2)); levels are 0.8, 0.4, ... of the highest peak."""
+    X, y = three_blobs
+    m = create("qda").fit(X, y)
+    peak = max(1 / (2 * np.pi * np.sqrt(np.linalg.det(c))) for c in m.covariances_)
+    np.testing.assert_allclose(scene.density_levels(m, n=4), peak * np.array([0.8, 0.4, 0.2, 0.1]), rtol=1e-12)
+    lines = scene.density_contours(m)  # the default levels: the class with the highest peak draws all six
+    own_peaks = [1 / (2 * np.pi * np.sqrt(np.linalg.det(c))) for c in m.covariances_]
+    levels = scene.density_levels(m)
+    for k, line in enumerate(lines):
+        drawn = np.sum(np.isnan(line[:, 0])) + 1 if len(line) else 0
+        assert drawn == np.sum(levels < own_peaks[k])  # a level above a class's peak draws nothing
+
+
+@pytest.mark.parametrize("name", ["lda", "nb"])
+def test_scene_defaults_draw_every_layer_at_radii_one_two_three(three_blobs, name):
+    X, y = three_blobs
+    m = create(name).fit(X, y)
+    s = scene.build_scene(m, BOUNDS, OKABE_ITO[:3], shape=(40, 30))
+    assert s.image is not None and s.decision is not None and s.boundaries and s.density
+    assert not np.any(np.all(s.decision[..., :3] == 170, axis=2))  # theta 0 rejects nothing
+    for k, line in enumerate(s.ellipses):
+        pts = line[np.all(np.isfinite(line), axis=1)]
+        d = pts - m.means_[k]
+        r = np.sqrt(np.einsum("ni,ij,nj->n", d, np.linalg.inv(m.covariances_[k]), d))
+        np.testing.assert_allclose(np.unique(np.round(r, 9)), [1.0, 2.0, 3.0])
+    expected = scene.posterior_image(s.posterior, OKABE_ITO[:3])  # the default strength, both images
+    np.testing.assert_array_equal(s.image, expected)
+    assert s.ambiguous is None

@@ -116,6 +116,7 @@ def choose_columns(rows, header, numeric, name, x=None, y=None, label=None) -> t
     def resolve(spec, what):
         if spec is None:
             return None
+        spec = str(spec)  # a name, or a 1-based number given as text or as an int
         if header and spec.lower() in lower:
             return lower.index(spec.lower())
         if str(spec).isdigit() and 1 <= int(spec) <= width:

@@ -104,3 +104,36 @@ def test_a_million_rows_load_through_the_fast_path(tmp_path):
     assert len(d.X) == n and d.class_names == ["0", "1", "2", "3", "4"]
     np.testing.assert_allclose(d.X, np.round(X, 6), atol=1e-9)
     assert os.path.getsize(p) > 10_000_000
+
+
+def test_the_careful_path_keeps_delimiters_quotes_and_blank_rows(tmp_path):
+    """Quotes send a file down the row-by-row path: it must split on the file's own delimiter, skip
+    blank rows (not stop at them), and keep a label that merely looks empty after stripping quotes."""
+    p = tmp_path / "semi.csv"
+    p.write_text('x;y;label\n0.5;1;"a, b"\n\n;;\n1.5;2;"c"\n2.5;0.5;"a, b"\n')
+    d = read_csv(str(p))
+    np.testing.assert_allclose(d.X, POINTS)
+    assert d.class_names == ["a, b", "c"] and d.labels.tolist() == [0, 1, 0]
+
+
+@pytest.mark.parametrize("row,message", [
+    ('"0.5"', "q.csv, line 3: has 1 field, expected 3"),
+    ('"0.5",1', "q.csv, line 3: has 2 fields, expected 3"),
+    ('"0.5",1,""', "q.csv, line 3: the label (label) is empty"),
+])
+def test_the_careful_path_names_the_line(tmp_path, row, message):
+    p = tmp_path / "q.csv"
+    p.write_text(f'x,y,label\n"0",1,a\n{row}\n')
+    with pytest.raises(DataError) as err:
+        read_csv(str(p))
+    assert str(err.value) == message
+
+
+def test_inspect_takes_the_columns_asked_for(tmp_path):
+    p = tmp_path / "wide.csv"
+    p.write_text("id,a,b,c,kind\n1,0.5,1,9,u\n2,1.5,2,8,v\n3,2.5,0.5,7,u\n")
+    layout = csvio.inspect_csv(str(p), x="c", y=2, label="kind")
+    assert (layout.x, layout.y, layout.label) == (3, 1, 4) and not layout.ambiguous
+    assert csvio.inspect_csv(str(p)).ambiguous  # four numeric columns and no x, y: ask
+    with pytest.raises(DataError, match="wide.csv"):
+        csvio.inspect_csv(str(p), x="nope")
