@@ -25,10 +25,12 @@ def load(name: str) -> Dataset:
         raise ValueError(f"no example named {name!r}; try one of {', '.join(EXAMPLES)}") from None
 
 
-@example("fruit", "Apple or peach? LDA on the data of 002; the probe x = (2.3, 1.5) gets p(apple|x).")
+@example("fruit", "Apple or peach? Two fruit drawn from Gaussians with one shared covariance, 70% apples: "
+                  "LDA fits them, and the probe x = (2.3, 1.5) gets p(apple|x) = 0.823.")
 def fruit() -> Dataset:
-    """002's generator: N = 250, p(apple) = 0.7, shared Sigma, mu_apple = (1, 1), mu_peach = (1.7, 2.5)."""
-    rng = np.random.default_rng(190)  # a draw whose LDA fit gives p(apple|x) = 0.823, as in 002
+    """The apple/peach generator: N = 250, p(apple) = 0.7, shared Sigma = [0.2 0.1; 0.1 0.3],
+    mu_apple = (1, 1), mu_peach = (1.7, 2.5)."""
+    rng = np.random.default_rng(190)  # a draw whose LDA fit gives p(apple|x) = 0.823, the worked example's value
     N, p_apple = 250, 0.7
     sigma = np.array([[0.2, 0.1], [0.1, 0.3]])
     apple = rng.random(N) < p_apple
@@ -41,7 +43,8 @@ def fruit() -> Dataset:
 
 
 @example("shared-vs-own-covariance",
-         "Figure (c)/(d) of 000: two classes share a covariance, the third does not; try QDA.")
+         "Two classes share a covariance, the third has its own (Bishop figure 4.11): LDA's lines "
+         "against QDA's curves; try QDA.")
 def shared_vs_own() -> Dataset:
     rng = np.random.default_rng(4)
     shared = np.array([[0.6, 0.35], [0.35, 0.5]])
@@ -81,7 +84,8 @@ def outliers() -> Dataset:
                    name="outliers", description=EXAMPLES["outliers"][0])
 
 
-@example("three-in-a-line", "Three classes along a line: least squares masks the middle one (004); LDA and softmax do not.")
+@example("three-in-a-line", "Three classes along a line: least squares masks the middle one (Bishop figure 4.5); "
+                            "LDA and softmax do not.")
 def three_in_a_line() -> Dataset:
     rng = np.random.default_rng(8)
     X = np.vstack([rng.normal([m, m], 0.45, (50, 2)) for m in (-2.5, 0.0, 2.5)])
