@@ -11,8 +11,8 @@ from probviz.models import REGISTRY, info
 
 def _specs():
     seen = {}
-    for info in REGISTRY.values():
-        for spec in info.params:
+    for model in REGISTRY.values():
+        for spec in model.params:
             seen.setdefault(spec.name, spec)
     return seen
 
@@ -50,7 +50,7 @@ def add_model_options(p) -> None:
     names = ", ".join(REGISTRY)
     p.add_argument("--model", help=f"one of {names} (default: the session's, else lda)")
     for name, spec in _specs().items():
-        users = ", ".join(m for m, info in REGISTRY.items() if spec in info.params)
+        users = ", ".join(name for name, model in REGISTRY.items() if spec in model.params)
         help_ = f"{spec.help} (for {users}; default {spec.default})"
         if spec.kind == "bool":
             p.add_argument(_flag(name), dest=name, action=argparse.BooleanOptionalAction, default=None, help=help_)

@@ -122,15 +122,14 @@ def clip_polyline(P: np.ndarray, rect: tuple[float, float, float, float]) -> lis
             t1 = np.where(p > 0, np.minimum(t1, r), t1)
     keep &= t0 <= t1
     A, B = a + t0[:, None] * d, a + t1[:, None] * d
-    pieces, current = [], []
+    pieces, current, last = [], [], -2
     for i in np.flatnonzero(keep):
-        joined = current and i - 1 == current_index and t0[i] == 0.0 and t1[i - 1] == 1.0
-        if not joined:
+        if not (i == last + 1 and t0[i] == 0.0 and t1[last] == 1.0):  # not a continuation of the last one
             if len(current) >= 2:
                 pieces.append(np.array(current))
             current = [A[i]]
         current.append(B[i])
-        current_index = i
+        last = i
     if len(current) >= 2:
         pieces.append(np.array(current))
     return pieces
