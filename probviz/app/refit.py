@@ -148,7 +148,13 @@ class Refitter(QObject):
 
     def _deliver(self, frame: Frame):
         if frame.generation < self.shown:
-            return  # superseded by a frame already on screen
+            # superseded by a frame already on screen; but if that one is a new view of these very
+            # fits (a pan while the worker summarised them), it gets their summaries
+            last = self.last
+            if (last is None or last.fit.summary or not frame.fit.summary or len(last.fits) != len(frame.fits)
+                    or any(a.model is not b.model for a, b in zip(last.fits, frame.fits))):
+                return
+            frame = Frame(last.request, frame.fits, last.scene, last.overlays, last.probe)
         self.shown = frame.generation
         self.last = frame
         self.ready.emit(frame)

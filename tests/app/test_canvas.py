@@ -279,3 +279,29 @@ def test_large_data_fits_on_a_worker_and_draws_a_density_image(qtbot, window, mo
     for cls in window.doc.classes:  # every class tints some pixel, even the five far points
         target = np.array(hex_to_rgb(cls.color))
         assert min(np.abs(np.array(c) - target).sum() for c in colours) < 10, cls.name
+
+
+def test_a_pan_during_a_large_fit_still_gets_its_summary(qtbot, window):
+    """The worker's summary of a fit arrives after a newer frame that only moved the view: it is shown."""
+    from probviz import pipeline
+    from probviz.pipeline import FrameRequest, ModelSpec
+
+    X = np.random.default_rng(0).normal(size=(40, 2))
+    y = np.repeat([0, 1], 20)
+    spec = ModelSpec.make("lda")
+    req = FrameRequest(X, y, ("a", "b"), ("#0072B2", "#D55E00"), (spec,), generation=50)
+    partial = pipeline.compute(req, evaluate=False)
+    assert not partial.fit.summary
+    refitter = window.refitter
+    refitter._deliver(partial)
+    panned = pipeline.compute(FrameRequest(X, y, ("a", "b"), ("#0072B2", "#D55E00"), (spec,), bounds=(0, 1, 0, 1),
+                                           generation=51), partial, refit=False)
+    refitter._deliver(panned)
+    complete = pipeline.Frame(req, [pipeline.evaluate(partial.fit, X, y)], partial.scene)
+    refitter._deliver(complete)
+    shown = window.result
+    assert shown.request.bounds == (0, 1, 0, 1) and shown.fit.summary["accuracy"] > 0.4  # the pan's view, the summary
+    # an older frame of another fit is still dropped
+    other = pipeline.compute(FrameRequest(X + 1, y, ("a", "b"), ("#0072B2", "#D55E00"), (spec,), generation=49))
+    refitter._deliver(other)
+    assert window.result is shown
