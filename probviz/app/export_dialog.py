@@ -13,7 +13,8 @@ FILTERS = "PNG image (*.png);;SVG vector drawing (*.svg);;PDF document (*.pdf)"
 
 
 class ExportDialog(QDialog):
-    def __init__(self, parent, folder: str, title: str, size):
+    def __init__(self, parent, folder: str, title: str, size, legend: bool = True, scale: float = 1.0):
+        """Starts from what the window shows: its size, its legend, its text scale."""
         super().__init__(parent)
         self.setWindowTitle("Export image")
         v = QVBoxLayout(self)
@@ -47,14 +48,14 @@ class ExportDialog(QDialog):
         self.scale = QSpinBox()
         self.scale.setRange(50, 400)
         self.scale.setSuffix(" %")
-        self.scale.setValue(100)
+        self.scale.setValue(round(100 * scale))
         self.scale.setToolTip("Size of text, markers and lines")
         form.addRow("Text and markers", self.scale)
         self.title = QLineEdit()
         self.title.setPlaceholderText("(no title)")
         form.addRow("Title", self.title)
         self.legend = QCheckBox("Legend with class names and the model")
-        self.legend.setChecked(True)
+        self.legend.setChecked(legend)
         form.addRow("", self.legend)
         self.transparent = QCheckBox("Transparent background")
         form.addRow("", self.transparent)

@@ -273,7 +273,8 @@ class MainWindow(QMainWindow):
         self.flash("Copied the plot to the clipboard")
 
     def export_dialog(self):
-        dialog = ExportDialog(self, self.files.folder(), self.doc.title, self.canvas.size())
+        dialog = ExportDialog(self, self.files.folder(), self.doc.title, self.canvas.size(),
+                              legend=self.legend_action.isChecked(), scale=self.canvas.style.scale)
         if not self.files.run_dialog(dialog):
             return
         opts = dialog.options()

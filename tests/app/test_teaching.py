@@ -164,6 +164,7 @@ def test_export_image_from_the_gui(qtbot, fruit, tmp_path, ext, monkeypatch):
     out = tmp_path / f"figure.{ext}"
 
     def answer(dialog):
+        assert dialog.legend.isChecked() and dialog.scale.value() == 180  # what the window shows
         dialog.path.setText(str(out))
         dialog.width_.setValue(640)
         dialog.height_.setValue(400)
@@ -179,6 +180,7 @@ def test_export_image_from_the_gui(qtbot, fruit, tmp_path, ext, monkeypatch):
     fruit.doc.set_model("qda")
     settle(fruit)
     fruit.files.run_dialog = answer
+    key(qtbot, fruit, Qt.Key.Key_F5)  # presentation mode: a legend, text at 180%
     key(qtbot, fruit, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     assert out.exists() and out.stat().st_size > 1000
     # the figure shows what the window shows: its view, its model, its layers
