@@ -166,7 +166,7 @@ class _LinearModel(Classifier):
         elif why == "quasi-separable":
             note = ("the classes are quasi-separable (a line puts every point on its side or on the line): "
                     "without a penalty (l2 = 0) no finite maximum-likelihood weights exist; stopped after "
-                    f"{QUASI_SEPARABLE_STEPS} Newton steps. Raise l2 for a finite fit")
+                    f"{result.steps} Newton steps. Raise l2 for a finite fit")
         else:
             note = (f"Newton did not reach the optimum ({result.why} after {result.steps} steps, gradient "
                     f"{result.gradient:.1e} of its scale): the posteriors are approximate")

@@ -189,7 +189,8 @@ def separation(Phi, codes, K: int) -> str:
     every point strictly on its own side (complete separation); "quasi-separable" when some W
     puts every point on its side or on a boundary, and some strictly (quasi-complete separation).
 
-    A linear programme over the direction V (K, F), |V| <= 1: the margins
+    ``Phi`` should be well scaled (centred, unit-variance features, as the models pass it): the
+    programme's tolerances are absolute. A linear programme over the direction V (K, F), |V| <= 1: the margins
     m_nj = phi_n^T (v_{t_n} - v_j) >= 0 for j != t_n; maximise their sum (any positive optimum
     is a direction along which the likelihood rises forever), then the smallest margin.
     """

@@ -119,3 +119,15 @@ def test_a_save_keeps_the_files_mode(tmp_path):
     mask = os.umask(0)
     os.umask(mask)
     assert stat.S_IMODE(os.stat(q).st_mode) == 0o666 & ~mask  # not mkstemp's 0600
+
+
+def test_saves_write_a_hidden_temporary_beside_the_file(tmp_path, monkeypatch):
+    seen = []
+    real = os.replace
+    monkeypatch.setattr(os, "replace", lambda a, b: seen.append((a, b)) or real(a, b))
+    p = tmp_path / "w.probviz"
+    write_session(str(p), sample())
+    ((tmp, target),) = seen
+    assert os.path.dirname(tmp) == str(tmp_path) and target == str(p)  # same folder: the rename is atomic
+    name = os.path.basename(tmp)
+    assert name.startswith(".probviz-") and name.endswith(".tmp")
