@@ -236,6 +236,27 @@ def _project(poly_km, pts, steps=4):
     return pts
 
 
+def _project_keeping_edges(poly_km, line, bounds, steps=6):
+    """Project a traced curve onto the exact zero set; an end that lies on an edge of the view is
+    moved along that edge (1-D Newton), so the curve still ends exactly at the plot's edge."""
+    out = _project(poly_km, line)
+    for i in (0, len(line) - 1):
+        p = line[i].copy()
+        axis = 0 if p[0] in (bounds[0], bounds[1]) else 1 if p[1] in (bounds[2], bounds[3]) else None
+        if axis is None:
+            continue
+        free = 1 - axis  # slide along the edge: the other coordinate is held
+        lo, hi = bounds[2 * free], bounds[2 * free + 1]
+        for _ in range(steps):
+            f = poly_km(p[None])[0, 0]
+            g = poly_km.gradient(p[None])[0, 0, free]
+            if g == 0.0:
+                break
+            p[free] = min(max(p[free] - f / g, lo), hi)
+        out[i] = p
+    return out
+
+
 def _margin(poly, pts, k, j):
     """min(s_k, s_j) - max over other classes: >= 0 where k and j are the top two."""
     S = poly(pts)
@@ -265,22 +286,30 @@ def _mask_top_two(poly, k, j, line: np.ndarray) -> list[np.ndarray]:
     return pieces
 
 
-def _cut(poly, diff, k, j, inside, outside, iterations=4):
+def _cut(poly, diff, k, j, inside, outside, iterations=60):
     """Where, on many short chords at once, the pair stops being the top two.
 
-    Regula falsi on the margin (smooth on a chord one contour cell long), each guess
-    projected back onto the boundary curve: a few steps put the cut far below a pixel.
+    Regula falsi on the margin (Illinois variant: when one end is kept twice, the other end's
+    value is halved, so it never stalls on one side), every guess projected back onto the boundary
+    curve; it stops when each bracket is below 1e-12 of the chord's scale.
     """
     a, b = inside.copy(), outside.copy()
     ma, mb = _margin(poly, a, k, j), _margin(poly, b, k, j)
+    tiny = 1e-12 * (float(np.max(np.abs(np.r_[a.ravel(), b.ravel()]))) + float(np.max(poly.scale)))
+    kept = np.zeros(len(a), dtype=np.int8)  # 1: a was replaced last, -1: b was
     for _ in range(iterations):
         denom = ma - mb
         t = np.where(denom > 0, ma / np.where(denom > 0, denom, 1.0), 0.5)[:, None]
-        c = _project(diff, a + np.clip(t, 0.0, 1.0) * (b - a), steps=1)
+        c = _project(diff, a + np.clip(t, 0.0, 1.0) * (b - a), steps=2)
         mc = _margin(poly, c, k, j)
         ok = mc >= 0
         a[ok], ma[ok] = c[ok], mc[ok]
         b[~ok], mb[~ok] = c[~ok], mc[~ok]
+        mb[ok & (kept == 1)] *= 0.5
+        ma[~ok & (kept == -1)] *= 0.5
+        kept = np.where(ok, 1, -1).astype(np.int8)
+        if np.all(np.hypot(*(b - a).T) <= tiny):
+            break
     return _project(diff, a, steps=2)
 
 
@@ -317,7 +346,7 @@ def boundaries(model, bounds: Bounds, resolution: int = 128) -> list[Boundary]:
             else:
                 pieces = []
                 for line in _curves(diff, bounds, resolution):
-                    pieces += _mask_top_two(poly, k, j, _project(diff, line))
+                    pieces += _mask_top_two(poly, k, j, _project_keeping_edges(diff, line, bounds))
             pieces = [p for p in pieces if len(p) >= 2]
             if pieces:
                 out.append(Boundary(k, j, _join(pieces)))
@@ -325,7 +354,9 @@ def boundaries(model, bounds: Bounds, resolution: int = 128) -> list[Boundary]:
 
 
 def _curves(diff, bounds, resolution):
-    xs, ys = grid_axes(bounds, resolution, resolution)
+    # nodes on the view's edges (not pixel centres): the traced curves reach the edge of the plot
+    xs = np.linspace(bounds[0], bounds[1], resolution)
+    ys = np.linspace(bounds[2], bounds[3], resolution)
     D = diff.evaluate_grid(xs, ys)[0]
     gen = contourpy.contour_generator(xs, ys, D, line_type=contourpy.LineType.Separate)
     return gen.lines(0.0)

@@ -165,3 +165,55 @@ def test_scene_defaults_draw_every_layer_at_radii_one_two_three(three_blobs, nam
     expected = scene.posterior_image(s.posterior, OKABE_ITO[:3])  # the default strength, both images
     np.testing.assert_array_equal(s.image, expected)
     assert s.ambiguous is None
+
+
+def _pieces(xy):
+    parts = np.split(xy, np.flatnonzero(np.isnan(xy[:, 0])))
+    parts = [part[np.all(np.isfinite(part), axis=1)] for part in parts]
+    return [part for part in parts if len(part)]
+
+
+def _check_pieces(m, bounds):
+    """Every vertex on s_k = s_j with k, j the top two; every piece end inside the view is a triple point."""
+    found = scene.boundaries(m, bounds)
+    assert found
+    x0, x1, y0, y1 = bounds
+    tol = 1e-9 * max(x1 - x0, y1 - y0)
+    ends = 0
+    for b in found:
+        for piece in _pieces(b.xy):
+            S = m.decision_function(piece)
+            scale = np.abs(S).max() + 1.0
+            np.testing.assert_allclose(S[:, b.k], S[:, b.j], atol=1e-9 * scale)
+            others = np.delete(S, [b.k, b.j], axis=1)
+            if others.shape[1]:
+                assert np.all(S[:, b.k] >= others.max(axis=1) - 1e-9 * scale)
+            for p, s in ((piece[0], S[0]), (piece[-1], S[-1])):
+                inside = x0 + tol < p[0] < x1 - tol and y0 + tol < p[1] < y1 - tol
+                if inside:  # cut where a third class ties: three equal scores
+                    ends += 1
+                    assert others.shape[1] and np.min(np.abs(np.delete(s, [b.k, b.j]) - s[b.k])) < 1e-8 * scale
+    return found, ends
+
+
+def test_curved_boundaries_end_exactly_where_a_third_class_takes_over(three_blobs):
+    X, y = three_blobs
+    found, ends = _check_pieces(create("qda").fit(X, y), BOUNDS)
+    assert ends >= 2  # the three QDA boundaries meet inside the view
+
+
+def test_a_straight_boundary_inside_a_curved_model_is_cut_exactly():
+    """Two classes with one covariance (their QDA difference is linear), a third with its own."""
+    rng = np.random.default_rng(3)
+    A = rng.multivariate_normal([0, 0], [[1.0, 0.4], [0.4, 0.8]], 40)
+    B = A + [3.0, 0.5]  # the same scatter about its own mean
+    C = rng.multivariate_normal([1.5, 3.0], [[0.3, 0.0], [0.0, 2.0]], 40)
+    m = create("qda").fit(np.vstack([A, B, C]), np.repeat([0, 1, 2], 40))
+    assert np.abs(m.scores_.difference(0, 1).coefs[0, 2, 0]) < 1e-12  # linear up to rounding
+    found, ends = _check_pieces(m, (-4.0, 7.0, -4.0, 8.0))
+    (ab,) = [b for b in found if (b.k, b.j) == (0, 1)]
+    for piece in _pieces(ab.xy):  # straight: every vertex on the segment between its ends
+        d = piece[-1] - piece[0]
+        cross = (piece[:, 0] - piece[0, 0]) * d[1] - (piece[:, 1] - piece[0, 1]) * d[0]
+        assert np.abs(cross).max() < 1e-9 * np.hypot(*d) ** 2
+    assert ends >= 1
