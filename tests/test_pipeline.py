@@ -291,3 +291,55 @@ def test_parameter_counts_follow_the_formulas(K):
     for name in MODEL_NAMES:
         m = create(name).fit(X, y)
         assert m.n_parameters() == parameter_count(name, K)
+
+
+@pytest.mark.parametrize("name", ["logistic", "softmax"])
+def test_a_discriminative_probe_shows_its_scores_and_posterior(data, name):
+    """No densities: the probe's lines give a_k (the model's scores) and p(C_k|x), which for softmax is
+    exp(a_k) / sum_j exp(a_j) (Bishop eq. 4.104)."""
+    X, y = data
+    probe = (0.7, -0.4)
+    frame = compute(request(X, y, [ModelSpec.make(name)], probe=probe))
+    m = frame.fit.model
+    a = m.decision_function([probe])[0]
+    p = m.predict_proba([probe])[0]
+    if name == "softmax":
+        np.testing.assert_allclose(p, np.exp(a) / np.exp(a).sum(), rtol=1e-12)
+    else:  # one-vs-rest: sigma(a_k) normalised
+        s = 1 / (1 + np.exp(-a))
+        np.testing.assert_allclose(p, s / s.sum(), rtol=1e-12)
+    lines = frame.probe.lines
+    assert lines[0] == "x = (0.7, -0.4)"
+    for k, cls in enumerate("abc"):
+        assert lines[k + 1] == f"a = {a[k]:.3f}   p({cls}|x) = {p[k]:.4f}"
+    e = m.explain(probe)
+    assert set(e) == {"a", "posterior"}
+
+
+def test_switching_among_gaussian_models_reuses_the_statistics(data):
+    X, y = data
+    lda = compute(request(X, y, [ModelSpec.make("lda")]))
+    none_moved = (np.empty(0, np.int64), np.empty((0, 2)))
+    qda = compute(request(X, y, [ModelSpec.make("qda")]), lda, moved=none_moved)
+    assert qda.fit.incremental and qda.fit.model.name == "qda"  # from LDA's statistics, no pass over the points
+    np.testing.assert_allclose(qda.fit.model.covariances_, create("qda").fit(X, y).covariances_, rtol=1e-12)
+    # only the first spec inherits a fit of another model; an overlay starts afresh
+    two = compute(request(X, y, [ModelSpec.make("nb"), ModelSpec.make("qda")]), lda, moved=none_moved)
+    assert [f.incremental for f in two.fits] == [True, False]
+    # a refit with the same specs fits the new points
+    X2 = X + 1.0
+    again = compute(request(X2, y, [ModelSpec.make("lda")]), lda, refit=True)
+    assert again.fit is not lda.fit
+    np.testing.assert_allclose(again.fit.model.means_, lda.fit.model.means_ + 1.0)
+
+
+def test_evaluating_a_fit_keeps_everything_else():
+    X = np.array([[0.0, 0.0], [1.0, 0.2], [3.0, 3.0], [3.5, 2.0]])
+    y = np.array([0, 0, 1, 1])
+    lazy = fit_model(ModelSpec.make("softmax", {"l2": 0.0}), X, y, evaluate=False)
+    full = pipeline.evaluate(lazy, X, y)
+    assert (full.spec, full.model, full.notices, full.error, full.incremental) == (
+        lazy.spec, lazy.model, lazy.notices, lazy.error, lazy.incremental)
+    assert full.notices and "separable" in full.notices[0]
+    np.testing.assert_array_equal(full.class_index, [0, 1])
+    assert full.summary["accuracy"] == 1.0 and full.wrong.tolist() == [False] * 4

@@ -217,3 +217,21 @@ def test_a_straight_boundary_inside_a_curved_model_is_cut_exactly():
         cross = (piece[:, 0] - piece[0, 0]) * d[1] - (piece[:, 1] - piece[0, 1]) * d[0]
         assert np.abs(cross).max() < 1e-9 * np.hypot(*d) ** 2
     assert ends >= 1
+
+
+def test_an_exactly_linear_boundary_inside_a_curved_model():
+    """Dyadic coordinates make two classes' covariances bit-identical: their QDA difference is exactly
+    linear and is drawn as a masked straight segment."""
+    A = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.5]])
+    C = np.array([[1.5, 4.0], [2.0, 6.0], [2.5, 4.0], [2.0, 4.5]])
+    X = np.vstack([A, A + [4.0, 0.0], C])
+    m = create("qda").fit(X, np.repeat([0, 1, 2], 4))
+    assert m.scores_.difference(0, 1).degree == 1
+    bounds = (-3.0, 8.0, -3.0, 9.0)
+    found, ends = _check_pieces(m, bounds)
+    (ab,) = [b for b in found if (b.k, b.j) == (0, 1)]
+    (piece,) = _pieces(ab.xy)
+    d = piece[-1] - piece[0]
+    cross = (piece[:, 0] - piece[0, 0]) * d[1] - (piece[:, 1] - piece[0, 1]) * d[0]
+    assert np.abs(cross).max() < 1e-9 * np.hypot(*d) ** 2  # straight
+    assert ends >= 1  # and cut where the third class takes over

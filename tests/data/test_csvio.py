@@ -137,3 +137,11 @@ def test_inspect_takes_the_columns_asked_for(tmp_path):
     assert csvio.inspect_csv(str(p)).ambiguous  # four numeric columns and no x, y: ask
     with pytest.raises(DataError, match="wide.csv"):
         csvio.inspect_csv(str(p), x="nope")
+
+
+def test_the_careful_path_reads_numeric_labels(tmp_path):
+    p = tmp_path / "n.csv"
+    p.write_text('x,y,label\n"0.5",1,2\n"1.5",2,7\n"2.5",0.5,2\n')
+    d = read_csv(str(p))
+    np.testing.assert_allclose(d.X, POINTS)
+    assert d.X.shape == (3, 2) and d.class_names == ["2", "7"] and d.labels.tolist() == [0, 1, 0]

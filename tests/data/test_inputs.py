@@ -47,3 +47,13 @@ def test_blobs_are_reproducible_gaussian_classes():
     assert not np.array_equal(blobs(3000, 4, seed=6)[0], X)
     spreads = [np.cov(X[y == k].T) for k in range(4)]
     assert all(np.all(np.linalg.eigvalsh(c) > 0.001) for c in spreads)
+
+
+def test_explicit_columns_reach_the_reader(tmp_path):
+    p = tmp_path / "wide.csv"
+    p.write_text("a,b,c,kind\n0.5,1,9,u\n1.5,2,8,v\n2.5,0.5,7,u\n")
+    d = load_dataset(str(p), x="c", y="a", label="kind")
+    np.testing.assert_allclose(d.X, [[9, 0.5], [8, 1.5], [7, 2.5]])
+    assert d.axis_names == ("c", "a") and d.class_names == ["u", "v"]
+    s = load_session(str(p), x=3, y=1, label="")
+    assert s.dataset.class_names == ["1"] and s.dataset.X[0].tolist() == [9, 0.5]

@@ -131,3 +131,15 @@ def test_saves_write_a_hidden_temporary_beside_the_file(tmp_path, monkeypatch):
     assert os.path.dirname(tmp) == str(tmp_path) and target == str(p)  # same folder: the rename is atomic
     name = os.path.basename(tmp)
     assert name.startswith(".probviz-") and name.endswith(".tmp")
+
+
+def test_unreadable_sessions_say_why(tmp_path):
+    missing = tmp_path / "gone.probviz"
+    with pytest.raises(DataError) as e:
+        read_session(str(missing))
+    assert str(e.value) == "gone.probviz: cannot read the file (No such file or directory)"
+    latin = tmp_path / "latin.probviz"
+    latin.write_bytes('{"name": "caf\xe9"}'.encode("latin-1"))
+    with pytest.raises(DataError) as e:
+        read_session(str(latin))
+    assert str(e.value) == "latin.probviz: not a probviz session (not UTF-8 text)"
