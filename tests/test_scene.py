@@ -235,3 +235,45 @@ def test_an_exactly_linear_boundary_inside_a_curved_model():
     cross = (piece[:, 0] - piece[0, 0]) * d[1] - (piece[:, 1] - piece[0, 1]) * d[0]
     assert np.abs(cross).max() < 1e-9 * np.hypot(*d) ** 2  # straight
     assert ends >= 1  # and cut where the third class takes over
+
+
+def test_grid_nodes_are_pixel_centres():
+    xs, ys = scene.grid_axes((0.0, 4.0, 10.0, 12.0), 4, 2)
+    np.testing.assert_allclose(xs, [0.5, 1.5, 2.5, 3.5])
+    np.testing.assert_allclose(ys, [10.5, 11.5])
+    xs, ys = scene.grid_axes((-3.0, -1.0, 2.0, 8.0), 2, 3)
+    np.testing.assert_allclose(xs, [-2.5, -1.5]) and np.testing.assert_allclose(ys, [3.0, 5.0, 7.0])
+
+
+def test_density_image_away_from_the_origin():
+    """The same points and view moved by (5, -30) give the same image; points outside the view are left out."""
+    X = np.array([[0.1, 0.1], [0.6, 0.6], [0.6, 0.6], [0.9, 0.1], [1.5, 0.5], [0.5, -0.2]])
+    labels = np.array([0, 0, 1, 1, 0, 1])
+    here = scene.density_image(X, labels, ["#FF0000", "#0000FF"], (0, 1, 0, 1), shape=(4, 4))
+    there = scene.density_image(X + [5, -30], labels, ["#FF0000", "#0000FF"], (5, 6, -30, -29), shape=(4, 4))
+    np.testing.assert_array_equal(here, there)
+    assert np.count_nonzero(here[..., 3]) == 3  # three pixels hit; the two points outside are not drawn
+    wide = scene.density_image(X, labels, ["#FF0000", "#0000FF"], (0, 2, 0, 2), shape=(4, 4))
+    assert wide[0, 0, 3] > 0 and wide[1, 3, 3] > 0 and tuple(wide[1, 3, :3]) == (255, 0, 0)  # (1.5, 0.5)
+
+
+def test_ellipse_rings_are_closed_and_full(three_blobs):
+    """Each ring is a closed curve around the mean enclosing pi r^2 |Sigma|^(1/2) (its polygon area)."""
+    X, y = three_blobs
+    m = create("qda").fit(X, y)
+    for k, line in enumerate(scene.ellipses(m, radii=(1.0, 2.0))):
+        rings = [r for r in np.split(line, np.flatnonzero(np.isnan(line[:, 0]))) if len(r)]
+        rings = [r[np.all(np.isfinite(r), axis=1)] for r in rings]
+        for r, ring in zip((1.0, 2.0), rings):
+            np.testing.assert_allclose(ring[0], ring[-1], atol=1e-12)
+            x, yy = ring[:, 0], ring[:, 1]
+            area = 0.5 * abs(np.dot(x[:-1], yy[1:]) - np.dot(x[1:], yy[:-1]))
+            exact = np.pi * r ** 2 * np.sqrt(np.linalg.det(m.covariances_[k]))
+            assert area == pytest.approx(exact, rel=2e-3)  # a 128-gon
+
+
+def test_one_class_grid_is_certain():
+    X = np.random.default_rng(1).normal(size=(6, 2))
+    m = create("lda").fit(X, np.zeros(6, int))
+    P = scene.posterior_grid(m, *scene.grid_axes(BOUNDS, 5, 3))
+    assert P.shape == (3, 5, 1) and P.dtype == np.float32 and np.all(P == 1)
