@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QGraphicsRectItem
 
 from probviz import scene as scenes
 from probviz.app.document import Document
+from probviz.figure_layout import view_of
 from probviz.layers import DEFAULT_LAYERS
 from probviz.style import Style
 
@@ -291,21 +292,9 @@ class Canvas(pg.PlotWidget):
         r = self.vb.viewRect()
         return (r.left(), r.right(), r.top(), r.bottom())
 
-    def fit_view(self, preferred=None) -> None:
-        """Frame the points (or ``preferred``, e.g. an example's own view, when there are none)."""
-        X = self._points[0]
-        if preferred is None and self.doc is not None:
-            preferred = self.doc.view
-        if preferred is not None and len(X) == 0:
-            x0, x1, y0, y1 = preferred
-        elif len(X):
-            lo, hi = X.min(axis=0), X.max(axis=0)
-            span = np.maximum(hi - lo, 1e-9 + 0.1 * np.abs(hi))
-            span = np.where(span > 0, span, 1.0)
-            x0, y0 = lo - 0.15 * span
-            x1, y1 = hi + 0.15 * span
-        else:
-            x0, x1, y0, y1 = -5.0, 5.0, -5.0, 5.0
+    def fit_view(self) -> None:
+        """Frame the points (F, Home), or the default view when there are none."""
+        x0, x1, y0, y1 = view_of(self._points[0])
         self.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
 
     # --- picking --------------------------------------------------------------------------
