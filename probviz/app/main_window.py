@@ -52,6 +52,8 @@ class MainWindow(QMainWindow):
 
         self.message = QLabel()
         self.hover = QLabel()
+        for label in (self.message, self.hover):
+            label.setTextFormat(Qt.TextFormat.PlainText)  # class names are text, never markup
         self.statusBar().addWidget(self.message, 1)
         self.busy_label = QLabel()
         self.statusBar().addPermanentWidget(self.hover)

@@ -305,3 +305,18 @@ def test_a_pan_during_a_large_fit_still_gets_its_summary(qtbot, window):
     other = pipeline.compute(FrameRequest(X + 1, y, ("a", "b"), ("#0072B2", "#D55E00"), (spec,), generation=49))
     refitter._deliver(other)
     assert window.result is shown
+
+
+def test_class_names_are_plain_text_everywhere(qtbot, window):
+    name = '<img src="/tmp/x.png"><b>bold</b>'
+    build_three_classes(qtbot, window)
+    window.doc.rename_class(0, name)
+    window.legend_action.trigger()
+    window.doc.set_probe((0.0, 0.0))
+    settle(window)
+    assert window.message.textFormat() == Qt.TextFormat.PlainText and name in window.message.text()
+    assert window.hover.textFormat() == Qt.TextFormat.PlainText
+    assert window.panel.params.text.textFormat() == Qt.TextFormat.PlainText
+    assert name in window.panel.params.text.text()
+    legend_texts = [label.text for _, label in window.canvas.legend.items]
+    assert any("&lt;img" in t for t in legend_texts) and not any("<img" in t for t in legend_texts)
