@@ -145,3 +145,22 @@ def test_the_careful_path_reads_numeric_labels(tmp_path):
     d = read_csv(str(p))
     np.testing.assert_allclose(d.X, POINTS)
     assert d.X.shape == (3, 2) and d.class_names == ["2", "7"] and d.labels.tolist() == [0, 1, 0]
+
+
+def test_columns_by_number_at_both_ends_and_unknown_ones(tmp_path):
+    p = tmp_path / "cols.csv"
+    p.write_text("a,b,c,kind\n0.5,1,9,u\n1.5,2,8,v\n2.5,0.5,7,u\n")
+    d = read_csv(str(p), x="1", y="3", label="4")
+    np.testing.assert_allclose(d.X[:, 0], [0.5, 1.5, 2.5]) and np.testing.assert_allclose(d.X[:, 1], [9, 8, 7])
+    assert d.class_names == ["u", "v"]
+    for kw, message in (({"y": "5"}, "cols.csv: no y column '5' (columns: a, b, c, kind)"),
+                        ({"x": "0"}, "cols.csv: no x column '0' (columns: a, b, c, kind)"),
+                        ({"label": "z"}, "cols.csv: no label column 'z' (columns: a, b, c, kind)")):
+        with pytest.raises(DataError) as err:
+            read_csv(str(p), **kw)
+        assert str(err.value) == message
+    q = tmp_path / "bare.csv"
+    q.write_text("0.5,1,9\n1.5,2,8\n2.5,0.5,7\n")
+    with pytest.raises(DataError) as err:
+        read_csv(str(q), x="4")
+    assert str(err.value) == "bare.csv: no x column '4' (columns: 1..3)"

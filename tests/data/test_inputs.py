@@ -57,3 +57,17 @@ def test_explicit_columns_reach_the_reader(tmp_path):
     assert d.axis_names == ("c", "a") and d.class_names == ["u", "v"]
     s = load_session(str(p), x=3, y=1, label="")
     assert s.dataset.class_names == ["1"] and s.dataset.X[0].tolist() == [9, 0.5]
+
+
+def test_a_dataset_takes_numbers_of_any_type_and_checks_its_labels():
+    d = Dataset([[0, 1], [2, 3]], [0.0, 1.0], ["a", "b"])
+    assert d.X.dtype == float and d.labels.dtype == np.int64 and d.X.shape == (2, 2)
+    assert d.colors == ["#0072B2", "#D55E00"]  # the palette fills in missing colours
+    with pytest.raises(ValueError) as e:
+        Dataset([[0, 1], [2, 3]], [0], ["a"])
+    assert str(e.value) == "X and labels differ in length"
+    for bad in ([0, 2], [-1, 0]):
+        with pytest.raises(ValueError) as e:
+            Dataset([[0, 1], [2, 3]], bad, ["a", "b"])
+        assert str(e.value) == "a label does not name a class"
+    assert Dataset(np.empty((0, 2)), [], ["a"]).counts().tolist() == [0]
