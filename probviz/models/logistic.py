@@ -83,9 +83,10 @@ class _LinearModel(Classifier):
         if init is not None and type(init) is type(self) and getattr(init, "basis", None) == self.basis \
                 and hasattr(init, "scores_") and len(init.classes_) == K:
             starts["the previous fit"] = self._weights_from_scores(init.scores_.in_frame(center, scale, degree))
-        generative = self._generative_start(X, codes, K, center, scale, degree)
-        if generative is not None:
-            starts["the Gaussian model's log-odds"] = generative
+        else:  # no fit to continue from (a drag has one): the Gaussian log-odds, about half the steps
+            generative = self._generative_start(X, codes, K, center, scale, degree)
+            if generative is not None:
+                starts["the Gaussian model's log-odds"] = generative
         W = self._solve(Phi, codes, K, starts)
         del self._R
         rows = self._score_rows(W)
