@@ -216,17 +216,21 @@ def _pick(poly, k, m):
     return v
 
 
-def _project(poly_km, pts, steps=4):
+def _project(poly_km, pts, steps=4, free=None):
     """Newton steps x <- x - f grad f / |grad f|^2 onto the zero set of one polynomial.
 
-    Starting within a contour cell, two steps usually reach machine precision; up to
-    ``steps`` are taken while any point still moves by more than 1e-12 of the frame.
+    ``free`` (N, 2) of 0/1, if given, says in which coordinates each point may move: a point with
+    one coordinate held slides along that line (a 1-D Newton step). Starting within a contour cell,
+    two steps usually reach machine precision; up to ``steps`` are taken while any point still moves
+    by more than 1e-12 of the frame.
     """
     pts = pts.copy()
     tiny = 1e-12 * float(np.max(poly_km.scale))
     for _ in range(steps):
         f = poly_km(pts)[:, 0]
         g = poly_km.gradient(pts)[:, 0, :]
+        if free is not None:
+            g = g * free
         gg = np.einsum("ni,ni->n", g, g)
         ok = gg > 0
         delta = (f[ok] / gg[ok])[:, None] * g[ok]
@@ -236,24 +240,18 @@ def _project(poly_km, pts, steps=4):
     return pts
 
 
-def _project_keeping_edges(poly_km, line, bounds, steps=6):
-    """Project a traced curve onto the exact zero set; an end that lies on an edge of the view is
-    moved along that edge (1-D Newton), so the curve still ends exactly at the plot's edge."""
-    out = _project(poly_km, line)
+def _project_keeping_edges(poly_km, line, bounds):
+    """Project a traced curve onto the exact zero set; an end that lies on an edge of the view
+    slides along that edge, so the curve still ends exactly at the plot's edge."""
+    free = np.ones_like(line)
     for i in (0, len(line) - 1):
-        p = line[i].copy()
-        axis = 0 if p[0] in (bounds[0], bounds[1]) else 1 if p[1] in (bounds[2], bounds[3]) else None
-        if axis is None:
-            continue
-        free = 1 - axis  # slide along the edge: the other coordinate is held
-        lo, hi = bounds[2 * free], bounds[2 * free + 1]
-        for _ in range(steps):
-            f = poly_km(p[None])[0, 0]
-            g = poly_km.gradient(p[None])[0, 0, free]
-            if g == 0.0:
-                break
-            p[free] = min(max(p[free] - f / g, lo), hi)
-        out[i] = p
+        if line[i, 0] in (bounds[0], bounds[1]):
+            free[i, 0] = 0.0  # on a vertical edge: x is held
+        elif line[i, 1] in (bounds[2], bounds[3]):
+            free[i, 1] = 0.0
+    out = _project(poly_km, line, steps=6, free=free)
+    lo, hi = np.array([bounds[0], bounds[2]]), np.array([bounds[1], bounds[3]])
+    out[[0, -1]] = np.clip(out[[0, -1]], lo, hi)  # an end never leaves the view
     return out
 
 
