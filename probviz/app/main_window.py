@@ -300,7 +300,6 @@ class MainWindow(QMainWindow):
 
     def new_document(self):
         if self.files.maybe_save():
-            self.canvas.set_selection([])
             self.doc.new()
             self.files.path = None
             self.canvas.fit_view()
@@ -333,9 +332,7 @@ class MainWindow(QMainWindow):
         self.setWindowModified(not self.doc.undo_stack.isClean())
 
     def load_session(self, session):
-        self.canvas.set_selection([])
-        self.doc.load_session(session)
-        self.update_title()
+        self.doc.load_session(session)  # the reset clears the selection and retitles the window
         if session.view is not None:
             x0, x1, y0, y1 = session.view
             self.canvas.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
@@ -343,7 +340,6 @@ class MainWindow(QMainWindow):
             self.canvas.fit_view()
 
     def load(self, data):
-        self.canvas.set_selection([])
         self.doc.load(data)
         self.canvas.fit_view()
 
@@ -400,8 +396,7 @@ class MainWindow(QMainWindow):
         self._show_points()
         self.canvas.set_axis_names(self.doc.axis_names)
         self.update_title()
-        self._on_model_changed()
-        self._sync_layer_actions()
+        self._on_model_changed()  # legend, model menu, layer actions, refit
 
     def _on_points_changed(self):
         if len(self.doc.X) != self._n_points:  # indices no longer mean the same points

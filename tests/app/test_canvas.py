@@ -320,3 +320,15 @@ def test_class_names_are_plain_text_everywhere(qtbot, window):
     assert name in window.panel.params.text.text()
     legend_texts = [label.text for _, label in window.canvas.legend.items]
     assert any("&lt;img" in t for t in legend_texts) and not any("<img" in t for t in legend_texts)
+
+
+def test_a_new_document_clears_the_selection(qtbot, window):
+    build_three_classes(qtbot, window)
+    key(qtbot, window, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    assert len(window.canvas.selection) == len(window.doc.X)
+    window.doc.undo_stack.setClean()
+    window.open_example("xor")
+    settle(window)
+    assert len(window.canvas.selection) == 0 and len(window.canvas.selected.data) == 0
+    key(qtbot, window, Qt.Key.Key_Delete)  # nothing selected: nothing deleted
+    assert len(window.doc.X) == 160
