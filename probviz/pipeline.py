@@ -92,7 +92,7 @@ def fit_model(spec: ModelSpec, X, labels, previous: Fit | None = None, moved=Non
     try:
         model = _incremental(spec, X, labels, prev, moved)
         out.incremental = model is not None
-        if model is None:
+        if model is None:  # not a drag, another model, or an update that would lose precision
             model = spec.create().fit(X, labels, init=prev)
     except ValueError as e:
         out.error = str(e)

@@ -20,44 +20,80 @@ EIGEN_FLOOR = 1e-6
 LOG_2PI = np.log(2.0 * np.pi)
 
 
+#: Updated statistics are trusted while the scatters' rounding-error bound stays below this
+#: fraction of their size; past it (a point dragged far and back) they are recomputed from the data.
+DRIFT_TOLERANCE = 1e-10
+_EPS = np.finfo(float).eps
+
+
 @dataclass
 class ClassStats:
     """Per-class sufficient statistics: counts (K,), means (K, 2), scatters (K, 2, 2).
 
-    ``scatters[k] = sum_{n in C_k} (x_n - mu_k)(x_n - mu_k)^T``.
+    ``scatters[k] = sum_{n in C_k} (x_n - mu_k)(x_n - mu_k)^T``. For O(moved points) updates
+    they also keep the sums of the points shifted by a fixed reference ``ref`` (the means when
+    computed from the data): ``s1 = sum (x - ref)``, ``s2 = sum (x - ref)(x - ref)^T``, and
+    ``drift``, a bound on the absolute rounding error in ``s2``.
     """
 
     counts: np.ndarray
     means: np.ndarray
     scatters: np.ndarray
+    ref: np.ndarray
+    s1: np.ndarray
+    s2: np.ndarray
+    drift: np.ndarray
 
     @classmethod
     def from_data(cls, X: np.ndarray, codes: np.ndarray, K: int) -> "ClassStats":
         counts = np.bincount(codes, minlength=K).astype(float)
         sums = np.stack([np.bincount(codes, X[:, d], minlength=K) for d in range(2)], axis=1)
-        means = sums / counts[:, None]
-        C = X - means[codes]  # two passes: exact, no cancellation at large offsets
+        ref = sums / counts[:, None]
+        C = X - ref[codes]  # two passes: exact, no cancellation at large offsets
+        s1 = np.stack([np.bincount(codes, C[:, d], minlength=K) for d in range(2)], axis=1)
         sxx = np.bincount(codes, C[:, 0] * C[:, 0], minlength=K)
         sxy = np.bincount(codes, C[:, 0] * C[:, 1], minlength=K)
         syy = np.bincount(codes, C[:, 1] * C[:, 1], minlength=K)
-        scatters = np.stack([np.stack([sxx, sxy], -1), np.stack([sxy, syy], -1)], axis=1)
-        return cls(counts, means, scatters)
+        s2 = np.stack([np.stack([sxx, sxy], -1), np.stack([sxy, syy], -1)], axis=1)
+        return cls._from_sums(counts, ref, s1, s2, np.zeros(K))
+
+    @classmethod
+    def _from_sums(cls, counts, ref, s1, s2, drift) -> "ClassStats":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean_shift = s1 / counts[:, None]
+        means = ref + mean_shift  # the corrected two-pass mean and scatter
+        scatters = s2 - np.einsum("ki,kj->kij", s1, mean_shift)
+        return cls(counts, means, scatters, ref, s1, s2, drift)
 
     def moved(self, codes: np.ndarray, old: np.ndarray, new: np.ndarray) -> "ClassStats":
         """The statistics after points of classes ``codes`` moved from ``old`` to ``new`` rows.
 
-        O(moved points), independent of N: in coordinates centred on the class mean,
-        replacing a by b changes the mean by d/n and the scatter by b b^T - a a^T - d d^T / n
-        (d = b - a), with no cancellation at large offsets.
+        O(moved points), independent of N: in coordinates shifted by ``ref``, replacing a by b
+        adds b - a to s1 and b b^T - a a^T to s2 (the shift keeps the sums small at large
+        offsets). A point dragged far and back adds and removes a huge term; what that
+        cancellation may have lost is tracked in ``drift`` (see :meth:`accurate`).
         """
-        means, scatters = self.means.copy(), self.scatters.copy()
-        for k, a, b in zip(codes, np.asarray(old, float), np.asarray(new, float)):
-            n = self.counts[k]
-            a, b = a - means[k], b - means[k]
-            d = b - a
-            scatters[k] += np.outer(b, b) - np.outer(a, a) - np.outer(d, d) / n
-            means[k] += d / n
-        return ClassStats(self.counts.copy(), means, scatters)
+        codes = np.asarray(codes, dtype=np.intp)
+        A = np.asarray(old, float).reshape(-1, 2) - self.ref[codes]
+        B = np.asarray(new, float).reshape(-1, 2) - self.ref[codes]
+        s1, s2, drift = self.s1.copy(), self.s2.copy(), self.drift.copy()
+        np.add.at(s1, codes, B - A)
+        np.add.at(s2, codes, np.einsum("ni,nj->nij", B, B) - np.einsum("ni,nj->nij", A, A))
+        # each entry's rounding error is a few ulps of the largest term added, removed or held
+        held = np.maximum(np.abs(self.s2).max(axis=(1, 2)), np.abs(s2).max(axis=(1, 2)))
+        np.add.at(drift, codes, 4 * _EPS * (np.einsum("ni,ni->n", A, A) + np.einsum("ni,ni->n", B, B)
+                                            + held[codes]))
+        return self._from_sums(self.counts, self.ref, s1, s2, drift)
+
+    def accurate(self) -> bool:
+        """Whether these statistics are as good as recomputed ones: every scatter's error bound
+        (the drift of s2, and the cancellation in s2 - s1 s1^T / n once the mean has wandered far
+        from ``ref``) below DRIFT_TOLERANCE of its size, or of the data's spread for a lone point."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            error = self.drift + 4 * _EPS * np.einsum("ki,ki->k", self.s1, self.s1) / self.counts
+        size = np.abs(self.scatters).max(axis=(1, 2))
+        floor = 1e-4 * self.counts * max(self.frame()[2], 0.0)
+        return bool(np.all(error <= DRIFT_TOLERANCE * (size + floor)))
 
     def frame(self) -> tuple[np.ndarray, np.ndarray, float, float]:
         """Overall mean, standard deviation, mean variance and largest |mean| of all the points."""
@@ -108,15 +144,23 @@ class GaussianClassifier(Classifier):
     def _fit(self, X, codes, K, init=None):
         self._fit_stats(ClassStats.from_data(X, codes, K))
 
-    def fit_moved(self, previous: "GaussianClassifier", codes, old, new) -> "GaussianClassifier":
+    def fit_moved(self, previous: "GaussianClassifier", codes, old, new) -> "GaussianClassifier | None":
         """Fit after points moved, from ``previous``'s statistics: O(moved points), not O(N).
 
         ``codes`` index ``previous.classes_``; the result equals a full refit (to rounding).
+        None when the update would lose precision (a point dragged far and back): refit instead.
         """
-        self.classes_ = previous.classes_
+        stats = previous.stats_.moved(codes, old, new)
+        if not stats.accurate():
+            return None
+        return self.fit_stats(previous.classes_, stats)
+
+    def fit_stats(self, classes, stats: ClassStats) -> "GaussianClassifier":
+        """Fit from sufficient statistics of the classes ``classes``."""
+        self.classes_ = classes
         self.notices_ = []
         self.n_features_in_ = 2
-        self._fit_stats(previous.stats_.moved(codes, old, new))
+        self._fit_stats(stats)
         return self
 
     def _fit_stats(self, stats: ClassStats):

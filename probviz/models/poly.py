@@ -93,19 +93,23 @@ class Poly2D:
     def in_frame(self, center, scale, degree: int) -> np.ndarray:
         """Coefficients (K, degree+1, degree+1) of the same polynomials in z' = (x - center) / scale.
 
-        x_d**a = (c_d + s_d z'_d)**a = sum_b C(a, b) c_d**(a-b) s_d**b z'_d**b, per variable.
+        z_d = alpha_d + beta_d z'_d with alpha = (center - c) / s and beta = scale / s, so
+        z_d**i = sum_b C(i, b) alpha_d**(i - b) beta_d**b z'_d**b, per variable. Going straight
+        from frame to frame (not through raw units) keeps the coefficients exact at large
+        offsets and small scales; the same frame gives the same coefficients.
         Terms above ``degree`` are dropped (there are none when it is at least self.degree).
         """
-        raw = self.in_raw_units()
-        n = raw.shape[1]
+        n = self.coefs.shape[1]
+        alpha = (np.asarray(center, float) - self.center) / self.scale
+        beta = np.asarray(scale, float) / self.scale
         T = []
         for d in range(2):
             t = np.zeros((n, degree + 1))
-            for a in range(n):
-                for b in range(min(a, degree) + 1):
-                    t[a, b] = comb(a, b) * center[d] ** (a - b) * scale[d] ** b
+            for i in range(n):
+                for b in range(min(i, degree) + 1):
+                    t[i, b] = comb(i, b) * alpha[d] ** (i - b) * beta[d] ** b
             T.append(t)
-        return np.einsum("ia,kij,jb->kab", T[0], raw, T[1])
+        return np.einsum("ia,kij,jb->kab", T[0], self.coefs, T[1])
 
     def difference(self, k: int, j: int) -> "Poly2D":
         """The single polynomial s_k - s_j."""

@@ -66,7 +66,10 @@ def check_fit(name, X, y, l2, basis="linear", standardize=True):
         free = np.ones_like(G, bool)
         if not binary:
             free[-1, 0] = False
-        assert np.abs(G[free]).max() <= 1e-7 * scale, (np.abs(G[free]).max(), scale)
+        # standardized weights are the solver's own (exact); raw-unit weights at an offset of 1e6 carry
+        # the rounding of their conversion
+        tol = 1e-10 if standardize else 1e-7
+        assert np.abs(G[free]).max() <= tol * scale, (np.abs(G[free]).max(), scale)
         assert E <= E_ref + 1e-8 * max(1.0, abs(E_ref)), (E, E_ref)
     else:
         assert m.notices_ and (m.separation_ or "did not reach" in " ".join(m.notices_))
