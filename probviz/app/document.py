@@ -19,12 +19,12 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from probviz.colors import class_color
 from probviz.data.dataset import Dataset
+from probviz.data.files import MAX_ABS, MAX_CLASSES, check_name
 from probviz.data.session import Session, session_priors, session_theta
 from probviz.layers import DEFAULT_LAYERS, LAYERS
 from probviz.models import MODEL_NAMES, REGISTRY
 from probviz.pipeline import ModelSpec, model_spec
 
-MAX_CLASSES = 9
 MOVE_LOG = 256  # moves remembered for incremental refits
 
 
@@ -220,14 +220,21 @@ class Document(QObject):
         return self._stroke
 
     # --- edits (each one undoable) -----------------------------------------------------
+    # Every edit checks its arguments before it touches the document: a point that is not finite
+    # could not be saved, and a parameter out of range would leave every later fit failing.
     def add_points(self, X, label: int, stroke: int | None = None) -> None:
-        X = np.asarray(X, dtype=float).reshape(-1, 2)
+        X = _points(X)
+        if not 0 <= label < MAX_CLASSES:
+            raise ValueError(f"class index {label} is outside 0..{MAX_CLASSES - 1}")
         if len(X):
             self.ensure_classes(label + 1)
             self._push(AddPoints(self, X, label, stroke))
 
     def move_points(self, indices, X, stroke: int | None = None) -> None:
-        self._push(MovePoints(self, np.asarray(indices), np.asarray(X, float).reshape(-1, 2), stroke))
+        indices, X = np.asarray(indices, dtype=np.int64).ravel(), _points(X)
+        if len(indices) != len(X) or (len(indices) and (indices.min() < 0 or indices.max() >= len(self.X))):
+            raise ValueError("move_points needs one destination per existing point")
+        self._push(MovePoints(self, indices, X, stroke))
 
     def delete_points(self, indices) -> None:
         indices = np.unique(np.asarray(indices, dtype=np.int64))
@@ -253,12 +260,18 @@ class Document(QObject):
 
     def rename_class(self, index: int, name: str) -> None:
         name = name.strip()
+        problem = check_name(name, "the class name")
+        if problem:
+            raise ValueError(problem)
         if name and name != self.classes[index].name:
             classes = list(self.classes)
             classes[index] = replace(classes[index], name=name)
             self._push(SetClasses(self, classes, f"Rename class to {name}"))
 
     def recolor_class(self, index: int, color: str) -> None:
+        if not (isinstance(color, str) and len(color) == 7 and color[0] == "#"
+                and all(c in "0123456789abcdefABCDEF" for c in color[1:])):
+            raise ValueError(f"a colour is #RRGGBB, got {color!r}")
         if color != self.classes[index].color:
             classes = list(self.classes)
             classes[index] = replace(classes[index], color=color)
@@ -274,6 +287,10 @@ class Document(QObject):
             self._push(SetModel(self, name))
 
     def set_param(self, name: str, value) -> None:
+        spec = {p.name: p for p in REGISTRY[self.model_name].params}.get(name)
+        if spec is None:
+            raise ValueError(f"{REGISTRY[self.model_name].label} has no parameter {name!r}")
+        value = spec.check(value)
         if self.params[self.model_name].get(name) != value:
             self._push(SetParam(self, self.model_name, name, value))
 
@@ -283,7 +300,7 @@ class Document(QObject):
 
     def set_probe(self, xy, stroke: int | None = None) -> None:
         """Pin (or with None remove) the probe point whose p(C_k|x) the panel explains."""
-        xy = None if xy is None else (float(xy[0]), float(xy[1]))
+        xy = None if xy is None else tuple(float(v) for v in _points(xy)[0])
         if xy != self.probe:
             text = "Remove probe" if xy is None else ("Place probe" if self.probe is None else "Move probe")
             self._push(SetAttr(self, "probe", xy, text, stroke))
@@ -291,7 +308,10 @@ class Document(QObject):
     def set_priors(self, priors) -> None:
         """Override p(C_k) (one value per class, renormalised), or None to use the class frequencies."""
         if priors is not None:
-            p = np.clip(np.asarray(priors, dtype=float), 1e-6, None)
+            p = np.asarray(priors, dtype=float).ravel()
+            if p.shape != (len(self.classes),) or not np.all(np.isfinite(p)) or np.any(p <= 0):
+                raise ValueError(f"priors must be {len(self.classes)} positive numbers, one per class")
+            p = np.clip(p, 1e-6, None)
             priors = [float(v) for v in p / p.sum()]
         if priors != self.priors:
             self._push(SetAttr(self, "priors", priors, "Set priors" if priors else "Reset priors"))
@@ -304,6 +324,8 @@ class Document(QObject):
         return counts / counts.sum() if counts.sum() else np.full(len(self.classes), 1 / max(len(self.classes), 1))
 
     def set_theta(self, theta: float) -> None:
+        if not np.isfinite(theta):
+            raise ValueError(f"theta must be a number from 0 to 1, got {theta!r}")
         theta = float(min(max(theta, 0.0), 1.0))
         if theta != self.theta:
             self._push(SetAttr(self, "theta", theta, "Set reject threshold"))
@@ -315,6 +337,14 @@ class Document(QObject):
 
     def _push(self, command: QUndoCommand) -> None:
         self.undo_stack.push(command)
+
+
+def _points(X) -> np.ndarray:
+    """(N, 2) floats, every coordinate finite and within the data limit, else a ValueError."""
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    if not np.all(np.abs(X) <= MAX_ABS):  # also false for NaN
+        raise ValueError(f"points must be finite numbers within ±{MAX_ABS:g}")
+    return X
 
 
 # --- commands ------------------------------------------------------------------------

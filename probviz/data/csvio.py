@@ -1,11 +1,13 @@
 """Reading and writing point sets as CSV.
 
-Real files are messy: header or none; comma, semicolon or tab; a UTF-8 BOM; CRLF;
-quoted fields; numeric or text labels; extra and index columns. ``read_csv``
-guesses the columns (x and y by name, else the first two numeric non-index
-columns; the label is the first text column, else the last remaining one), parses
-with numpy's C parser, and on any trouble re-reads with the csv module to name the
-exact line. Every failure is a :class:`DataError` with a one-line message.
+Real files are messy: header or none; comma, semicolon or tab; Excel's ``sep=;`` line,
+decimal commas and UTF-16 "Unicode text"; a UTF-8 BOM; CRLF; quoted fields; ``#`` comment
+lines; numeric or text labels; extra and index columns; NA cells. ``read_csv`` guesses the
+columns (x and y by name, else the first two numeric non-index columns; the label is the first
+text column, else the last remaining one), parses with numpy's C parser, and on any trouble
+re-reads with the csv module to name the exact line. Labels are taken as the text they are:
+never truncated at a ``#``, never merged ("1" and "1.0" are two classes), never empty.
+Every failure is a :class:`DataError` with a one-line message.
 """
 
 from __future__ import annotations
@@ -14,21 +16,24 @@ import csv
 import io
 import math
 import os
+import re
 import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from probviz.data.dataset import Dataset
+from probviz.data.files import MAX_ABS, MAX_BYTES, MAX_CLASSES, DataError, check_name, decode_text, read_bytes
 
-#: Files above this size are refused: far more than a person can place or see.
-MAX_BYTES = 512 * 1024 * 1024
+__all__ = ["DataError", "MAX_BYTES", "CsvLayout", "inspect_csv", "read_csv", "write_csv"]
+
 SNIFF_ROWS = 50
 INDEX_NAMES = {"", "id", "index", "idx", "row", "unnamed: 0", "#"}
-
-
-class DataError(ValueError):
-    """A file could not be used; the message names the file and, where it can, the line."""
+#: Cells that mean "no value" in spreadsheets and statistics packages: a column of numbers with
+#: some of these is still a numeric column (and its rows are refused by line, not guessed).
+MISSING = {"", "na", "n/a", "nan", "null", "none", "?", "-", "#n/a"}
+_DECIMAL_COMMA = re.compile(r"^[+-]?\d*,\d+(?:[eE][+-]?\d+)?$")
+csv.field_size_limit(MAX_BYTES)  # a long field is the label check's business, not a csv.Error
 
 
 @dataclass
@@ -44,61 +49,86 @@ class CsvLayout:
     numeric: list[bool]
     preview: list[list[str]] = field(default_factory=list)  # the first data rows, as text
     ambiguous: bool = False  # more than one sensible choice of columns: let the person pick
+    decimal_comma: bool = False  # numbers written 1,5 (with ; or tab between the fields)
+    header_line: int = 0  # the header's line number (1-based; 0 without a header)
 
     def column_name(self, i: int) -> str:
-        return self.header[i] if self.header else f"column {i + 1}"
+        return self.header[i] if self.header and i < len(self.header) and self.header[i] else f"column {i + 1}"
 
 
-def _is_number(s: str) -> bool:
+def _is_number(s: str, decimal_comma: bool = False) -> bool:
     try:
         float(s)
         return True
     except ValueError:
-        return False
+        return decimal_comma and bool(_DECIMAL_COMMA.match(s))
+
+
+def _to_float(s: str, decimal_comma: bool) -> float:
+    return float(s.replace(",", ".") if decimal_comma else s)
 
 
 def read_text(path: str) -> str:
-    """The file's text, or a DataError for missing, huge, binary or undecodable files."""
-    name = os.path.basename(path)
-    try:
-        size = os.path.getsize(path)
-        if size > MAX_BYTES:
-            raise DataError(f"{name}: file is {size / 2**20:.0f} MB; the limit is {MAX_BYTES // 2**20} MB")
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise DataError(f"{name}: cannot read the file ({e.strerror or e})") from None
-    if b"\x00" in raw[:65536]:
-        raise DataError(f"{name}: this is a binary file, not CSV text")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        raise DataError(f"{name}, line {line}: not UTF-8 text (save the file as UTF-8)") from None
+    """The file's text, or a DataError for missing, huge, special, binary or undecodable files."""
+    return decode_text(read_bytes(path), os.path.basename(path))
 
 
-def sniff(rows: list[list[str]], name: str) -> tuple[list[str] | None, list[bool]]:
+def _blank_preamble(text: str) -> tuple[str, str | None]:
+    """Excel's ``sep=X`` first line and ``#`` comment lines made blank (so that line numbers stay
+    true); returns the text and the delimiter the sep line names. A first line that starts with
+    ``#`` but splits like the data (a header such as ``#,x,y``) is kept."""
+    lines = text.split("\n")
+    forced = None
+    first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
+    if first is not None and re.fullmatch(r"\s*sep=(.)\s*", lines[first], flags=re.I):
+        forced = re.fullmatch(r"\s*sep=(.)\s*", lines[first], flags=re.I).group(1)
+        lines[first] = ""
+    comments = [i for i, ln in enumerate(lines) if ln.lstrip().startswith("#")]
+    if not comments:
+        return "\n".join(lines), forced
+    content = [i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
+    for i in comments:
+        is_header = (content and i < content[0] and not any(ln.strip() for ln in lines[i + 1:content[0]])
+                     and _fields(lines[i], forced) == _fields(lines[content[0]], forced) > 1)
+        if not is_header:
+            lines[i] = ""
+    return "\n".join(lines), forced
+
+
+def _fields(line: str, delimiter: str | None) -> int:
+    return max(line.count(d) for d in ([delimiter] if delimiter else ",;\t")) + 1
+
+
+def _numeric_column(cells: list[str], decimal_comma: bool) -> bool:
+    """Numbers, perhaps with some missing-value cells (NA, empty...), and at least one number."""
+    cells = [c.strip() for c in cells]
+    return (any(_is_number(c, decimal_comma) for c in cells)
+            and all(_is_number(c, decimal_comma) or c.lower() in MISSING for c in cells))
+
+
+def sniff(rows: list[list[str]], name: str, decimal_comma: bool = False) -> tuple[list[str] | None, list[bool]]:
     """Header (or None) and which columns are numeric, from the first rows."""
     first, rest = rows[0], rows[1:]
-    if not rest and not any(_is_number(c.strip()) for c in first):
+
+    def numbers_in(body, width):
+        return [_numeric_column([r[i] for r in body if i < len(r)], decimal_comma) for i in range(width)]
+
+    def is_value(c):
+        return _is_number(c.strip(), decimal_comma) or c.strip().lower() in MISSING
+
+    if not rest and not any(_is_number(c.strip(), decimal_comma) for c in first):
         raise DataError(f"{name}: the file has a header but no data rows")
-    width = max(len(r) for r in rows)
-    body = rest if rest else rows
-    numeric = [all(_is_number(r[i].strip()) for r in body if i < len(r) and r[i].strip() != "")
-               for i in range(width)]
-    header_like = any(not _is_number(c.strip()) and numeric[i] for i, c in enumerate(first) if i < width)
-    all_text = rest and all(not _is_number(c.strip()) for c in first)
+    width = len(first) if rest else max(len(r) for r in rows)
+    numeric = numbers_in(rest if rest else rows, width)
+    header_like = any(not is_value(c) and numeric[i] for i, c in enumerate(first))
+    all_text = rest and all(not is_value(c) for c in first)
     if header_like or all_text:
-        if not rest:
-            raise DataError(f"{name}: the file has a header but no data rows")
         return [c.strip() for c in first], numeric
-    numeric = [all(_is_number(r[i].strip()) for r in rows if i < len(r) and r[i].strip() != "")
-               for i in range(width)]
-    return None, numeric
+    return None, numbers_in(rows, max(len(r) for r in rows))
 
 
 def _looks_like_index(rows: list[list[str]], i: int, header) -> bool:
-    if header is not None and header[i].strip().lower() in INDEX_NAMES:
+    if header is not None and i < len(header) and header[i].strip().lower() in INDEX_NAMES:
         return True
     vals = [r[i] for r in rows if i < len(r)]
     try:
@@ -139,8 +169,11 @@ def choose_columns(rows, header, numeric, name, x=None, y=None, label=None) -> t
         candidates = [c for c in candidates if c != xi]
         yi = candidates.pop(0) if candidates else None
     if xi is None or yi is None:
-        raise DataError(f"{name}: needs two numeric columns for x and y; found "
-                        f"{sum(numeric)} numeric column{'s' if sum(numeric) != 1 else ''}")
+        found = sum(numeric)
+        text = [f"{_name(header, i)} ({_first_text(body, i)!r})" for i in range(width) if not numeric[i]]
+        raise DataError(f"{name}: needs two numeric columns for x and y; found {found} numeric "
+                        f"column{'s' if found != 1 else ''}" + (f"; not numbers: {', '.join(text[:3])}"
+                                                                 if text else ""))
     if li is None and not no_label:
         rest = [i for i in range(width) if i not in (xi, yi)]
         text = [i for i in rest if not numeric[i]]
@@ -149,23 +182,44 @@ def choose_columns(rows, header, numeric, name, x=None, y=None, label=None) -> t
     return xi, yi, li
 
 
+def _name(header, i):
+    return header[i] if header and i < len(header) and header[i] else f"column {i + 1}"
+
+
+def _first_text(body, i):
+    return next((r[i].strip() for r in body if i < len(r) and not _is_number(r[i].strip())), "")
+
+
 def inspect_csv(path: str, x=None, y=None, label=None) -> CsvLayout:
     """Sniff a CSV file: delimiter, header, the guessed columns and whether the guess is obvious."""
-    return _inspect(read_text(path), os.path.basename(path), x, y, label)
+    text, _ = _blank_preamble(read_text(path))
+    return _inspect(text, os.path.basename(path), x, y, label)
 
 
-def _inspect(text: str, name: str, x=None, y=None, label=None) -> CsvLayout:
+def _delimiter(head: list[str], forced: str | None) -> str:
+    """The sep= line's delimiter; else ';' or tab when every line has the same number of them
+    (commas are then decimal marks or text); else what csv's sniffer says."""
+    if forced:
+        return forced
+    for d in ";\t":
+        counts = {ln.count(d) for ln in head}
+        if len(counts) == 1 and counts != {0}:
+            return d
+    try:
+        return csv.Sniffer().sniff("\n".join(head[:20]), delimiters=",;\t").delimiter
+    except csv.Error:
+        return max(",;\t", key=lambda d: head[0].count(d))
+
+
+def _inspect(text: str, name: str, x=None, y=None, label=None, forced: str | None = None) -> CsvLayout:
     lines = text.splitlines()
     head = [ln for ln in lines[: SNIFF_ROWS * 4] if ln.strip()][:SNIFF_ROWS]
     if not head:
         raise DataError(f"{name}: the file is empty")
-    try:
-        dialect = csv.Sniffer().sniff("\n".join(head[:20]), delimiters=",;\t")
-        delimiter = dialect.delimiter
-    except csv.Error:
-        delimiter = max(",;\t", key=lambda d: head[0].count(d))
+    delimiter = _delimiter(head, forced)
     rows = list(csv.reader(head, delimiter=delimiter))
-    header, numeric = sniff(rows, name)
+    decimal_comma = delimiter != "," and any(_DECIMAL_COMMA.match(c.strip()) for r in rows for c in r)
+    header, numeric = sniff(rows, name, decimal_comma)
     xi, yi, li = choose_columns(rows, header, numeric, name, x, y, label)
     body = rows[1:] if header else rows
     lower = [h.lower() for h in header] if header else []
@@ -173,7 +227,9 @@ def _inspect(text: str, name: str, x=None, y=None, label=None) -> CsvLayout:
     texts = [i for i in range(len(numeric)) if not numeric[i]]
     ambiguous = (x is None and y is None and not {"x", "y"} <= set(lower)
                  and (len(candidates) > 3 or (len(candidates) == 3 and texts) or len(texts) > 1))
-    return CsvLayout(delimiter, header, len(numeric), xi, yi, li, numeric, body[:8], ambiguous)
+    header_line = 1 + next(i for i, ln in enumerate(lines) if ln.strip()) if header else 0
+    return CsvLayout(delimiter, header, len(numeric), xi, yi, li, numeric, body[:8], ambiguous, decimal_comma,
+                     header_line)
 
 
 def read_csv(path: str, x=None, y=None, label=None) -> Dataset:
@@ -183,8 +239,8 @@ def read_csv(path: str, x=None, y=None, label=None) -> Dataset:
     None guesses, and ``label=""`` reads every point into one class.
     """
     name = os.path.basename(path)
-    text = read_text(path)
-    layout = _inspect(text, name, x, y, label)
+    text, forced = _blank_preamble(read_text(path))
+    layout = _inspect(text, name, x, y, label, forced)
     header, xi, yi = layout.header, layout.x, layout.y
     X, labels = _parse_fast(text, layout)
     if X is None:
@@ -192,38 +248,78 @@ def read_csv(path: str, x=None, y=None, label=None) -> Dataset:
     if len(X) == 0:
         raise DataError(f"{name}: the file has a header but no data rows")
     axis = (layout.column_name(xi), layout.column_name(yi)) if header else ("x1", "x2")
+    for a in axis:
+        problem = check_name(a, f"the column name {a[:20]!r}")
+        if problem:
+            raise DataError(f"{name}, line 1: {problem}")
     if labels is None:
-        labels = np.zeros(len(X), dtype=np.int64)
-        return Dataset(X, labels, ["1"], axis_names=axis, name=name)
-    if labels.dtype.kind == "f" and np.all(labels == np.round(labels)):
-        labels = labels.astype(np.int64)
-    return Dataset.from_labels(X, labels, axis_names=axis, name=name)
+        return Dataset(X, np.zeros(len(X), dtype=np.int64), ["1"], axis_names=axis, name=name)
+    names, codes = np.unique(labels, return_inverse=True)
+    if len(names) > MAX_CLASSES:
+        raise DataError(f"{name}: {len(names):,} different labels in the label column "
+                        f"({layout.column_name(layout.label)}); "
+                        f"probviz shows at most {MAX_CLASSES} classes (is that the label column?)")
+    for n in names:
+        problem = check_name(str(n), "a label")
+        if problem:
+            line = _line_of(text, layout, str(n))
+            raise DataError(f"{name}, line {line}: {problem}")
+    order = sorted(range(len(names)), key=lambda i: _label_key(str(names[i])))
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[order] = np.arange(len(names))
+    return Dataset(X, rank[codes.ravel()], [str(names[i]) for i in order], axis_names=axis, name=name)
+
+
+def _label_key(text: str):
+    """Numeric labels in numeric order (2 before 10), then text labels in text order."""
+    try:
+        v = float(text)
+        if math.isfinite(v):
+            return (0, v, text)
+    except ValueError:
+        pass
+    return (1, 0.0, text)
+
+
+def _line_of(text: str, layout: CsvLayout, label: str) -> int:
+    reader = csv.reader(io.StringIO(text), delimiter=layout.delimiter)
+    for row in reader:
+        if layout.label is not None and len(row) > layout.label and row[layout.label].strip() == label:
+            return reader.line_num
+    return 0
 
 
 def _parse_fast(text: str, layout: CsvLayout):
     """numpy's C parser; None when the file needs the careful path (quotes, blanks, errors)."""
-    if '"' in text:
+    if '"' in text or layout.decimal_comma:
         return None, None
-    skip = 1 if layout.header else 0
+    skip = layout.header_line
     try:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", "Input line", UserWarning)  # blank lines are fine here
-            X = np.loadtxt(io.StringIO(text), delimiter=layout.delimiter, skiprows=skip,
+            X = np.loadtxt(io.StringIO(text), delimiter=layout.delimiter, skiprows=skip, comments=None,
                            usecols=(layout.x, layout.y), dtype=float, ndmin=2)
             labels = None
             if layout.label is not None:
-                kind = float if layout.numeric[layout.label] else str
                 labels = np.loadtxt(io.StringIO(text), delimiter=layout.delimiter, skiprows=skip,
-                                    usecols=layout.label, dtype=kind, ndmin=1)
-                if kind is str:
-                    labels = np.char.strip(labels)
+                                    comments=None, usecols=layout.label, dtype=str, ndmin=1)
+                labels = np.char.strip(labels)
     except (ValueError, IndexError):
         return None, None
-    if not np.all(np.isfinite(X)) or (labels is not None and len(labels) != len(X)):
-        return None, None
-    if labels is not None and labels.dtype.kind == "f" and not np.all(np.isfinite(labels)):
+    if not np.all(np.abs(X) <= MAX_ABS) or (labels is not None and (len(labels) != len(X)
+                                                                     or np.any(labels == ""))):
+        return None, None  # the careful path names the line
+    if _ragged(text, layout):
         return None, None
     return X, labels
+
+
+def _ragged(text: str, layout: CsvLayout) -> bool:
+    """Whether any row has more fields than the header (numpy reads the columns it is asked for)."""
+    if layout.delimiter not in text:
+        return False
+    counts = np.char.count(np.array(text.splitlines()), layout.delimiter)
+    return bool(np.any(counts > layout.n_columns - 1))
 
 
 def _parse_slow(text: str, layout: CsvLayout, name: str):
@@ -231,43 +327,42 @@ def _parse_slow(text: str, layout: CsvLayout, name: str):
     need = max(i for i in (layout.x, layout.y, layout.label) if i is not None)
     X, labels = [], []
     reader = csv.reader(io.StringIO(text), delimiter=layout.delimiter)
-    for row in reader:
-        line = reader.line_num
-        if layout.header and line == 1:
-            continue
-        if not row or all(not c.strip() for c in row):
-            continue
-        if len(row) <= need:
-            raise DataError(f"{name}, line {line}: has {len(row)} field{'s' if len(row) != 1 else ''}, "
-                            f"expected {layout.n_columns}")
-        point = []
-        for i in (layout.x, layout.y):
-            cell = row[i].strip()
-            try:
-                v = float(cell)
-            except ValueError:
-                raise DataError(f"{name}, line {line}: {layout.column_name(i)} is {cell!r}, "
-                                "not a number") from None
-            if not math.isfinite(v):
-                raise DataError(f"{name}, line {line}: {layout.column_name(i)} is {cell}; "
-                                "values must be finite")
-            point.append(v)
-        X.append(point)
-        if layout.label is not None:
-            cell = row[layout.label].strip()
-            if cell == "":
-                raise DataError(f"{name}, line {line}: the label ({layout.column_name(layout.label)}) is empty")
-            labels.append(cell)
+    try:
+        for row in reader:
+            line = reader.line_num
+            if line <= layout.header_line:
+                continue
+            if not row or all(not c.strip() for c in row):
+                continue
+            if len(row) <= need or (len(row) > layout.n_columns and any(c.strip() for c in row[layout.n_columns:])):
+                raise DataError(f"{name}, line {line}: has {len(row)} field{'s' if len(row) != 1 else ''}, "
+                                f"expected {layout.n_columns}")
+            point = []
+            for i in (layout.x, layout.y):
+                cell = row[i].strip()
+                try:
+                    v = _to_float(cell, layout.decimal_comma)
+                except ValueError:
+                    what = "is empty" if not cell else (f"is {cell!r} (a missing value); every point needs x and y"
+                                                        if cell.lower() in MISSING else f"is {cell!r}, not a number")
+                    raise DataError(f"{name}, line {line}: {layout.column_name(i)} {what}") from None
+                if not math.isfinite(v):
+                    raise DataError(f"{name}, line {line}: {layout.column_name(i)} is {cell}; "
+                                    "values must be finite")
+                if abs(v) > MAX_ABS:
+                    raise DataError(f"{name}, line {line}: {layout.column_name(i)} is {cell}; "
+                                    f"probviz handles values up to ±{MAX_ABS:g}")
+                point.append(v)
+            X.append(point)
+            if layout.label is not None:
+                cell = row[layout.label].strip()
+                if cell == "":
+                    raise DataError(f"{name}, line {line}: the label ({layout.column_name(layout.label)}) is empty")
+                labels.append(cell)
+    except csv.Error as e:
+        raise DataError(f"{name}, line {reader.line_num}: {e}") from None
     X = np.array(X, dtype=float).reshape(-1, 2)
-    if layout.label is None:
-        return X, None
-    if layout.numeric[layout.label]:
-        vals = np.array([float(v) for v in labels])
-        bad = np.flatnonzero(~np.isfinite(vals))
-        if bad.size:
-            raise DataError(f"{name}: label {labels[bad[0]]!r} is not a usable class")
-        return X, vals
-    return X, np.array(labels)
+    return X, (np.array(labels) if layout.label is not None else None)
 
 
 def write_csv(path: str, data: Dataset) -> None:

@@ -9,13 +9,20 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from probviz.data.atomic import atomic_write_text
-from probviz.data.csvio import DataError
 from probviz.data.dataset import Dataset
+from probviz.data.files import MAX_ABS, MAX_CLASSES, DataError, check_name, decode_text, read_bytes
+from probviz.layers import LAYERS
+from probviz.models.registry import REGISTRY
+
+#: Session files are small (a million points is about 40 MB of JSON).
+MAX_SESSION_BYTES = 256 * 1024 * 1024
+MAX_TEXT = 10_000  # the description
 
 FORMAT = "probviz-session"
 VERSION = 1
@@ -33,11 +40,12 @@ class Session:
     extra: dict = field(default_factory=dict)  # options of later features (priors, probe, theme...)
 
 
-def session_priors(s: Session) -> list[float] | None:
+def session_priors(s: Session, n_classes: int | None = None) -> list[float] | None:
     """The hand-set priors a session holds (one positive number per class), else None."""
     priors = s.extra.get("priors")
-    if isinstance(priors, list) and len(priors) == len(s.dataset.class_names) and all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0
+    n_classes = len(s.dataset.class_names) if n_classes is None else n_classes
+    if isinstance(priors, list) and len(priors) == n_classes and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 < v < 1e300
             for v in priors):
         return [float(v) for v in priors]
     return None
@@ -84,14 +92,27 @@ def _numbers(v, n=None) -> bool:
             and all(isinstance(a, (int, float)) and not isinstance(a, bool) and math.isfinite(a) for a in v))
 
 
+def _color(c):
+    """'#rrggbb' from '#rrggbb' or '#rgb' (any case); None for anything else."""
+    if isinstance(c, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", c):
+        return c.upper()
+    if isinstance(c, str) and re.fullmatch(r"#[0-9a-fA-F]{3}", c):
+        return "#" + "".join(ch * 2 for ch in c[1:]).upper()
+    return None
+
+
 def from_json(text: str, name: str = "session") -> Session:
+    """A session from its JSON text; every field is checked, and anything wrong refuses the whole
+    file with one line naming the file and the field."""
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
         raise DataError(f"{name}, line {e.lineno}: not valid JSON ({e.msg})") from None
+    except RecursionError:
+        raise DataError(f"{name}: not a valid probviz session (nested too deeply)") from None
     _need(isinstance(doc, dict) and doc.get("format") == FORMAT, name, "no probviz-session header")
     version = doc.get("version")
-    _need(isinstance(version, int), name, "no version")
+    _need(isinstance(version, int) and not isinstance(version, bool), name, "no version")
     if version > VERSION:
         raise DataError(f"{name}: saved by a newer probviz (session version {version}; this one reads "
                         f"up to {VERSION}); please update probviz")
@@ -99,43 +120,74 @@ def from_json(text: str, name: str = "session") -> Session:
     _need(isinstance(classes, list) and classes and all(
         isinstance(c, dict) and isinstance(c.get("name"), str) and isinstance(c.get("color"), str)
         for c in classes), name, "classes")
+    _need(len(classes) <= MAX_CLASSES, name, f"{len(classes):,} classes; probviz shows at most {MAX_CLASSES}")
+    colors = []
+    for i, c in enumerate(classes):
+        problem = check_name(c["name"], f"the name of class {i + 1}")
+        _need(problem is None, name, problem or "")
+        color = _color(c["color"])
+        _need(color is not None, name, f"the colour of class {c['name']!r} is {c['color'][:20]!r}, not #RRGGBB")
+        colors.append(color)
     pts = doc.get("points")
     _need(isinstance(pts, dict), name, "points")
     xs, ys, labels = pts.get("x"), pts.get("y"), pts.get("label")
     _need(_numbers(xs) and _numbers(ys, len(xs)) and isinstance(labels, list) and len(labels) == len(xs)
           and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(classes) for v in labels),
           name, "points")
+    _need(all(abs(v) <= MAX_ABS for v in xs) and all(abs(v) <= MAX_ABS for v in ys), name,
+          f"a coordinate beyond ±{MAX_ABS:g}")
     axis = doc.get("axis_names", ["x1", "x2"])
     _need(isinstance(axis, list) and len(axis) == 2 and all(isinstance(a, str) for a in axis), name, "axis names")
+    for a in axis:
+        problem = check_name(a, "an axis name")
+        _need(problem is None, name, problem or "")
+    title, description = doc.get("name", ""), doc.get("description", "")
+    _need(isinstance(title, str) and isinstance(description, str), name, "name or description")
+    _need(len(title) <= MAX_TEXT and len(description) <= MAX_TEXT, name, "name or description too long")
     probe = doc.get("probe")
-    _need(probe is None or _numbers(probe, 2), name, "probe")
+    _need(probe is None or (_numbers(probe, 2) and all(abs(v) <= MAX_ABS for v in probe)), name, "probe")
     view = doc.get("view")
-    _need(view is None or _numbers(view, 4), name, "view")
+    _need(view is None or (_numbers(view, 4) and all(abs(v) <= MAX_ABS for v in view)
+                           and view[0] < view[1] and view[2] < view[3]), name, "view")
     model = doc.get("model", "lda")
     _need(isinstance(model, str), name, "model")
+    _need(model in REGISTRY, name, f"unknown model {model[:40]!r}; probviz has {', '.join(REGISTRY)}")
     params = doc.get("params", {})
     _need(isinstance(params, dict) and all(isinstance(v, dict) for v in params.values()), name, "params")
+    checked = {}
+    for key, values in params.items():
+        if key in REGISTRY:  # parameters of models this version does not have are dropped
+            try:
+                checked[key] = REGISTRY[key].check(values)
+            except ValueError as e:
+                raise DataError(f"{name}: not a valid probviz session ({key}: {e})") from None
     layers = doc.get("layers", [])
     _need(isinstance(layers, list) and all(isinstance(v, str) for v in layers), name, "layers")
+    layers = [v for v in layers if v in LAYERS]  # layers of a later version are dropped
     extra = doc.get("extra", {})
     _need(isinstance(extra, dict), name, "extra")
+    if extra.get("priors") is not None:
+        _need(session_priors(Session(None, extra=extra), len(classes)) is not None, name,
+              f"priors must be {len(classes)} positive numbers, one per class")
+    if "theta" in extra:
+        theta = extra["theta"]
+        _need(isinstance(theta, (int, float)) and not isinstance(theta, bool) and 0 <= theta <= 1, name,
+              "theta must be a number from 0 to 1")
     try:
         data = Dataset(np.c_[xs, ys] if xs else np.empty((0, 2)), np.asarray(labels, dtype=np.int64),
-                       [c["name"] for c in classes], [c["color"] for c in classes], tuple(axis),
-                       str(doc.get("name", "")), str(doc.get("description", "")),
+                       [c["name"] for c in classes], colors, tuple(axis), title, description,
                        tuple(probe) if probe else None, tuple(view) if view else None)
     except ValueError as e:
         raise DataError(f"{name}: not a valid probviz session ({e})") from None
-    return Session(data, model, params, layers, tuple(view) if view else None, extra)
+    return Session(data, model, checked, layers, tuple(view) if view else None, extra)
 
 
 def read_session(path: str) -> Session:
+    """A session file: a regular file, at most MAX_SESSION_BYTES, UTF-8 JSON, checked whole."""
     name = os.path.basename(path)
+    raw = read_bytes(path, MAX_SESSION_BYTES)
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except UnicodeDecodeError:
+        text = decode_text(raw, name)
+    except DataError:
         raise DataError(f"{name}: not a probviz session (not UTF-8 text)") from None
-    except OSError as e:
-        raise DataError(f"{name}: cannot read the file ({e.strerror or e})") from None
     return from_json(text, name)

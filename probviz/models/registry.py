@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from probviz.models.gaussian import LDA, QDA, GaussianNB
@@ -24,6 +25,28 @@ class ParamSpec:
     choices: tuple = ()
     log_scale: bool = False
 
+    def check(self, value):
+        """``value`` as this parameter takes it, or a ValueError saying what it takes."""
+        if self.kind == "float":
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and (
+                self.minimum is None or value >= self.minimum) and (self.maximum is None or value <= self.maximum)
+            if not ok:
+                raise ValueError(f"{self.name} must be a number from {self.minimum:g} to {self.maximum:g}, "
+                                 f"got {_shown(value)}")
+            return float(value)
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"{self.name} must be true or false, got {_shown(value)}")
+            return value
+        if value not in self.choices or not isinstance(value, str):
+            raise ValueError(f"{self.name} must be one of {', '.join(self.choices)}, got {_shown(value)}")
+        return value
+
+
+def _shown(value) -> str:
+    text = "null" if value is None else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
 
 @dataclass(frozen=True)
 class ModelInfo:
@@ -43,6 +66,11 @@ class ModelInfo:
     def defaults(self) -> dict:
         """The parameters a new document, ``probviz fit`` and ``probviz export`` start from."""
         return {p.name: p.default for p in self.params}
+
+    def check(self, params: dict) -> dict:
+        """The known parameters of ``params``, each checked (a ValueError names the first bad one);
+        names this model does not have are dropped."""
+        return {p.name: p.check(params[p.name]) for p in self.params if p.name in params}
 
 
 REG_COVAR = ParamSpec(

@@ -82,7 +82,14 @@ class EditHistory(RuleBasedStateMachine):
 
     @rule(data=st.data(), name=st.text(min_size=1, max_size=8))
     def rename(self, data, name):
-        self.doc.rename_class(data.draw(st.integers(0, len(self.doc.classes) - 1)), name)
+        index = data.draw(st.integers(0, len(self.doc.classes) - 1))
+        if any(ord(c) < 32 and c != "\t" for c in name.strip()):  # refused whole, nothing changes
+            before = list(self.doc.classes), self.doc.undo_stack.count()
+            with pytest.raises(ValueError, match="control character"):
+                self.doc.rename_class(index, name)
+            assert (list(self.doc.classes), self.doc.undo_stack.count()) == before
+            return
+        self.doc.rename_class(index, name)
 
     @rule(data=st.data(), color=st.sampled_from(["#112233", "#ABCDEF", "#000000"]))
     def recolor(self, data, color):

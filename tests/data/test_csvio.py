@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from probviz.data import csvio
+from probviz.data import csvio, files
 from probviz.data.csvio import DataError, read_csv, write_csv
 from probviz.data.dataset import Dataset
 
@@ -39,7 +39,7 @@ def test_quirky_files_load(name, classes, labels, axes):
     ("nan.csv", "nan.csv, line 3: y is nan; values must be finite"),
     ("inf.csv", "inf.csv, line 4: x is inf; values must be finite"),
     ("not_a_number.csv", "not_a_number.csv, line 3: y is 'oops', not a number"),
-    ("binary.csv", "binary.csv: this is a binary file, not CSV text"),
+    ("binary.csv", "binary.csv: this is a binary file, not text"),
     ("latin1.csv", "latin1.csv, line 2: not UTF-8 text"),
 ])
 def test_bad_files_say_file_and_line(name, message):
@@ -50,14 +50,14 @@ def test_bad_files_say_file_and_line(name, message):
 
 
 def test_missing_file():
-    with pytest.raises(DataError, match="nothere.csv: cannot read the file"):
+    with pytest.raises(DataError, match="nothere.csv: no such file"):
         read_csv(str(HERE / "nothere.csv"))
 
 
 def test_too_large_file_is_refused_with_the_limit(tmp_path, monkeypatch):
     p = tmp_path / "big.csv"
     p.write_text("x,y,label\n" + "1,2,a\n" * 100)
-    monkeypatch.setattr(csvio, "MAX_BYTES", 500)
+    monkeypatch.setattr(files, "MAX_BYTES", 500)
     with pytest.raises(DataError, match=r"big.csv: file is 0 MB; the limit is 0 MB"):
         read_csv(str(p))
 

@@ -89,10 +89,44 @@ def test_a_save_killed_halfway_leaves_the_old_file(tmp_path):
         d = Dataset(np.zeros((5, 2)), [0] * 5, ["only"])
         write_session({str(p)!r}, Session(d))
     """)
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True)
-    assert r.returncode == -signal.SIGKILL
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert child.wait() == -signal.SIGKILL
     assert p.read_bytes() == before
     read_session(str(p))  # still a valid session
+    (left,) = [f for f in os.listdir(tmp_path) if f != "work.probviz"]  # the killed save's temporary
+    assert left.startswith(f".probviz-{child.pid}-")
+    write_session(str(p), sample())  # the next save into the folder removes it
+    assert os.listdir(tmp_path) == ["work.probviz"]
+
+
+def test_a_running_save_keeps_its_temporary(tmp_path):
+    """Another process's save in progress (its process alive) is left alone."""
+    live = tmp_path / f".probviz-{os.getppid()}-abcd.tmp"
+    live.write_text("half")
+    write_session(str(tmp_path / "w.probviz"), sample())
+    assert live.exists()
+
+
+def test_a_save_through_a_symbolic_link_writes_its_target(tmp_path):
+    target = tmp_path / "real" / "work.probviz"
+    target.parent.mkdir()
+    write_session(str(target), sample())
+    link = tmp_path / "link.probviz"
+    link.symlink_to(target)
+    s = sample()
+    s.model = "softmax"
+    write_session(str(link), s)
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert read_session(str(target)).model == "softmax"
+
+
+def test_a_save_flushes_the_file_and_its_folder(tmp_path, monkeypatch):
+    """The rename is durable only once the folder's entry is on disk too."""
+    synced = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(os.path.isdir(f"/proc/self/fd/{fd}")) or real(fd))
+    write_session(str(tmp_path / "w.probviz"), sample())
+    assert synced == [False, True]  # the temporary file, then the folder
 
 
 def test_a_failed_save_cleans_up_its_temporary_file(tmp_path, monkeypatch):
@@ -137,7 +171,7 @@ def test_unreadable_sessions_say_why(tmp_path):
     missing = tmp_path / "gone.probviz"
     with pytest.raises(DataError) as e:
         read_session(str(missing))
-    assert str(e.value) == "gone.probviz: cannot read the file (No such file or directory)"
+    assert str(e.value) == "gone.probviz: no such file"
     latin = tmp_path / "latin.probviz"
     latin.write_bytes('{"name": "caf\xe9"}'.encode("latin-1"))
     with pytest.raises(DataError) as e:
