@@ -151,8 +151,8 @@ class Canvas(pg.PlotWidget):
 
     # --- drawing ----------------------------------------------------------------------
     def set_axis_names(self, names) -> None:
-        self.setLabel("bottom", names[0])
-        self.setLabel("left", names[1])
+        self.setLabel("bottom", html.escape(names[0]))  # pyqtgraph's labels are rich text
+        self.setLabel("left", html.escape(names[1]))
 
     @property
     def dense(self) -> bool:

@@ -204,8 +204,8 @@ class MainWindow(QMainWindow):
         help_ = mb.addMenu("&Help")
         self._action(help_, "&About probviz", self.about)
 
-        for i in range(MAX_CLASSES):
-            sc = QShortcut(QKeySequence(str(i + 1)), self)
+        for i in range(MAX_CLASSES):  # keys 1-9, and 0 for the tenth class
+            sc = QShortcut(QKeySequence(str((i + 1) % 10)), self)
             sc.activated.connect(lambda i=i: self.doc.set_active_class(i))
 
     def _action(self, menu, text, slot, shortcut=None, checkable=False) -> QAction:
@@ -325,7 +325,9 @@ class MainWindow(QMainWindow):
     def error(self, title: str, text: str):
         """Say what went wrong in one short message; the document stays as it was."""
         self.flash(text)
-        QMessageBox.warning(self, title, text)
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # file names and messages are text, never markup
+        box.exec()
 
     def update_title(self):
         self.setWindowTitle(f"probviz — {self.doc.title or 'untitled'}[*]")

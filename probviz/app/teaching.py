@@ -120,6 +120,7 @@ class PriorsBox(QGroupBox):
         while len(self.sliders) < n:
             row = QHBoxLayout()
             name = QLabel()
+            name.setTextFormat(Qt.TextFormat.PlainText)  # class names are text, never markup
             name.setMinimumWidth(60)
             s = QSlider(Qt.Orientation.Horizontal)
             s.setRange(1, self.STEPS - 1)

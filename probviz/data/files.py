@@ -14,7 +14,7 @@ import stat
 MAX_BYTES = 512 * 1024 * 1024
 #: At most this many classes: a picture with more is unreadable, and a wrong label column
 #: (an id, a float) would otherwise make one class per row.
-MAX_CLASSES = 20
+MAX_CLASSES = 10
 #: Class and axis names longer than this are refused (they are shown in the legend).
 MAX_NAME = 200
 #: Coordinates are bounded so that squares and sums of squares of the data stay finite.
@@ -42,7 +42,12 @@ def read_bytes(path: str, limit: int | None = None) -> bytes:
         if info.st_size > limit:
             raise DataError(f"{name}: file is {info.st_size / 2**20:.0f} MB; the limit is {limit // 2**20} MB")
         with open(path, "rb") as f:
-            raw = f.read(limit + 1)
+            raw = f.read(info.st_size + 1)  # one byte more tells whether it grew since
+            while len(raw) > info.st_size and len(raw) <= limit:
+                more = f.read(1 << 20)
+                if not more:
+                    break
+                raw += more
     except FileNotFoundError:
         raise DataError(f"{name}: no such file") from None
     except OSError as e:
