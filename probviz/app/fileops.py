@@ -1,19 +1,22 @@
 """Files: open (CSV or session, also by drag and drop), save, recent files, data export, autosave.
 
 Nothing is lost: saves are atomic, closing with unsaved changes asks
-Save / Discard / Cancel, and an autosave a few seconds after each change lets the
-next start restore a crashed session. FileOps knows the document, not the window:
+Save / Discard / Cancel, and an autosave a few seconds after each change (one file per
+running instance, see ``autosave.py``) lets a later start restore work that a crash, a
+kill or a logout left unsaved. FileOps knows the document, not the window:
 what it opens and what it has to say goes out through its signals.
 """
 
 from __future__ import annotations
 
 import os
+import time
 
 import shiboken6
-from PySide6.QtCore import QObject, QSettings, QStandardPaths, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
+from probviz.app.autosave import Autosave
 from probviz.app.columns import ColumnDialog
 from probviz.data.csvio import DataError, inspect_csv, read_csv, write_csv
 from probviz.data.inputs import load_dataset
@@ -23,12 +26,6 @@ SESSION_FILTER = "probviz session (*.probviz)"
 OPEN_FILTER = "Sessions and data (*.probviz *.csv *.tsv *.txt);;probviz session (*.probviz);;CSV data (*.csv *.tsv *.txt);;All files (*)"
 MAX_RECENT = 8
 AUTOSAVE_DELAY_MS = 3000
-
-
-def autosave_path() -> str:
-    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    os.makedirs(folder, exist_ok=True)
-    return os.path.join(folder, "autosave.probviz")
 
 
 class FileOps(QObject):
@@ -49,8 +46,15 @@ class FileOps(QObject):
         self.autosave_timer = QTimer(self, singleShot=True, interval=AUTOSAVE_DELAY_MS)
         self.autosave_timer.timeout.connect(self.autosave)
         self.doc.undo_stack.indexChanged.connect(self._edited)
-        # a test or a second window must not clobber a person's autosave: the window decides
+        self._autosave: Autosave | None = None  # made on first use: one file and lock per instance
+        # a test may turn autosave off: the window decides
         self.autosave_enabled = True
+
+    @property
+    def autosave_file(self) -> Autosave:
+        if self._autosave is None:
+            self._autosave = Autosave()
+        return self._autosave
 
     # --- asking ---------------------------------------------------------------------------
     def ask_save(self) -> QMessageBox.StandardButton:
@@ -188,36 +192,54 @@ class FileOps(QObject):
             self.clear_autosave()
             return
         try:
-            write_session(autosave_path(), self.doc.to_session())
-        except OSError:
+            self.autosave_file.write(self.doc.to_session())
+        except (OSError, ValueError):
             pass  # autosave is a safety net; the status line is no place for its failures
 
     def clear_autosave(self):
-        try:
-            os.unlink(autosave_path())
-        except OSError:
-            pass
+        if self._autosave is not None:
+            self._autosave.clear()
+
+    def end(self, keep_unsaved: bool = False):
+        """The window is closing. With ``keep_unsaved`` (a signal ended the app, nobody was asked)
+        unsaved work is written to the autosave and kept for the next start; otherwise it goes."""
+        self.autosave_timer.stop()
+        if not self.autosave_enabled:
+            return
+        unsaved = keep_unsaved and not self.doc.undo_stack.isClean()
+        if unsaved:
+            self.autosave()
+        if self._autosave is not None or unsaved:
+            self.autosave_file.release(keep=unsaved)
 
     def offer_restore(self) -> bool:
-        """After a crash: offer the autosaved session. True when it was restored."""
-        path = autosave_path()
-        if not self.autosave_enabled or not os.path.exists(path):
+        """Offer the newest autosave that an ended instance left behind. True when it was restored."""
+        if not self.autosave_enabled:
             return False
+        orphans = self.autosave_file.orphans()
+        if not orphans:
+            return False
+        newest, rest = orphans[0], orphans[1:]
+        for other in rest:
+            other.keep()  # offered at a later start: nothing is deleted unseen
+        when = time.strftime("%d %b %Y, %H:%M", time.localtime(newest.mtime))
         answer = QMessageBox.question(
             self.dialog_parent, "Restore unsaved work?",
-            "probviz did not close normally last time. Restore the unsaved work it kept?",
+            f"probviz ended with unsaved work (kept automatically on {when}). Restore it?",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
         if answer != QMessageBox.StandardButton.Yes:
-            self.clear_autosave()
+            newest.drop()
             return False
         try:
-            session = read_session(path)
+            session = read_session(newest.path)
         except DataError as e:
             self.failed.emit("Cannot restore", str(e))
-            self.clear_autosave()
+            newest.keep()
             return False
         self.session_opened.emit(session)
-        self.doc.title = "restored"
+        self.doc.title = session.dataset.name or "restored"
         self.doc.undo_stack.resetClean()  # restored work is unsaved work
+        self.autosave()  # now ours, before the old copy goes
+        newest.drop()
         self.title_changed.emit()
         return True

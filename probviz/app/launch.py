@@ -42,6 +42,44 @@ def run_gui(path: str | None = None) -> int:
     win.load(examples.load("fruit"))  # the first screen already teaches something
     win.show()
     win.canvas.fit_view()
+    ends = end_on_signals(win.end_by_signal)
     if not win.files.offer_restore() and path:
         win.open_path(path)  # on failure a message says why and the example stays open
-    return app.exec()
+    code = app.exec()
+    ends.close()
+    return code
+
+
+def end_on_signals(end):
+    """Call ``end`` in Qt's event loop on SIGTERM or SIGINT (POSIX). Python runs signal handlers only
+    between bytecodes, so the signal writes a byte to a socket that wakes a notifier in the loop."""
+    import signal
+    import socket
+
+    from PySide6.QtCore import QSocketNotifier
+
+    class Ends:
+        def __init__(self):
+            self.read, self.write = socket.socketpair()
+            for s in (self.read, self.write):
+                s.setblocking(False)
+            signal.set_wakeup_fd(self.write.fileno(), warn_on_full_buffer=False)
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(sig, lambda *_: None)  # the wakeup byte does the work
+            self.notifier = QSocketNotifier(self.read.fileno(), QSocketNotifier.Type.Read)
+            self.notifier.activated.connect(self.woken)
+
+        def woken(self):
+            try:
+                self.read.recv(64)
+            except OSError:
+                pass
+            end()
+
+        def close(self):
+            signal.set_wakeup_fd(-1)
+            self.notifier.setEnabled(False)
+            self.read.close()
+            self.write.close()
+
+    return Ends()

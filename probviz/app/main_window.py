@@ -350,12 +350,20 @@ class MainWindow(QMainWindow):
                           f"<b>probviz {__version__}</b><p>See probabilistic classifiers at work: "
                           "LDA, QDA, Gaussian naive Bayes, logistic and softmax regression.</p>")
 
+    def end_by_signal(self):
+        """SIGTERM or SIGINT (a logout, Ctrl+C in the terminal): nobody can be asked, so unsaved work
+        is kept in the autosave for the next start, and the window closes without a question."""
+        self._ending = True
+        self.refitter.shutdown()
+        self.files.end(keep_unsaved=True)
+        self.close()
+
     def closeEvent(self, ev):
-        if self.files.maybe_save():
+        if getattr(self, "_ending", False):
+            ev.accept()
+        elif self.files.maybe_save():
             self.refitter.shutdown()
-            self.files.autosave_timer.stop()
-            if self.files.autosave_enabled:
-                self.files.clear_autosave()  # closed normally: nothing to restore
+            self.files.end()  # closed normally: nothing to restore
             ev.accept()
         else:
             ev.ignore()

@@ -1,14 +1,12 @@
 """Files through the GUI: open good and bad data, save and reopen sessions, autosave and restore."""
 
 import os
-import shutil
 from pathlib import Path
 
 import numpy as np
 from guihelp import click, settle
 from PySide6.QtWidgets import QMessageBox
 
-from probviz.app.fileops import autosave_path
 from probviz.app.main_window import MainWindow
 
 CSV = Path(__file__).parent.parent / "data" / "csv"
@@ -94,28 +92,3 @@ def test_close_with_unsaved_changes_asks(qtbot, window, monkeypatch):
     monkeypatch.setattr(window.files, "ask_save", lambda: QMessageBox.StandardButton.Discard)
     window.close()
     assert not window.isVisible()
-
-
-def test_autosave_then_restore_after_a_crash(qtbot, window, monkeypatch):
-    quiet(window, monkeypatch)
-    click(qtbot, window, 1, 1)
-    click(qtbot, window, 2, -1)
-    window.files.autosave_timer.setInterval(50)
-    click(qtbot, window, -2, 0.5)
-    qtbot.waitUntil(lambda: os.path.exists(autosave_path()), timeout=3000)
-    kept = Path(autosave_path()).read_bytes()
-    crashed = Path(autosave_path() + ".crash")
-    shutil.copy(autosave_path(), crashed)  # the crash: the window never closes cleanly
-
-    fresh = MainWindow()
-    qtbot.addWidget(fresh, before_close_func=lambda w: w.doc.undo_stack.setClean())
-    fresh.show()
-    shutil.copy(crashed, autosave_path())
-    monkeypatch.setattr("probviz.app.fileops.QMessageBox.question",
-                        lambda *a, **k: QMessageBox.StandardButton.Yes)
-    assert fresh.files.offer_restore()
-    settle(fresh)
-    np.testing.assert_allclose(fresh.doc.X, window.doc.X)
-    assert fresh.isWindowModified()  # restored work is not saved work
-    assert kept and "restored" in fresh.windowTitle()
-    crashed.unlink()
