@@ -1,8 +1,10 @@
 """The command line, run as a user runs it: a subprocess, exit codes, stdout and stderr."""
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -179,3 +181,27 @@ def test_fit_does_not_depend_on_the_units(tmp_path):
         outs.append(json.loads(r.stdout))
     assert outs[1]["accuracy"] == outs[0]["accuracy"] > 0.9 and outs[1]["converged"]
     assert outs[1]["log_likelihood"] == pytest.approx(outs[0]["log_likelihood"], rel=1e-9)
+
+
+@pytest.mark.parametrize("name,message", [
+    ("negative_l2.probviz", "negative_l2.probviz: not a valid probviz session (logistic: l2 must be a number"),
+    ("near_overflow.csv", "near_overflow.csv, line 2: x is 1e308; probviz handles values up to ±1e+100"),
+    ("too_many_classes.probviz", "too_many_classes.probviz: not a valid probviz session (300 classes"),
+])
+def test_hostile_files_exit_with_one_line_and_write_nothing(tmp_path, name, message):
+    """The fuzz corpus through `export` (which used to write a figure of no model and exit 0, or die
+    with a traceback) and `fit` (which printed inf): refused, nothing written."""
+    src = Path(__file__).parent.parent / "data" / "fuzz" / name
+    for args in (("export", str(src), "-o", "fig.png"), ("fit", str(src), "--json")):
+        r = subprocess.run([sys.executable, "-m", "probviz", *args], capture_output=True, text=True,
+                           cwd=tmp_path, timeout=60)
+        assert r.returncode == 2 and r.stdout == "", (args, r.stdout)
+        assert r.stderr.startswith("probviz: error: " + message) and len(r.stderr.splitlines()) == 1
+        assert not list(tmp_path.iterdir())
+
+
+def test_a_fifo_does_not_hang_the_command_line(tmp_path):
+    os.mkfifo(tmp_path / "pipe.csv")
+    r = subprocess.run([sys.executable, "-m", "probviz", "fit", "pipe.csv"], capture_output=True, text=True,
+                       cwd=tmp_path, timeout=60)
+    assert r.returncode == 2 and r.stderr == "probviz: error: pipe.csv: not a regular file (a device, pipe or socket)\n"
