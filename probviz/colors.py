@@ -1,10 +1,11 @@
-"""Colour-blind-safe class colours (Okabe & Ito) as plain RGB tuples; no Qt here."""
+"""Colour-blind-safe class colours as plain RGB tuples; no Qt here."""
 
 from __future__ import annotations
 
 import numpy as np
 
-#: Okabe-Ito, reordered so that the first classes contrast most with each other and with white.
+#: Okabe and Ito's colours without black (black draws the boundaries and means), reordered so that
+#: the first classes contrast most with each other and with white.
 OKABE_ITO = (
     "#0072B2",  # blue
     "#D55E00",  # vermillion
@@ -13,7 +14,14 @@ OKABE_ITO = (
     "#CC79A7",  # reddish purple
     "#56B4E9",  # sky blue
     "#F0E442",  # yellow
-    "#000000",  # black
+)
+#: Ten class colours: Okabe-Ito's seven, then three of Paul Tol's muted scheme chosen to stay apart
+#: from them under protanopia, deuteranopia and tritanopia (CIELAB distance at least 13 after
+#: Machado et al.'s simulation, for every pair).
+PALETTE = OKABE_ITO + (
+    "#332288",  # indigo
+    "#882255",  # wine
+    "#117733",  # green
 )
 
 
@@ -25,8 +33,8 @@ def hex_to_rgb(color: str) -> tuple[int, int, int]:
 
 
 def class_color(index: int) -> str:
-    """The default colour of the class at this position; cycles after eight."""
-    return OKABE_ITO[index % len(OKABE_ITO)]
+    """The default colour of the class at this position (cycles after ten, the most classes there are)."""
+    return PALETTE[index % len(PALETTE)]
 
 
 def rgb_array(colors) -> np.ndarray:

@@ -36,3 +36,7 @@ def parse_layers(text: str) -> frozenset:
     if unknown:
         raise ValueError(f"unknown layer {unknown[0]!r}; choose from {', '.join(LAYERS)}")
     return frozenset(layers)
+
+#: The reject threshold's largest value: at 1 every point would be rejected (max_k p(C_k|x) < 1
+#: wherever two classes overlap at all), which is no decision rule.
+THETA_MAX = 0.99

@@ -277,3 +277,14 @@ def test_one_class_grid_is_certain():
     m = create("lda").fit(X, np.zeros(6, int))
     P = scene.posterior_grid(m, *scene.grid_axes(BOUNDS, 5, 3))
     assert P.shape == (3, 5, 1) and P.dtype == np.float32 and np.all(P == 1)
+
+
+def test_ten_class_colours_are_distinct_and_none_is_the_boundary_black():
+    from probviz.colors import PALETTE, class_color
+    from probviz.data.files import MAX_CLASSES
+
+    colours = [class_color(i).upper() for i in range(MAX_CLASSES)]
+    assert len(set(colours)) == MAX_CLASSES == len(PALETTE)
+    for c in colours:
+        r, g, b = hex_to_rgb(c)
+        assert max(r, g, b) > 60, c  # not black or near-black, the boundaries' and means' colour

@@ -21,9 +21,13 @@ from probviz.figure_layout import view_of
 from probviz.layers import DEFAULT_LAYERS
 from probviz.style import Style
 
-HIT_PIXELS = 9  # how close (screen pixels) a click must be to grab a point
+GRAB_TOLERANCE = 3  # screen pixels beyond a marker's edge that still grab it
 DENSITY_THRESHOLD = 50_000  # more points than this are drawn as a density image
 DENSITY_SHAPE = (480, 360)
+
+
+def _pass(ev) -> None:
+    ev.ignore()
 
 
 class CanvasViewBox(pg.ViewBox):
@@ -89,7 +93,7 @@ class Canvas(pg.PlotWidget):
         self.ellipse_items: list[pg.PlotCurveItem] = []
         self.density_items: list[pg.PlotCurveItem] = []
         self.means = pg.ScatterPlotItem(symbol="+", pxMode=True)
-        self.means.setZValue(6)
+        self.means.setZValue(11.5)  # over the points: dense data must not hide where the means are
         self.class_points: list[pg.ScatterPlotItem] = []  # one item per class: one brush each
         self.density = pg.ImageItem(axisOrder="row-major")  # all points, when there are too many
         self.density.setZValue(10)
@@ -109,11 +113,19 @@ class Canvas(pg.PlotWidget):
         for item in (self.heatmap, self.decision, self.ambiguous, self.boundary_outline, self.boundary, self.means,
                      self.density, self.wrong, self.selected,
                      self.probe, self.probe_label):
-            self.addItem(item)
+            self._add_passive(item)
         self.vb.addItem(self.hint, ignoreBounds=True)
         self.vb.addItem(self.band, ignoreBounds=True)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.apply_style(self.style)
+
+    def _add_passive(self, item) -> None:
+        """Add a drawn item that takes no clicks: the canvas alone decides what a click means (a
+        scatter item would swallow clicks anywhere within its markers: 11 px around a mean, more in
+        presentation mode, and the click would add nothing)."""
+        item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # Qt's own events
+        item.mouseClickEvent = item.mouseDragEvent = _pass  # pyqtgraph's, which ignore the line above
+        self.addItem(item)
 
     # --- appearance -------------------------------------------------------------------
     def apply_style(self, style: Style) -> None:
@@ -174,7 +186,7 @@ class Canvas(pg.PlotWidget):
         while len(self.class_points) < len(colors):
             item = pg.ScatterPlotItem(pxMode=True)
             item.setZValue(10)
-            self.addItem(item)
+            self._add_passive(item)
             self.class_points.append(item)
         pen = pg.mkPen(s.background, width=1.2 * s.scale)
         for k, item in enumerate(self.class_points):
@@ -264,7 +276,7 @@ class Canvas(pg.PlotWidget):
         while len(items) < len(lines):
             item = pg.PlotCurveItem(connect="finite")
             item.setZValue(4)
-            self.addItem(item)
+            self._add_passive(item)
             items.append(item)
         for i, item in enumerate(items):
             if i < len(lines):
@@ -280,7 +292,7 @@ class Canvas(pg.PlotWidget):
             self.probe_label.setVisible(False)  # its frame would show even without text
             return
         self.probe_label.setVisible(True)
-        self.probe.setData(pos=[probe.x], size=14 * self.style.scale)
+        self.probe.setData(pos=[probe.x], size=self.probe_size)
         self.probe_label.setText(probe.label)
         x0, x1, _, _ = self.view_bounds()
         right_half = probe.x[0] > (x0 + x1) / 2
@@ -299,15 +311,24 @@ class Canvas(pg.PlotWidget):
 
     # --- picking --------------------------------------------------------------------------
     def point_at(self, pos: QPointF) -> int | None:
-        """Index of the point nearest ``pos`` (view coordinates) within HIT_PIXELS, or None."""
+        """Index of the point nearest ``pos`` (view coordinates) within its marker's radius plus
+        GRAB_TOLERANCE pixels, or None."""
         X = self.doc.X
         if len(X) == 0 or "points" not in self.doc.layers:
             return None
         pw, ph = self.vb.viewPixelSize()
         d2 = ((X[:, 0] - pos.x()) / pw) ** 2 + ((X[:, 1] - pos.y()) / ph) ** 2
         i = int(np.argmin(d2))
-        radius = max(HIT_PIXELS, self.style.point_size / 2 + 3)
+        radius = self.style.point_size / 2 + GRAB_TOLERANCE
         return i if d2[i] <= radius ** 2 else None
+
+    def hover_position(self) -> tuple[float, float] | None:
+        """Data coordinates under the cursor, or None when it is off the plot."""
+        return None if self._hover is None else (self._hover.x(), self._hover.y())
+
+    @property
+    def probe_size(self) -> float:
+        return 14 * self.style.scale
 
     def set_selection(self, indices) -> None:
         self.selection = np.unique(np.asarray(indices, dtype=np.int64))
@@ -320,7 +341,7 @@ class Canvas(pg.PlotWidget):
         if probe is None:
             return False
         pw, ph = self.vb.viewPixelSize()
-        return ((probe[0] - pos.x()) / pw) ** 2 + ((probe[1] - pos.y()) / ph) ** 2 <= (HIT_PIXELS + 4) ** 2
+        return ((probe[0] - pos.x()) / pw) ** 2 + ((probe[1] - pos.y()) / ph) ** 2 <= (self.probe_size / 2 + GRAB_TOLERANCE) ** 2
 
     def on_click(self, button, pos: QPointF, modifiers) -> bool:
         if self.doc is None:

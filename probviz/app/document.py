@@ -21,7 +21,7 @@ from probviz.colors import class_color
 from probviz.data.dataset import Dataset
 from probviz.data.files import MAX_ABS, MAX_CLASSES, check_name
 from probviz.data.session import Session, session_priors, session_theta
-from probviz.layers import DEFAULT_LAYERS, LAYERS
+from probviz.layers import DEFAULT_LAYERS, LAYERS, THETA_MAX
 from probviz.models import MODEL_NAMES, REGISTRY
 from probviz.pipeline import ModelSpec, model_spec
 
@@ -150,9 +150,9 @@ class Document(QObject):
 
     # --- whole-document operations (not undoable: they start a new history) ---------
     def load(self, data: Dataset) -> None:
-        """Replace the points and classes; a new, clean history."""
-        self._replace(data)
-        self.reset.emit()
+        """A new document of these points and classes: the model, parameters and layers of a fresh
+        start (a data file says nothing about them), a clean history."""
+        self.load_session(Session(data, view=data.view))
 
     def _replace(self, data: Dataset) -> None:
         self.X = data.X.copy()
@@ -170,13 +170,14 @@ class Document(QObject):
         self.log.replaced()
 
     def load_session(self, session) -> None:
-        """Restore a saved session: data, model and parameters, priors, theta, layers, view."""
+        """Open a session: data, model and parameters, priors, theta, layers, view, exactly as it says;
+        what it does not say takes the defaults, never what the previous document had."""
+        self.params = {name: default_params(name) for name in MODEL_NAMES}
         for name, values in session.params.items():
             if name in self.params:
                 known = {k: v for k, v in values.items() if k in self.params[name]}
                 self.params[name].update(known)
-        if session.model in REGISTRY:
-            self.model_name = session.model
+        self.model_name = session.model if session.model in REGISTRY else "lda"
         self.view_state.layers = {layer for layer in session.layers if layer in LAYERS} or set(DEFAULT_LAYERS)
         self._replace(session.dataset)
         if session.view is not None:
@@ -326,7 +327,7 @@ class Document(QObject):
     def set_theta(self, theta: float) -> None:
         if not np.isfinite(theta):
             raise ValueError(f"theta must be a number from 0 to 1, got {theta!r}")
-        theta = float(min(max(theta, 0.0), 1.0))
+        theta = float(min(max(theta, 0.0), THETA_MAX))
         if theta != self.theta:
             self._push(SetAttr(self, "theta", theta, "Set reject threshold"))
 

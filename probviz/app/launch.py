@@ -39,7 +39,7 @@ def run_gui(path: str | None = None) -> int:
 
     app.setWindowIcon(QIcon(str(asset_path("icons", "probviz.svg"))))
     win = MainWindow()
-    win.load(examples.load("fruit"))  # the first screen already teaches something
+    win.load_session(examples.session("fruit"))  # the first screen already teaches something
     win.show()
     win.canvas.fit_view()
     ends = end_on_signals(win.end_by_signal)

@@ -21,6 +21,7 @@ from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.fileops import FileOps
 from probviz.app.panel import Panel
 from probviz.app.refit import Job, Refitter
+from probviz.app.widgets import ElidedLabel, NumberField
 from probviz.data import examples
 from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS
 from probviz.models import MODEL_NAMES, REGISTRY
@@ -50,7 +51,7 @@ class MainWindow(QMainWindow):
         self.dock.setWidget(scroll)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
 
-        self.message = QLabel()
+        self.message = ElidedLabel()  # the fit's summary: cut with "…" (whole in its tooltip), never overlapped
         self.hover = QLabel()
         for label in (self.message, self.hover):
             label.setTextFormat(Qt.TextFormat.PlainText)  # class names are text, never markup
@@ -87,8 +88,8 @@ class MainWindow(QMainWindow):
         view.layers_changed.connect(self._on_layers_changed)
         view.active_class_changed.connect(self._on_active_class)
         self.doc.undo_stack.cleanChanged.connect(self._on_clean_changed)
-        self.canvas.hovered.connect(self._on_hover)
-        self.canvas.left.connect(lambda: self.hover.setText(""))
+        self.canvas.hovered.connect(lambda *_: self._refresh_hover())
+        self.canvas.left.connect(self._refresh_hover)
         self.canvas.vb.sigRangeChanged.connect(lambda *_: self._view_moved())
         self.resize(1200, 800)
         if QSettings().value("dark", False, type=bool):
@@ -188,6 +189,13 @@ class MainWindow(QMainWindow):
             tb.addAction(a)
             self.tool_actions[tool] = a
         self.tool_actions["add"].setChecked(True)
+        self.brush_radius = NumberField(2, 200, decimals=0, step=1)
+        self.brush_radius.setValue(self.canvas.brush_radius)
+        self.brush_radius.setToolTip("Brush radius in screen pixels: type a value, or use Up/Down")
+        self.brush_radius.setMaximumWidth(220)
+        self.brush_radius.valueChanged.connect(lambda v: setattr(self.canvas, "brush_radius", float(v)))
+        tb.addWidget(QLabel(" radius "))
+        tb.addWidget(self.brush_radius)
         tb.addSeparator()
         for action, icon in ((undo, QStyle.StandardPixmap.SP_ArrowBack),
                              (redo, QStyle.StandardPixmap.SP_ArrowForward)):
@@ -307,7 +315,7 @@ class MainWindow(QMainWindow):
     def open_example(self, name: str):
         if self.files.maybe_save():
             self.files.path = None
-            self.load(examples.load(name))
+            self.load_session(examples.session(name))
 
     def open_path(self, path: str) -> bool:
         return self.files.open_path(path)
@@ -469,6 +477,7 @@ class MainWindow(QMainWindow):
         if not self._flash_timer.isActive():
             self._show_status()
         self.panel.show_result(frame)
+        self._refresh_hover()
 
     def flash(self, text: str):
         """A passing message in the status line; the fit's summary comes back after a few seconds."""
@@ -501,9 +510,16 @@ class MainWindow(QMainWindow):
             notices.append(f"class {', '.join(lonely)} has a single point")
         return "  ·  ".join(parts + notices)
 
-    def _on_hover(self, x, y):
+    def _refresh_hover(self):
+        """The readout under the cursor, from the frame on screen: redone on every frame, so it never
+        names a class that an undo removed."""
+        pos = self.canvas.hover_position()
+        if pos is None:
+            self.hover.setText("")
+            return
+        x, y = pos
         text = f"x = {x:.3g}, y = {y:.3g}"
-        if self.result is not None:
+        if self.result is not None and len(self.doc.X):
             values = self.result.posteriors_at(x, y)
             if values:
                 text += "   " + "  ".join(f"p({n}|x) = {v:.3f}" for n, v in values)

@@ -6,59 +6,19 @@ Document changes, widgets are refreshed with their signals blocked.
 
 from __future__ import annotations
 
-import math
-
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QColorDialog, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
-    QHeaderView, QLabel, QPushButton, QSlider, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
-from superqt import QLabeledDoubleSlider
 from superqt.utils import signals_blocked
 
 from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox
+from probviz.app.widgets import NumberField, guard_wheel
 from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYERS
 from probviz.models import MODEL_NAMES, REGISTRY
-
-class LogSlider(QWidget):
-    """A slider over 0 and a logarithmic range, with its value shown beside it."""
-
-    valueChanged = Signal(float)
-    STEPS_PER_DECADE = 10
-
-    def __init__(self, lo: float, hi: float, parent=None):
-        super().__init__(parent)
-        self.lo, self.hi = math.log10(lo), math.log10(hi)
-        self.slider = QSlider(Qt.Orientation.Horizontal)
-        n = int(round((self.hi - self.lo) * self.STEPS_PER_DECADE))
-        self.slider.setRange(0, n + 1)  # position 0 is the value 0
-        self.label = QLabel()
-        self.label.setMinimumWidth(52)
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.slider, 1)
-        lay.addWidget(self.label)
-        self.slider.valueChanged.connect(self._moved)
-
-    def _value_at(self, pos: int) -> float:
-        return 0.0 if pos == 0 else 10 ** (self.lo + (pos - 1) / self.STEPS_PER_DECADE)
-
-    def _moved(self, pos):
-        v = self._value_at(pos)
-        self.label.setText(f"{v:.3g}")
-        self.valueChanged.emit(float(f"{v:.3g}"))
-
-    def setValue(self, v: float):
-        pos = 0 if v <= 0 else 1 + int(round((math.log10(v) - self.lo) * self.STEPS_PER_DECADE))
-        with signals_blocked(self.slider):
-            self.slider.setValue(max(0, min(pos, self.slider.maximum())))
-        self.label.setText(f"{v:.3g}")
-
-    def value(self) -> float:
-        return self._value_at(self.slider.value())
-
 
 def swatch_icon(color: str, size: int = 16) -> QIcon:
     """A filled square: unlike a cell background it stays visible when the row is selected."""
@@ -162,6 +122,7 @@ class Panel(QWidget):
         box = QGroupBox("Model")
         v = QVBoxLayout(box)
         self.model = QComboBox()
+        guard_wheel(self.model)
         for name in MODEL_NAMES:
             self.model.addItem(REGISTRY[name].label, name)
         self.model.setToolTip("The classifier fitted to the points (M cycles through them)")
@@ -190,10 +151,9 @@ class Panel(QWidget):
 
         row = QHBoxLayout()
         self.theta_label = QLabel("Reject θ")
-        self.theta = QLabeledDoubleSlider(Qt.Orientation.Horizontal)
-        self.theta.setRange(0.0, 1.0)
-        self.theta.setDecimals(2)
-        tip = "Decision stage: no decision where max_k p(C_k|x) < θ (0 = always decide)"
+        self.theta = NumberField(0.0, 1.0, decimals=2, step=0.01)  # the document stops at THETA_MAX
+        tip = ("Decision stage (Bishop 1.5.3): no decision where max_k p(C_k|x) < θ; 0 = always decide. "
+               "Type a value, or use Up/Down")
         self.theta.setToolTip(tip)
         self.theta_label.setToolTip(tip)
         self.theta.valueChanged.connect(lambda v: doc.set_theta(round(float(v), 2)))
@@ -265,21 +225,20 @@ class Panel(QWidget):
         self.param_widgets = {}
         for spec in info.params:
             if spec.kind == "float" and spec.log_scale:
-                w = LogSlider(1e-4, spec.maximum)
+                w = NumberField(spec.minimum, spec.maximum, decimals=4, step=0.001, log_from=1e-4)
                 w.valueChanged.connect(lambda v, n=spec.name: self.doc.set_param(n, v))
             elif spec.kind == "float":
-                w = QLabeledDoubleSlider(Qt.Orientation.Horizontal)
-                w.setRange(spec.minimum, spec.maximum)
-                w.setDecimals(2)
-                w.valueChanged.connect(lambda v, n=spec.name: self.doc.set_param(n, round(float(v), 4)))
+                w = NumberField(spec.minimum, spec.maximum, decimals=3, step=0.01)
+                w.valueChanged.connect(lambda v, n=spec.name: self.doc.set_param(n, v))
             elif spec.kind == "choice":
                 w = QComboBox()
                 w.addItems(list(spec.choices))
+                guard_wheel(w)
                 w.currentTextChanged.connect(lambda v, n=spec.name: self.doc.set_param(n, v))
             else:
                 w = QCheckBox()
                 w.toggled.connect(lambda v, n=spec.name: self.doc.set_param(n, bool(v)))
-            w.setToolTip(spec.help)
+            w.setToolTip(spec.help + (" Type a value, or use Up/Down." if spec.kind == "float" else ""))
             label = QLabel(spec.label)
             label.setToolTip(spec.help)
             self.form.addRow(label, w)
@@ -296,8 +255,7 @@ class Panel(QWidget):
             cb.setToolTip(LAYER_LABELS[layer][1] if available else
                           f"{REGISTRY[self.doc.model_name].label} models p(C_k|x) directly: "
                           "it has no class densities to draw")
-        with signals_blocked(self.theta):
-            self.theta.setValue(self.doc.theta)
+        self.theta.setValue(self.doc.theta)
         self.theta.setEnabled("decision" in self.doc.layers)
 
     def show_result(self, frame):

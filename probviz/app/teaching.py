@@ -5,11 +5,11 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
-    QGroupBox, QHBoxLayout, QLabel, QPushButton, QSlider, QVBoxLayout, QWidget,
+    QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget,
 )
-from superqt.utils import signals_blocked
 
 from probviz.app.document import Document
+from probviz.app.widgets import NumberField
 from probviz.models import REGISTRY
 from probviz.report import model_lines
 
@@ -93,9 +93,7 @@ class ProbeBox(QGroupBox):
 
 
 class PriorsBox(QGroupBox):
-    """One slider per class for p(C_k); moving one rescales the others so they sum to 1."""
-
-    STEPS = 100
+    """One field per class for p(C_k), typed or slid; changing one rescales the others so they sum to 1."""
 
     def __init__(self, doc: Document, parent=None):
         super().__init__("Priors p(C_k)", parent)
@@ -110,50 +108,44 @@ class PriorsBox(QGroupBox):
         self.reset = QPushButton("Reset to frequencies")
         self.reset.clicked.connect(lambda: doc.set_priors(None))
         self.v.addWidget(self.reset)
-        self.sliders: list[QSlider] = []
-        self.labels: list[QLabel] = []
+        self.fields: list[NumberField] = []
+        self.labels: list = []
 
     def refresh(self):
         doc = self.doc
         self.setVisible(REGISTRY[doc.model_name].generative)
         n = len(doc.classes)
-        while len(self.sliders) < n:
+        while len(self.fields) < n:
             row = QHBoxLayout()
             name = QLabel()
             name.setTextFormat(Qt.TextFormat.PlainText)  # class names are text, never markup
             name.setMinimumWidth(60)
-            s = QSlider(Qt.Orientation.Horizontal)
-            s.setRange(1, self.STEPS - 1)
-            value = QLabel()
-            value.setMinimumWidth(40)
-            i = len(self.sliders)
-            s.valueChanged.connect(lambda pos, i=i: self._moved(i, pos))
+            field = NumberField(0.001, 0.999, decimals=3, step=0.01)
+            field.setToolTip("p(C_k): type a value or use Up/Down; the other priors are rescaled to sum 1")
+            i = len(self.fields)
+            field.valueChanged.connect(lambda v, i=i: self._changed(i, v))
             row.addWidget(name)
-            row.addWidget(s, 1)
-            row.addWidget(value)
+            row.addWidget(field, 1)
             holder = QWidget()
             holder.setLayout(row)
             self.rows_layout.addWidget(holder)
-            self.sliders.append(s)
-            self.labels.append((name, value, holder))
+            self.fields.append(field)
+            self.labels.append((name, holder))
         priors = doc.effective_priors()
-        for i, s in enumerate(self.sliders):
-            name, value, holder = self.labels[i]
+        for i, field in enumerate(self.fields):
+            name, holder = self.labels[i]
             holder.setVisible(i < n)
             if i < n:
                 name.setText(doc.classes[i].name)
-                value.setText(f"{priors[i]:.2f}")
-                with signals_blocked(s):
-                    s.setValue(round(priors[i] * self.STEPS))
+                field.setValue(float(priors[i]))
         self.reset.setEnabled(doc.priors is not None)
         self.setTitle("Priors p(C_k)" + ("" if doc.priors is None else " (set by hand)"))
 
-    def _moved(self, i: int, pos: int):
+    def _changed(self, i: int, v: float):
         p = self.doc.effective_priors().astype(float)
-        v = pos / self.STEPS
-        rest = p.sum() - p[i]
         if len(p) == 1:
             return
+        rest = p.sum() - p[i]
         p = p * ((1 - v) / rest) if rest > 0 else p * 0 + (1 - v) / (len(p) - 1)
         p[i] = v
         self.doc.set_priors(p)

@@ -25,6 +25,15 @@ def load(name: str) -> Dataset:
         raise ValueError(f"no example named {name!r}; try one of {', '.join(EXAMPLES)}") from None
 
 
+def session(name: str):
+    """The example as its author meant it to open: its data, probe and view, with the model, parameters
+    and layers of a fresh start (LDA, the registry's defaults, the default layers)."""
+    from probviz.data.session import Session
+
+    data = load(name)
+    return Session(data, view=data.view)
+
+
 @example("fruit", "Apple or peach? Two fruit drawn from Gaussians with one shared covariance, 70% apples: "
                   "LDA fits them, and the probe x = (2.3, 1.5) gets p(apple|x) = 0.823.")
 def fruit() -> Dataset:

@@ -31,5 +31,10 @@ def load_session(spec: str, x=None, y=None, label=None):
 
     if spec.lower().endswith(".probviz") and not spec.startswith("example:"):
         return read_session(spec)
+    if spec.startswith("example:"):
+        try:
+            return examples.session(spec.split(":", 1)[1])
+        except ValueError as e:
+            raise DataError(str(e)) from None
     data = load_dataset(spec, x, y, label)
     return Session(data, view=data.view)

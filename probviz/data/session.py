@@ -17,7 +17,7 @@ import numpy as np
 from probviz.data.atomic import atomic_write_text
 from probviz.data.dataset import Dataset
 from probviz.data.files import MAX_ABS, MAX_CLASSES, DataError, check_name, decode_text, read_bytes
-from probviz.layers import LAYERS
+from probviz.layers import LAYERS, THETA_MAX
 from probviz.models.registry import REGISTRY
 
 #: Session files are small (a million points is about 40 MB of JSON).
@@ -52,10 +52,10 @@ def session_priors(s: Session, n_classes: int | None = None) -> list[float] | No
 
 
 def session_theta(s: Session) -> float:
-    """The session's reject threshold in [0, 1] (0 when it holds none)."""
+    """The session's reject threshold, at most THETA_MAX (0 when it holds none)."""
     theta = s.extra.get("theta", 0.0)
     ok = isinstance(theta, (int, float)) and not isinstance(theta, bool) and 0 <= theta <= 1
-    return float(theta) if ok else 0.0
+    return min(float(theta), THETA_MAX) if ok else 0.0
 
 
 def to_json(s: Session) -> str:

@@ -40,3 +40,13 @@ def drag(qtbot, win, start, end, steps=8):
 def key(qtbot, win, k, mod=Qt.KeyboardModifier.NoModifier):
     qtbot.keyClick(win.canvas, k, mod)
     settle(win)
+
+
+def type_into(qtbot, win, field, text: str):
+    """Click into a NumberField's box, replace its text by typing, press Enter: as a person types."""
+    edit = field.spin.lineEdit()
+    qtbot.mouseClick(edit, Qt.MouseButton.LeftButton)
+    edit.selectAll()
+    qtbot.keyClicks(edit, text)
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    settle(win)

@@ -1,5 +1,7 @@
 """The interactive canvas, driven with real clicks and keys (pytest-qt, offscreen)."""
 
+import re
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
@@ -204,7 +206,10 @@ def test_hover_shows_coordinates_and_posteriors(qtbot, window):
     qtbot.mouseMove(window.canvas.viewport(), to_pixel(window, -3, -3))
     settle(window)
     text = window.hover.text()
-    assert "x = -3" in text and "p(1|x)" in text and "p(3|x)" in text
+    x, y = (float(v) for v in re.match(r"x = (\S+), y = (\S+)", text).groups())
+    pw, ph = window.canvas.vb.viewPixelSize()
+    assert abs(x + 3) <= pw and abs(y + 3) <= ph  # within a pixel of where the cursor is
+    assert "p(1|x)" in text and "p(3|x)" in text
 
 
 def test_single_point_class_gets_a_notice(qtbot, window):

@@ -4,7 +4,7 @@ import re
 
 import numpy as np
 import pytest
-from guihelp import click, drag, key, settle, to_pixel
+from guihelp import click, drag, key, settle, to_pixel, type_into
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QImage
 
@@ -31,9 +31,7 @@ def boundary_line(win):
 
 def test_prior_slider_moves_the_lda_boundary_parallel(qtbot, fruit):
     n0, c0 = boundary_line(fruit)
-    slider = fruit.panel.priors.sliders[0]  # apple
-    slider.setValue(30)  # p(apple) from 0.69 down to 0.30
-    settle(fruit)
+    type_into(qtbot, fruit, fruit.panel.priors.fields[0], "0.3")  # p(apple) from 0.69 down to 0.30
     np.testing.assert_allclose(fruit.result.fit.model.priors_, [0.30, 0.70], atol=1e-9)
     n1, c1 = boundary_line(fruit)
     np.testing.assert_allclose(n1, n0, atol=1e-9)  # same direction (000: priors enter only via w0)
@@ -100,8 +98,7 @@ def test_shift_click_and_arrows_place_and_move_the_probe(qtbot, window):
 def test_reject_threshold_greys_the_uncertain_band(qtbot, fruit):
     fruit.doc.set_layer("heatmap", False)
     fruit.doc.set_layer("decision", True)
-    fruit.panel.theta.setValue(0.9)
-    settle(fruit)
+    type_into(qtbot, fruit, fruit.panel.theta, "0.9")
     assert fruit.doc.theta == 0.9
     img = fruit.canvas.grab().toImage()
     P = fruit.result.scene.posterior

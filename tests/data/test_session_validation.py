@@ -119,7 +119,7 @@ def test_session_priors_are_one_positive_number_per_class(priors, expected):
 
 
 @pytest.mark.parametrize("theta,expected", [
-    (0.4, 0.4), (0, 0.0), (1, 1.0), (1.5, 0.0), (-0.1, 0.0), ("0.4", 0.0), (True, 0.0), (None, 0.0)])
+    (0.4, 0.4), (0, 0.0), (1, 0.99), (1.5, 0.0), (-0.1, 0.0), ("0.4", 0.0), (True, 0.0), (None, 0.0)])
 def test_session_theta_lies_in_the_unit_interval(theta, expected):
     assert session_theta(session_with({"theta": theta})) == expected
     assert session_theta(session_with({})) == 0.0

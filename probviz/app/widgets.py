@@ -1,0 +1,152 @@
+"""Small widgets the window and panel share: a label that elides, a number typed or slid, and a
+guard that keeps the mouse wheel for scrolling unless a control has the focus."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import (
+    QAbstractScrollArea, QAbstractSpinBox, QApplication, QDoubleSpinBox, QHBoxLayout, QLabel, QSlider, QWidget,
+)
+
+
+class ElidedLabel(QLabel):
+    """One line of plain text that ends in "…" when it does not fit (the whole text is its tooltip),
+    so that a long message never pushes or overlaps its neighbours."""
+
+    def __init__(self, text: str = "", parent=None):
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setMinimumWidth(40)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        super().setText(text)
+        self.setToolTip(text)
+        self.update()
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(40, super().sizeHint().height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(40, super().minimumSizeHint().height())
+
+    def shown_text(self) -> str:
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, self.contentsRect().width())
+
+    def paintEvent(self, _ev):  # noqa: N802
+        p = QPainter(self)
+        p.setPen(self.palette().color(self.foregroundRole()))
+        p.drawText(self.contentsRect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                   self.shown_text())
+
+
+class WheelGuard(QObject):
+    """Installed on a slider, spin box or combo box: the wheel changes it only while it has the focus;
+    otherwise the wheel scrolls the panel, as a person scrolling past it expects."""
+
+    def eventFilter(self, obj, ev):  # noqa: N802
+        if ev.type() == QEvent.Type.Wheel and not obj.hasFocus():
+            area = obj.parentWidget()
+            while area is not None and not isinstance(area, QAbstractScrollArea):
+                area = area.parentWidget()
+            if area is not None:  # to the scroll area, as if the control were not there
+                QApplication.sendEvent(area.viewport(), ev)
+            return True
+        return False
+
+
+_GUARD = WheelGuard()
+
+
+def guard_wheel(*widgets) -> None:
+    """Wheel only when focused, and no focus from a click: a click or a drag on a slider leaves the
+    keyboard (the arrows move the probe) with the canvas; Tab still reaches it."""
+    for w in widgets:
+        w.installEventFilter(_GUARD)
+        if isinstance(w, QSlider):
+            w.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        elif w.focusPolicy() == Qt.FocusPolicy.WheelFocus:
+            w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+
+class NumberField(QWidget):
+    """A number set exactly by typing (a spin box: Up/Down step it, PageUp/PageDown step ten times) or
+    roughly by a slider beside it, linear or logarithmic. ``valueChanged`` fires once per change,
+    with the value shown."""
+
+    valueChanged = Signal(float)
+
+    def __init__(self, minimum: float, maximum: float, decimals: int = 2, step: float = 0.01,
+                 log_from: float | None = None, suffix: str = "", parent=None):
+        """``log_from``: a logarithmic slider from this value to ``maximum`` (the slider's first
+        position is 0); the spin box then steps adaptively (by about a tenth of the value)."""
+        super().__init__(parent)
+        self.log_from = log_from
+        self.spin = QDoubleSpinBox()
+        self.spin.setRange(minimum, maximum)
+        self.spin.setDecimals(decimals)
+        self.spin.setSingleStep(step)
+        self.spin.setKeyboardTracking(False)  # typing "0.25" is one change, not three
+        self.spin.setSuffix(suffix)
+        self.spin.setAccelerated(True)
+        self.spin.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)  # "1" -> the maximum
+        if log_from is not None:
+            self.spin.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, 200 if log_from is not None else max(1, round((maximum - minimum) / step)))
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.slider, 1)
+        lay.addWidget(self.spin)
+        guard_wheel(self.slider, self.spin)
+        self.spin.valueChanged.connect(self._typed)
+        self.slider.valueChanged.connect(self._slid)
+
+    # the slider's positions
+    def _to_pos(self, v: float) -> int:
+        if self.log_from is None:
+            lo, hi = self.spin.minimum(), self.spin.maximum()
+            return round((v - lo) / (hi - lo) * self.slider.maximum()) if hi > lo else 0
+        if v < self.log_from:
+            return 0
+        lo, hi = math.log10(self.log_from), math.log10(self.spin.maximum())
+        return 1 + round((math.log10(v) - lo) / (hi - lo) * (self.slider.maximum() - 1))
+
+    def _from_pos(self, pos: int) -> float:
+        if self.log_from is None:
+            lo, hi = self.spin.minimum(), self.spin.maximum()
+            return lo + (hi - lo) * pos / self.slider.maximum()
+        if pos == 0:
+            return 0.0
+        lo, hi = math.log10(self.log_from), math.log10(self.spin.maximum())
+        v = 10 ** (lo + (hi - lo) * (pos - 1) / (self.slider.maximum() - 1))
+        return float(f"{v:.2g}")  # round numbers along a log slider: 0.01, 0.012, 0.015...
+
+    def _typed(self, v: float):
+        self.slider.blockSignals(True)
+        self.slider.setValue(self._to_pos(v))
+        self.slider.blockSignals(False)
+        self.valueChanged.emit(float(v))
+
+    def _slid(self, pos: int):
+        self.spin.setValue(self._from_pos(pos))  # emits through _typed, with the value as shown
+
+    def value(self) -> float:
+        return float(self.spin.value())
+
+    def setValue(self, v: float) -> None:  # noqa: N802
+        """Show ``v`` without emitting."""
+        self.spin.blockSignals(True)
+        self.slider.blockSignals(True)
+        self.spin.setValue(v)
+        self.slider.setValue(self._to_pos(v))
+        self.spin.blockSignals(False)
+        self.slider.blockSignals(False)
+
+    def setToolTip(self, tip: str) -> None:  # noqa: N802
+        super().setToolTip(tip)
+        self.spin.setToolTip(tip)
+        self.slider.setToolTip(tip)

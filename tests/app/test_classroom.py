@@ -1,0 +1,150 @@
+"""The first hour of a lesson, through real clicks and keys: no surprises for a student or a teacher."""
+
+import numpy as np
+import pytest
+from guihelp import key, settle, to_pixel, type_into
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QAction, QWheelEvent
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from probviz.app.canvas import GRAB_TOLERANCE
+from probviz.layers import DEFAULT_LAYERS, THETA_MAX
+
+
+def click_px(qtbot, win, p: QPoint):
+    qtbot.mouseClick(win.canvas.viewport(), Qt.MouseButton.LeftButton, pos=p)
+    settle(win)
+
+
+def data_at(win, p: QPoint):
+    v = win.canvas.vb.mapSceneToView(win.canvas.mapToScene(p))
+    return v.x(), v.y()
+
+
+def test_a_click_grabs_only_within_the_marker(qtbot, window):
+    """A click just outside a marker's edge adds a point; just inside its radius plus the tolerance it
+    does not. Markers drawn over the points (means, misclassified crosses, the selection ring, the
+    probe) take no clicks: 60 clicks used to give 56 points."""
+    X = np.array([[-3.0, -3.0], [-2.0, -3.5], [-2.5, -2.0], [3.0, 3.0], [2.0, 3.5], [2.5, 2.0], [0.5, 0.2]])
+    window.doc.add_points(X[:3], 0)
+    window.doc.add_points(X[3:], 1)
+    window.canvas.set_selection([0, 1])
+    window.doc.set_probe((0.0, -1.0))
+    settle(window)
+    assert window.result.scene.ellipses  # the means are drawn
+    radius = window.canvas.style.point_size / 2 + GRAB_TOLERANCE
+    n = len(window.doc.X)
+    for target in [window.doc.X[6], window.doc.X[0], window.result.fit.model.means_[1], (0.0, -1.0)]:
+        c = to_pixel(window, *target)
+        click_px(qtbot, window, c + QPoint(int(radius) + 2, 0))  # outside: a new point
+        assert len(window.doc.X) == n + 1, target
+        n += 1
+    before = window.doc.X.copy()
+    c = to_pixel(window, *window.doc.X[6])
+    click_px(qtbot, window, c + QPoint(int(radius) - 1, 0))  # inside: grabs, adds nothing
+    np.testing.assert_array_equal(window.doc.X, before)
+
+
+def test_sixty_clicks_make_sixty_points(qtbot, window):
+    rng = np.random.default_rng(1)
+    placed = []
+    radius = window.canvas.style.point_size / 2 + GRAB_TOLERANCE
+    while len(placed) < 60:
+        p = QPoint(*rng.integers(40, 600, 2))
+        if all((p - q).manhattanLength() > 2 * radius + 2 for q in placed):
+            placed.append(p)
+            click_px(qtbot, window, p)
+    assert len(window.doc.X) == 60
+
+
+# --- every document opens as it says ----------------------------------------------------------
+
+def probe_label(win):
+    return win.canvas.probe_label.textItem.toPlainText()
+
+
+def test_examples_and_new_documents_do_not_inherit_settings(qtbot, window, monkeypatch):
+    """LDA shrinkage 1 then File > Examples > fruit used to read p(apple|x) = 0.532, not the lesson's
+    0.823; then M gave QDA's 0.937. An example opens as its author meant it; Ctrl+N with the defaults."""
+    monkeypatch.setattr(window.files, "ask_save", lambda: QMessageBox.StandardButton.Discard)
+    type_into(qtbot, window, window.panel.param_widgets["reg_covar"], "1")
+    assert window.doc.params["lda"]["reg_covar"] == 1.0
+    window.doc.set_layer("decision", True)
+    window.doc.set_theta(0.7)
+    example = next(a for a in window.findChildren(QAction) if a.text() == "fruit")
+    example.trigger()
+    settle(window)
+    assert window.doc.model_name == "lda" and window.doc.params["lda"]["reg_covar"] == 0.0
+    assert window.doc.layers == set(DEFAULT_LAYERS) and window.doc.theta == 0.0
+    assert probe_label(window) == "p(apple|x) = 0.823"  # the lesson's number, as drawn
+    assert window.panel.param_widgets["reg_covar"].value() == 0.0
+    key(qtbot, window, Qt.Key.Key_M)  # M: the next model is QDA, with its own defaults
+    assert window.doc.model_name == "qda" and window.doc.params["qda"]["reg_covar"] == 0.0
+    window.doc.set_model("softmax")
+    type_into(qtbot, window, window.panel.param_widgets["l2"], "3")
+    key(qtbot, window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    assert window.doc.model_name == "lda" and window.doc.params["softmax"]["l2"] == 0.01
+    assert window.doc.title == "untitled" and len(window.doc.X) == 0
+
+
+# --- numbers typed exactly, stepped by keys ------------------------------------------------------
+
+def test_every_number_can_be_typed_and_stepped(qtbot, window):
+    window.doc.add_points([[0, 0], [1, 0.5], [0.2, 1]], 0)
+    window.doc.add_points([[3, 3], [2.5, 3.5], [3.5, 2]], 1)
+    window.doc.set_model("logistic")
+    settle(window)
+    l2 = window.panel.param_widgets["l2"]
+    type_into(qtbot, window, l2, "0.003")
+    assert window.doc.params["logistic"]["l2"] == 0.003 and window.result.fit.model.l2 == 0.003
+    qtbot.keyClick(l2.spin, Qt.Key.Key_Up)  # one step up from 0.003: up by a tenth-ish, not to 100
+    settle(window)
+    assert 0.003 < window.doc.params["logistic"]["l2"] <= 0.0035
+    window.doc.set_model("lda")
+    settle(window)
+    shrink = window.panel.param_widgets["reg_covar"]
+    type_into(qtbot, window, shrink, "0.125")
+    assert window.doc.params["lda"]["reg_covar"] == 0.125
+    qtbot.keyClick(shrink.spin, Qt.Key.Key_Down)
+    assert window.doc.params["lda"]["reg_covar"] == pytest.approx(0.115)
+    type_into(qtbot, window, window.panel.priors.fields[1], "0.25")
+    assert window.doc.priors == pytest.approx([0.75, 0.25])
+    window.doc.set_layer("decision", True)
+    type_into(qtbot, window, window.panel.theta, "1")  # theta stops short of rejecting everything
+    assert window.doc.theta == THETA_MAX and window.panel.theta.value() == THETA_MAX
+    type_into(qtbot, window, window.brush_radius, "12")
+    assert window.canvas.brush_radius == 12.0
+
+
+def test_the_wheel_scrolls_the_panel_and_the_arrows_move_the_probe(qtbot, window):
+    """The wheel over a prior's field used to change the priors (an undo step appeared); after a
+    slider was touched the arrows moved it instead of the probe."""
+    window.resize(1000, 500)  # a short window: the panel scrolls
+    window.doc.add_points([[0, 0], [1, 0.5], [0.2, 1]], 0)
+    window.doc.add_points([[3, 3], [2.5, 3.5], [3.5, 2]], 1)
+    qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier,
+                     to_pixel(window, 1.0, 1.0))  # Shift+click pins the probe
+    settle(window)
+    assert window.canvas.hasFocus()
+    scroll = window.dock.widget().verticalScrollBar()
+    assert scroll.maximum() > 0
+    slider = window.panel.priors.fields[0].slider
+    steps = window.doc.undo_stack.count()
+    before = scroll.value()
+    center = slider.rect().center()
+    wheel = QWheelEvent(QPointF(center), QPointF(slider.mapToGlobal(center)), QPoint(0, 0), QPoint(0, -120),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
+                        False)
+    QApplication.sendEvent(slider, wheel)
+    settle(window)
+    assert window.doc.undo_stack.count() == steps and window.doc.priors is None
+    assert scroll.value() > before  # the wheel scrolled the panel instead
+    # drag the slider a little with the mouse, then press an arrow: the probe moves, not the slider
+    qtbot.mousePress(slider, Qt.MouseButton.LeftButton, pos=center)
+    qtbot.mouseMove(slider, center + QPoint(15, 0))
+    qtbot.mouseRelease(slider, Qt.MouseButton.LeftButton, pos=center + QPoint(15, 0))
+    settle(window)
+    priors, probe = list(window.doc.priors), window.doc.probe
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Right)
+    settle(window)
+    assert window.doc.probe[0] > probe[0] and window.doc.priors == priors
