@@ -59,7 +59,7 @@ def _fit(args) -> int:
     data = session.dataset
     name = args.model or session.model
     spec = session_spec(session, name, model_overrides(args, name), args.priors)
-    fit = fit_model(spec, data.X, data.labels)
+    fit = fit_model(spec, data.X, data.labels, names=data.class_names)
     if fit.error:
         raise ValueError(f"{args.input}: cannot fit: {fit.error}")
     model = fit.model

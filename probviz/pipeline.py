@@ -81,10 +81,11 @@ class Fit:
 
 
 def fit_model(spec: ModelSpec, X, labels, previous: Fit | None = None, moved=None,
-              evaluate: bool = True) -> Fit:
+              evaluate: bool = True, names=None) -> Fit:
     """Fit ``spec`` to the points. ``previous`` (a fit of earlier points) may start an iterative fit;
     with ``moved`` = (indices, rows before) -- the only change since ``previous`` -- a Gaussian model
-    is updated from its sufficient statistics in O(moved points)."""
+    is updated from its sufficient statistics in O(moved points). ``names[label]`` names the classes
+    in the fit's notices."""
     out = Fit(spec)
     if len(X) == 0:
         return out
@@ -93,7 +94,7 @@ def fit_model(spec: ModelSpec, X, labels, previous: Fit | None = None, moved=Non
         model = _incremental(spec, X, labels, prev, moved)
         out.incremental = model is not None
         if model is None:  # not a drag, another model, or an update that would lose precision
-            model = spec.create().fit(X, labels, init=prev)
+            model = spec.create().fit(X, labels, init=prev, names=names)
     except ValueError as e:
         out.error = str(e)
         return out
@@ -187,7 +188,7 @@ def fit_all(request: FrameRequest, previous: "Frame | None" = None, moved=None, 
     before = {f.spec: f for f in previous.fits} if previous is not None else {}
     first = previous.fits[0] if previous is not None and previous.fits else None
     return [fit_model(spec, request.X, request.labels, before.get(spec, first if i == 0 else None),
-                      moved, evaluate) for i, spec in enumerate(request.specs)]
+                      moved, evaluate, request.class_names) for i, spec in enumerate(request.specs)]
 
 
 def build_frame(request: FrameRequest, fits: list) -> Frame:

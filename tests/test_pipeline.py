@@ -343,3 +343,18 @@ def test_evaluating_a_fit_keeps_everything_else():
     assert full.notices and "separable" in full.notices[0]
     np.testing.assert_array_equal(full.class_index, [0, 1])
     assert full.summary["accuracy"] == 1.0 and full.wrong.tolist() == [False] * 4
+
+
+def test_notices_name_classes_by_their_names():
+    """Classes are named, not numbered: the document's labels are indices 0..K-1, its classes have names."""
+    X = np.array([[0.0, 0.0], [1.0, 0.3], [0.2, 1.0], [5.0, 5.0], [3.0, 1.0], [3.5, 1.5], [4.0, 2.0]])
+    labels = np.array([0, 0, 0, 1, 2, 2, 2])
+    fit = fit_model(ModelSpec.make("qda"), X, labels, names=("apple", "6", "peach"))
+    assert fit.notices == ["covariance of class 6 has a single point: regularized",
+                           "covariance of class peach is degenerate (points collinear or coincident): regularized"]
+    before = fit
+    X2 = X.copy()
+    X2[4] += 0.1  # a drag: the update from the statistics keeps the names
+    moved = fit_model(ModelSpec.make("qda"), X2, labels, previous=before, moved=(np.array([4]), X[[4]]),
+                      names=("apple", "6", "peach"))
+    assert moved.incremental and moved.notices[0] == "covariance of class 6 has a single point: regularized"

@@ -30,6 +30,11 @@ def check_Xy(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return X, classes, codes.ravel()
 
 
+def class_names(classes, names=None) -> list[str]:
+    """How messages name each class: ``names[label]`` when given, else the label."""
+    return [str(names[c] if names is not None else c) for c in classes]
+
+
 def data_frame(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Center and scale for the standardized coordinates z = (x - center) / scale."""
     center = X.mean(axis=0)
@@ -57,11 +62,13 @@ class Classifier:
     label = "Classifier"
     generative = False
 
-    def fit(self, X, y, *, init: "Classifier | None" = None) -> "Classifier":
+    def fit(self, X, y, *, init: "Classifier | None" = None, names=None) -> "Classifier":
         """Fit to points X (N, 2) with labels y (N,). ``init``, a fitted model of the same kind,
-        may start an iterative fit (the answer is the same; it only saves steps)."""
+        may start an iterative fit (the answer is the same; it only saves steps). ``names[label]``
+        is how messages name a class (default: the label itself)."""
         X, classes, codes = check_Xy(X, y)
         self.classes_ = classes
+        self.class_names_ = class_names(classes, names)
         self.notices_: list[str] = []
         self.n_features_in_ = 2
         self._fit(X, codes, len(classes), init)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from probviz.models.base import Classifier
+from probviz.models.base import Classifier, class_names
 from probviz.models.poly import Poly2D
 
 #: Eigenvalues of a covariance are floored at this fraction of the data's variance.
@@ -153,11 +153,12 @@ class GaussianClassifier(Classifier):
         stats = previous.stats_.moved(codes, old, new)
         if not stats.accurate():
             return None
-        return self.fit_stats(previous.classes_, stats)
+        return self.fit_stats(previous.classes_, stats, previous.class_names_)
 
-    def fit_stats(self, classes, stats: ClassStats) -> "GaussianClassifier":
-        """Fit from sufficient statistics of the classes ``classes``."""
+    def fit_stats(self, classes, stats: ClassStats, names=None) -> "GaussianClassifier":
+        """Fit from sufficient statistics of the classes ``classes`` (``names``: one per class)."""
         self.classes_ = classes
+        self.class_names_ = list(names) if names is not None else class_names(classes)
         self.notices_ = []
         self.n_features_in_ = 2
         self._fit_stats(stats)
@@ -207,7 +208,7 @@ class GaussianClassifier(Classifier):
         return cov
 
     def _singular_notice(self, k: int, stats: ClassStats) -> str:
-        name = self.classes_[k]  # the caller's label; the app passes class names through class_names
+        name = self.class_names_[k]
         why = "has a single point" if stats.counts[k] == 1 else "is degenerate (points collinear or coincident)"
         return f"covariance of class {name} {why}: regularized"
 

@@ -148,3 +148,36 @@ def test_the_wheel_scrolls_the_panel_and_the_arrows_move_the_probe(qtbot, window
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Right)
     settle(window)
     assert window.doc.probe[0] > probe[0] and window.doc.priors == priors
+
+
+def test_messages_name_classes_as_the_table_does(qtbot, window):
+    """Classes 1 and 2 (the default names): a lone point of class 2 is "class 2", not "class 1"."""
+    window.doc.add_points([[0, 0], [1, 0.4], [0.3, 1.2]], 0)
+    window.doc.add_points([[3, 3]], 1)
+    window.doc.set_model("qda")
+    settle(window)
+    text = window.message.text()
+    assert "covariance of class 2 has a single point" in text and "class 1 has" not in text
+    assert "class 0" not in text
+
+
+def test_the_status_line_keeps_its_parts_apart_and_current(qtbot, window):
+    for k, pts in enumerate(([[-3, -3], [-2, -3.5], [-2.5, -2]], [[3, 3], [2, 3.5], [2.5, 2]],
+                             [[3, -3], [2, -3.5], [2.5, -2]])):
+        for p in pts:
+            key(qtbot, window, getattr(Qt.Key, f"Key_{k + 1}"))
+            qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton, pos=to_pixel(window, *p))
+            settle(window)
+    window.doc.set_model("qda")
+    settle(window)
+    qtbot.mouseMove(window.canvas.viewport(), to_pixel(window, 0.5, 0.5))
+    settle(window)
+    assert "p(3|x)" in window.hover.text()
+    msg, hover = window.message, window.hover
+    assert msg.geometry().right() < hover.geometry().left()  # side by side, never on top of each other
+    assert msg.shown_text().endswith("…") or msg.shown_text() == msg.text()
+    assert msg.toolTip() == msg.text()  # the whole message, when it had to be cut
+    while window.doc.undo_stack.canUndo():
+        key(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert len(window.doc.X) == 0
+    assert "p(" not in window.hover.text()  # no readout of classes that are gone
