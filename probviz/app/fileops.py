@@ -87,6 +87,7 @@ class FileOps(QObject):
                 session = read_session(path)
                 self.session_opened.emit(session)
                 self.path = path
+                self.doc.title = os.path.basename(path)  # the file's name, as after a save
             else:
                 self.message.emit(f"Loading {os.path.basename(path)}…")
                 QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
@@ -191,8 +192,10 @@ class FileOps(QObject):
         if self.doc.undo_stack.isClean():
             self.clear_autosave()
             return
+        session = self.doc.to_session()
+        session.extra["source"] = os.path.abspath(self.path) if self.path else None  # where to save it back
         try:
-            self.autosave_file.write(self.doc.to_session())
+            self.autosave_file.write(session)
         except (OSError, ValueError):
             pass  # autosave is a safety net; the status line is no place for its failures
 
@@ -237,7 +240,13 @@ class FileOps(QObject):
             newest.keep()
             return False
         self.session_opened.emit(session)
-        self.doc.title = session.dataset.name or "restored"
+        source = session.extra.get("source")
+        if isinstance(source, str) and source.lower().endswith(".probviz") and os.path.isfile(source):
+            self.path = source  # Save writes it back where it came from
+            self.doc.title = os.path.basename(source)
+        else:
+            self.path = None
+            self.doc.title = session.dataset.name or "untitled"
         self.doc.undo_stack.resetClean()  # restored work is unsaved work
         self.autosave()  # now ours, before the old copy goes
         newest.drop()

@@ -143,3 +143,25 @@ def test_a_signal_with_nothing_unsaved_leaves_nothing(qtbot, monkeypatch, folder
     assert list(folder.iterdir()) == []
     win, asked = new_window(qtbot, monkeypatch)
     assert not win.files.offer_restore() and asked == []
+
+
+def test_restored_work_keeps_its_file_name_and_saves_back_there(qtbot, monkeypatch, folder, tmp_path):
+    from probviz.data import examples
+    from probviz.data.session import write_session
+
+    lesson = tmp_path / "lesson.probviz"
+    write_session(str(lesson), examples.session("xor"))
+    r = run_instance(folder, f"""
+        win.files.autosave_timer.setInterval(10)
+        win.files.open_path({str(lesson)!r})
+        win.doc.add_points([[9.0, 9.0]], 0)
+        QTimer.singleShot(300, lambda: os.kill(os.getpid(), signal.SIGKILL))
+    """)
+    assert r.returncode == -signal.SIGKILL, r.stderr
+    win, _ = new_window(qtbot, monkeypatch)
+    assert win.files.offer_restore()
+    settle(win)
+    assert win.windowTitle().startswith("probviz — lesson.probviz") and win.isWindowModified()
+    assert win.files.path == str(lesson)
+    assert win.files.save()
+    assert read_session(str(lesson)).dataset.X[-1].tolist() == [9.0, 9.0]

@@ -8,6 +8,8 @@ from PySide6.QtGui import QAction, QWheelEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from probviz.app.canvas import GRAB_TOLERANCE
+
+FUZZ_CSV = __import__("pathlib").Path(__file__).parent.parent / "data" / "csv" / "good" / "plain.csv"
 from probviz.layers import DEFAULT_LAYERS, THETA_MAX
 
 
@@ -181,3 +183,24 @@ def test_the_status_line_keeps_its_parts_apart_and_current(qtbot, window):
         key(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert len(window.doc.X) == 0
     assert "p(" not in window.hover.text()  # no readout of classes that are gone
+
+
+def test_a_reopened_session_shows_its_hand_set_priors_and_its_name(qtbot, window, monkeypatch, tmp_path):
+    monkeypatch.setattr(window.files, "ask_save", lambda: QMessageBox.StandardButton.Discard)
+    assert window.open_path("example:fruit")
+    settle(window)
+    type_into(qtbot, window, window.panel.priors.fields[0], "0.4")
+    path = str(tmp_path / "lesson.probviz")
+    assert window.files._write(path)
+    key(qtbot, window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    assert window.doc.priors is None
+    assert window.open_path(path)
+    settle(window)
+    priors = window.panel.priors
+    assert [round(f.value(), 3) for f in priors.fields[:2]] == [0.4, 0.6]
+    assert priors.title().endswith("(set by hand)") and priors.reset.isEnabled()
+    np.testing.assert_allclose(window.result.fit.model.priors_, [0.4, 0.6])
+    assert window.windowTitle().startswith("probviz — lesson.probviz")
+    assert window.open_path(str(FUZZ_CSV))
+    settle(window)
+    assert window.windowTitle().startswith("probviz — plain.csv")
