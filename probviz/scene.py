@@ -108,6 +108,27 @@ def decision_image(P: np.ndarray, colors, theta: float = 0.0, background=(255, 2
     return out
 
 
+def reject_region(P: np.ndarray, bounds: Bounds, theta: float) -> list[np.ndarray]:
+    """Where no decision is made (max_k p(C_k|x) < theta, Bishop 1.5.3) as polygons: closed rings
+    (M, 2) in data coordinates, holes included (fill them even-odd). Traced by contourpy on the
+    posterior grid, so their edges are smooth lines, not the grid's pixel staircase; the grid is
+    extended to the view's edges by its edge values."""
+    if theta <= 0:
+        return []
+    x0, x1, y0, y1 = bounds
+    R, C, _ = P.shape
+    xs, ys = grid_axes(bounds, C, R)
+    Z = np.pad(P.max(axis=2).astype(np.float64), 1, mode="edge")
+    xs = np.r_[x0, xs, x1]
+    ys = np.r_[y0, ys, y1]
+    gen = contourpy.contour_generator(xs, ys, Z, fill_type=contourpy.FillType.OuterOffset)
+    points, offsets = gen.filled(-1.0, theta)
+    rings = []
+    for pts, off in zip(points, offsets):
+        rings += [pts[a:b] for a, b in zip(off[:-1], off[1:]) if b - a >= 3]
+    return rings
+
+
 def ambiguity_image(model, xs: np.ndarray, ys: np.ndarray, color=(40, 40, 40), alpha: int = 120,
                     period: int = 6) -> np.ndarray:
     """Where one-vs-rest cannot decide (Bishop 4.1.2): no class, or more than one, has
@@ -422,6 +443,8 @@ class Scene:
     image: np.ndarray | None = None  # (R, C, 4) uint8: the posterior heatmap
     decision: np.ndarray | None = None  # (R, C, 4) uint8: the decision regions
     ambiguous: np.ndarray | None = None  # (R, C, 4) uint8: one-vs-rest's undecided regions, hatched
+    reject: list[np.ndarray] = field(default_factory=list)  # rings where max_k p < theta (decision layer)
+    reject_color: tuple = (170, 170, 170)
     boundaries: list[Boundary] = field(default_factory=list)
     ellipses: list[np.ndarray] = field(default_factory=list)
     density: list[np.ndarray] = field(default_factory=list)
@@ -441,7 +464,8 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
         if "heatmap" in layers:
             sc.image = posterior_image(sc.posterior, colors, background, strength)
         if "decision" in layers:
-            sc.decision = decision_image(sc.posterior, colors, theta, background, reject, strength)
+            sc.decision = decision_image(sc.posterior, colors, 0.0, background, reject, strength)
+            sc.reject, sc.reject_color = reject_region(sc.posterior, bounds, theta), tuple(reject)
         if getattr(model, "ovr_", False):
             sc.ambiguous = ambiguity_image(model, xs, ys)
     if "boundaries" in layers:

@@ -2,6 +2,9 @@
 
 import numpy as np
 import pytest
+from hypo import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import multivariate_normal
 
 from probviz import scene
@@ -288,3 +291,77 @@ def test_ten_class_colours_are_distinct_and_none_is_the_boundary_black():
     for c in colours:
         r, g, b = hex_to_rgb(c)
         assert max(r, g, b) > 60, c  # not black or near-black, the boundaries' and means' colour
+
+
+def _loose_ends(xy, bounds, tol):
+    """Ends of boundary pieces that stop inside the view without meeting another piece."""
+    pieces = [p for p in np.split(xy, np.flatnonzero(np.isnan(xy[:, 0]))) if len(p)]
+    pieces = [p[~np.isnan(p[:, 0])] for p in pieces]
+    pieces = [p for p in pieces if len(p) >= 2]
+    ends = [e for p in pieces for e in (p[0], p[-1])]
+    x0, x1, y0, y1 = bounds
+    loose = []
+    for i, e in enumerate(ends):
+        on_edge = min(abs(e[0] - x0), abs(e[0] - x1), abs(e[1] - y0), abs(e[1] - y1)) <= tol
+        meets = any(np.hypot(*(e - f)) <= tol for j, f in enumerate(ends) if j != i)
+        if not (on_edge or meets):
+            loose.append(e)
+    return loose
+
+
+@pytest.mark.parametrize("X,y", [
+    ([[0, 0], [1, 1], [2, 2], [0, 1], [1, 1.5], [2, 2], [3, 2.5]], [0, 0, 0, 1, 1, 1, 1]),
+    ([[0, 0], [1, 0], [2, 0], [1, -1], [1, 1], [1, 2]], [0, 0, 0, 1, 1, 1]),
+    ([[0, 0], [1, 1], [2, 2], [0, 2], [1, 3], [2, 4]], [0, 0, 0, 1, 1, 1]),
+    ([[0, 0], [1, 1e-9], [2, 0], [0, 1], [1, 1], [2, 1 + 1e-9]], [0, 0, 0, 1, 1, 1]),
+])
+def test_qda_on_collinear_points_draws_continuous_boundaries(X, y):
+    """Degenerate covariances make the boundary's curvature extreme: it must still be whole curves
+    (each piece ends at the view's edge or on another piece), not dashes."""
+    m = create("qda").fit(np.array(X, float), np.array(y))
+    bounds = (-1.0, 4.0, -2.0, 5.0)
+    s = scene.build_scene(m, bounds, OKABE_ITO[:2], shape=(200, 160))
+    (b,) = s.boundaries
+    assert len(b.xy) > 2
+    assert _loose_ends(b.xy, bounds, tol=2e-4 * 7) == []  # a fifth of a pixel of a 1000-pixel plot
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(seed=st.integers(0, 2**31), n=st.integers(2, 4))
+def test_random_degenerate_qda_boundaries_have_no_loose_ends(seed, n):
+    rng = np.random.default_rng(seed)
+    X, y = [], []
+    for k in range(2):
+        p, d = rng.normal(size=2) * 2, rng.normal(size=2)
+        for t in rng.normal(size=n):
+            X.append(p + t * d)
+            y.append(k)
+    m = create("qda").fit(np.array(X), np.array(y))
+    bounds = (-5.0, 5.0, -5.0, 5.0)
+    for b in scene.boundaries(m, bounds):
+        assert _loose_ends(b.xy, bounds, tol=2e-4 * 10) == []
+
+
+@pytest.mark.parametrize("name,example,theta", [("qda", "circles", 0.75), ("lda", "fruit", 0.9),
+                                                ("softmax", "three-in-a-line", 0.95)])
+def test_the_reject_region_is_smooth_polygons_on_the_threshold(name, example, theta):
+    """The region max_k p(C_k|x) < theta is traced as polygons: vertices inside the view lie on the
+    threshold (not on the pixel grid's staircase), and its area matches a fine independent count."""
+    from probviz.data import examples as ex
+
+    d = ex.load(example)
+    m = create(name).fit(d.X, d.labels)
+    bounds = (d.X[:, 0].min() - 1, d.X[:, 0].max() + 1, d.X[:, 1].min() - 1, d.X[:, 1].max() + 1)
+    s = scene.build_scene(m, bounds, OKABE_ITO[:3], shape=(256, 256), layers={"decision"}, theta=theta)
+    assert s.reject
+    V = np.vstack(s.reject)
+    x0, x1, y0, y1 = bounds
+    inner = (V[:, 0] > x0 + 1e-9) & (V[:, 0] < x1 - 1e-9) & (V[:, 1] > y0 + 1e-9) & (V[:, 1] < y1 - 1e-9)
+    on_threshold = m.predict_proba(V[inner]).max(axis=1)
+    np.testing.assert_allclose(on_threshold, theta, atol=3e-3)
+    area = sum(0.5 * np.sum(r[:, 0] * np.roll(r[:, 1], -1) - np.roll(r[:, 0], -1) * r[:, 1]) for r in s.reject)
+    u, v = np.meshgrid(np.linspace(x0, x1, 701)[:-1] + (x1 - x0) / 1400, np.linspace(y0, y1, 701)[:-1] + (y1 - y0) / 1400)
+    rejected = m.predict_proba(np.c_[u.ravel(), v.ravel()]).max(axis=1) < theta
+    assert abs(area) == pytest.approx(rejected.mean() * (x1 - x0) * (y1 - y0), rel=0.02)
+    # the regions image itself carries no grey: the polygons alone draw the reject region
+    assert not np.any(np.all(s.decision[..., :3] == (170, 170, 170), axis=-1))

@@ -12,8 +12,8 @@ import html
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QGraphicsRectItem
+from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem
 
 from probviz import scene as scenes
 from probviz.app.document import Document
@@ -24,6 +24,16 @@ from probviz.style import Style
 GRAB_TOLERANCE = 3  # screen pixels beyond a marker's edge that still grab it
 DENSITY_THRESHOLD = 50_000  # more points than this are drawn as a density image
 DENSITY_SHAPE = (480, 360)
+
+
+def rings_path(rings) -> QPainterPath:
+    """Closed rings (M, 2) as one path, filled even-odd so that holes stay holes."""
+    path = QPainterPath()
+    path.setFillRule(Qt.FillRule.OddEvenFill)
+    for ring in rings:
+        path.addPolygon(QPolygonF([QPointF(x, y) for x, y in ring]))
+        path.closeSubpath()
+    return path
 
 
 def _pass(ev) -> None:
@@ -83,6 +93,9 @@ class Canvas(pg.PlotWidget):
         self.heatmap.setZValue(-10)
         self.decision = pg.ImageItem(axisOrder="row-major")
         self.decision.setZValue(-9)
+        self.reject = QGraphicsPathItem()  # the reject region, as smooth polygons over the regions
+        self.reject.setPen(QPen(Qt.PenStyle.NoPen))
+        self.reject.setZValue(-8.5)
         self.ambiguous = pg.ImageItem(axisOrder="row-major")  # one-vs-rest's undecided regions
         self.ambiguous.setZValue(-8)
         self.legend: pg.LegendItem | None = None
@@ -110,7 +123,7 @@ class Canvas(pg.PlotWidget):
         self.band.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # never steal the drag it draws
         self.band.setZValue(20)
         self.band.hide()
-        for item in (self.heatmap, self.decision, self.ambiguous, self.boundary_outline, self.boundary, self.means,
+        for item in (self.heatmap, self.decision, self.reject, self.ambiguous, self.boundary_outline, self.boundary, self.means,
                      self.density, self.wrong, self.selected,
                      self.probe, self.probe_label):
             self._add_passive(item)
@@ -237,6 +250,7 @@ class Canvas(pg.PlotWidget):
         if sc is None:
             self.heatmap.setVisible(False)
             self.decision.setVisible(False)
+            self.reject.setVisible(False)
             self.ambiguous.setVisible(False)
             self.boundary.setData([], [])
             self.boundary_outline.setData([], [])
@@ -249,6 +263,9 @@ class Canvas(pg.PlotWidget):
             return
         self._set_image(self.heatmap, sc.image, sc.bounds)
         self._set_image(self.decision, sc.decision, sc.bounds)
+        self.reject.setPath(rings_path(sc.reject))
+        self.reject.setBrush(QBrush(QColor(*sc.reject_color)))
+        self.reject.setVisible(bool(sc.reject))
         self._set_image(self.ambiguous, sc.ambiguous, sc.bounds)
         lines = [b.xy for b in sc.boundaries] + [b.xy for over in frame.overlays for b in over]
         if lines:

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen, QPolygonF
 
 from probviz.figure_layout import Layout, clip_polyline, tick_labels
 from probviz.style import Style
@@ -80,9 +80,18 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
     p.save()
     p.setClipRect(plot)
     if sc is not None:
-        for img in (sc.image, sc.decision, sc.ambiguous):
+        for img in (sc.image, sc.decision):
             if img is not None:
                 p.drawImage(plot, _image(img))
+        if sc.reject:  # smooth polygons over the regions, even-odd so that holes stay holes
+            region = QPainterPath()
+            region.setFillRule(Qt.FillRule.OddEvenFill)
+            for ring in sc.reject:
+                region.addPolygon(QPolygonF([QPointF(x, y) for x, y in layout.to_px(ring)]))
+                region.closeSubpath()
+            p.fillPath(region, QBrush(_color(sc.reject_color)))
+        if sc.ambiguous is not None:
+            p.drawImage(plot, _image(sc.ambiguous))
         fit = frame.fit
         colors = [frame.request.colors[i] for i in fit.class_index]
         p.setBrush(Qt.BrushStyle.NoBrush)
