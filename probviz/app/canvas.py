@@ -484,7 +484,7 @@ class Canvas(pg.PlotWidget):
         if not visible or not entries:
             return
         s = self.style
-        self.legend = pg.LegendItem(offset=(10, 10), labelTextColor=s.foreground,
+        self.legend = pg.LegendItem(offset=self.emptiest_corner(), labelTextColor=s.foreground,
                                     labelTextSize=f"{s.font_size}pt", brush=pg.mkBrush(*s.background, 225),
                                     pen=pg.mkPen(s.foreground, width=1), verSpacing=-2)
         self.legend.setParentItem(self.vb)
@@ -494,6 +494,20 @@ class Canvas(pg.PlotWidget):
             sample = pg.ScatterPlotItem(size=s.point_size, brush=pg.mkBrush(color),
                                         pen=pg.mkPen(s.background, width=1.2))
             self.legend.addItem(sample, html.escape(name))
+
+    def emptiest_corner(self, fraction=(0.35, 0.3)) -> tuple[int, int]:
+        """The legend's offset: the corner of the view whose box (``fraction`` of the width and
+        height) holds the fewest points, so the legend covers as little data as it can."""
+        X = self._points[0]
+        x0, x1, y0, y1 = self.view_bounds()
+        w, h = fraction[0] * (x1 - x0), fraction[1] * (y1 - y0)
+        corners = {(10, 10): (x0, x0 + w, y1 - h, y1), (-10, 10): (x1 - w, x1, y1 - h, y1),
+                   (10, -10): (x0, x0 + w, y0, y0 + h), (-10, -10): (x1 - w, x1, y0, y0 + h)}
+
+        def count(box):
+            a, b, c, d = box
+            return int(np.count_nonzero((X[:, 0] >= a) & (X[:, 0] <= b) & (X[:, 1] >= c) & (X[:, 1] <= d)))
+        return min(corners, key=lambda k: (count(corners[k]), list(corners).index(k)))
 
     def leaveEvent(self, ev):
         self._hover = None

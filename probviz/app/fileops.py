@@ -177,7 +177,12 @@ class FileOps(QObject):
         self.settings.setValue("folder", os.path.dirname(path))
 
     def folder(self) -> str:
+        """Where Open and Save start: the folder of the last file opened or saved."""
         return str(self.settings.value("folder", os.path.expanduser("~")))
+
+    def export_folder(self) -> str:
+        """Where Export image starts: the folder of the last export (remembered between runs)."""
+        return str(self.settings.value("export_folder", self.folder()))
 
     # --- autosave ------------------------------------------------------------------------------
     def _edited(self, _index):

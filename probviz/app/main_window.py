@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import html
 import os
 
 import numpy as np
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QActionGroup, QColor, QFont, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea, QStyle,
+    QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea, QStyle, QWidget,
 )
 
 from probviz import __version__
@@ -16,12 +17,12 @@ from probviz.app.canvas import Canvas
 from probviz.style import Style
 from probviz.app.export import export_figure
 from probviz.app.export_dialog import ExportDialog
-from probviz.app.theme import apply_theme
+from probviz.app.theme import apply_theme, desktop_prefers_dark
 from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.fileops import FileOps
 from probviz.app.panel import Panel
 from probviz.app.refit import Job, Refitter
-from probviz.app.widgets import ElidedLabel, NumberField
+from probviz.app.widgets import ElidedLabel, NumberField, ShortcutsDialog
 from probviz.data import examples
 from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS
 from probviz.models import MODEL_NAMES, REGISTRY
@@ -29,6 +30,7 @@ from probviz.pipeline import FrameRequest
 
 GRID = (256, 256)
 PRESENTATION_SCALE = 1.8
+PRESENTATION_FONT = 1.6  # menus, panel, status line
 
 
 def likelihood_symbol(kind: str) -> str:
@@ -91,9 +93,8 @@ class MainWindow(QMainWindow):
         self.canvas.hovered.connect(lambda *_: self._refresh_hover())
         self.canvas.left.connect(self._refresh_hover)
         self.canvas.vb.sigRangeChanged.connect(lambda *_: self._view_moved())
-        self.resize(1200, 800)
-        if QSettings().value("dark", False, type=bool):
-            self.set_dark(True)
+        self._base_font = QApplication.font()
+        self._restore_settings()
 
     # --- actions ------------------------------------------------------------------------
     def _build_actions(self):
@@ -210,6 +211,8 @@ class MainWindow(QMainWindow):
         tb.addAction(fit)
 
         help_ = mb.addMenu("&Help")
+        self.shortcuts_action = self._action(help_, "&Keyboard shortcuts", self.show_shortcuts,
+                                             [QKeySequence(Qt.Key.Key_F1), QKeySequence("?")])
         self._action(help_, "&About probviz", self.about)
 
         for i in range(MAX_CLASSES):  # keys 1-9, and 0 for the tenth class
@@ -248,13 +251,94 @@ class MainWindow(QMainWindow):
         self.canvas.set_legend(on, REGISTRY[self.doc.model_name].label, self.legend_entries())
 
     def set_presentation(self, on: bool):
-        """F5: big fonts, thick lines, large markers, a legend; the side panel folds away."""
+        """F5: everything legible from the back of a room. Menus, panel, status line and dialogs
+        grow with the application font; the canvas draws thick lines, large markers and text, a
+        legend in its emptiest corner, and a caption with the model, its accuracy and the layers.
+        The side panel folds away (F9 brings it back, large too)."""
         self.presentation_action.setChecked(on)
+        font = QFont(self._base_font)
+        if on:
+            font.setPointSizeF(self._base_font.pointSizeF() * PRESENTATION_FONT)
+        QApplication.setFont(font)
+        for w in self.findChildren(QWidget):  # widgets that set their own font keep it otherwise
+            if w.font().pointSizeF() != font.pointSizeF() and w is not self.canvas:
+                f = QFont(w.font())
+                f.setPointSizeF(font.pointSizeF())
+                w.setFont(f)
         self._restyle()
         self.dock.setVisible(not on)
         self.legend_action.setChecked(on)
         self._legend_toggled(on)
+        self._update_caption()
         self.canvas.setFocus()
+
+    def caption_text(self) -> str:
+        """What presentation mode writes above the plot: model, accuracy, layers."""
+        doc = self.doc
+        parts = [REGISTRY[doc.model_name].label]
+        res = self.result.fit if self.result is not None else None
+        if res is not None and res.summary:
+            parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
+        name = next((n for n, ls in LAYER_SETS if ls == doc.layers), None)
+        parts.append("layers: " + (name or ", ".join(LAYER_LABELS[k][0].lower() for k in LAYERS if k in doc.layers)))
+        return "  ·  ".join(parts)
+
+    def _update_caption(self):
+        if self.presentation_action.isChecked():
+            s = self.canvas.style
+            self.canvas.plotItem.setTitle(html.escape(self.caption_text()), size=f"{round(1.3 * s.font_size)}pt",
+                                          color=QColor(*s.foreground))
+        else:
+            self.canvas.plotItem.setTitle(None)
+
+    def show_shortcuts(self):
+        """F1 or ?: every key the window knows, on one sheet, in large type."""
+        dialog = ShortcutsDialog(self.shortcut_rows(), self)
+        dialog.exec()
+
+    def shortcut_rows(self) -> list[tuple[str, str]]:
+        """(keys, what they do) for every action with a shortcut, then the canvas's own keys and gestures."""
+        rows = []
+        for a in self.findChildren(QAction):
+            keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in a.shortcuts()]
+            if keys and a.text():
+                rows.append((", ".join(keys), a.text().replace("&", "")))
+        rows += [
+            ("1-9, 0", "Choose the class that clicks add (classes 1-10)"),
+            ("←  →  ↑  ↓", "Move the probe (Shift: finer steps)"),
+            ("Shift+click", "Pin the probe there"),
+            ("Click / drag", "Add a point / move a point or the probe"),
+            ("Right-click", "Delete the point"),
+            ("Wheel, drag on empty canvas", "Zoom, pan"),
+        ]
+        return rows
+
+    def _restore_settings(self):
+        """Window size and panel layout as last time; dark or light as the desktop prefers on the
+        first start, then as chosen."""
+        settings = QSettings()
+        screen = QGuiApplication.primaryScreen()
+        avail = screen.availableGeometry() if screen is not None else None
+        w, h = 1200, 800
+        if avail is not None and avail.width() > 0:
+            w, h = min(w, int(avail.width() * 0.95)), min(h, int(avail.height() * 0.9))
+        self.resize(w, h)
+        geometry, state = settings.value("geometry"), settings.value("state")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+        if settings.contains("dark"):
+            dark = settings.value("dark", False, type=bool)
+        else:
+            dark = desktop_prefers_dark()
+        if dark:
+            self.set_dark(True)
+
+    def save_settings(self):
+        settings = QSettings()
+        settings.setValue("geometry", self.saveGeometry())
+        settings.setValue("state", self.saveState())
 
     def set_dark(self, on: bool):
         self.dark_action.setChecked(on)
@@ -283,7 +367,7 @@ class MainWindow(QMainWindow):
         self.flash("Copied the plot to the clipboard")
 
     def export_dialog(self):
-        dialog = ExportDialog(self, self.files.folder(), self.doc.title, self.canvas.size(),
+        dialog = ExportDialog(self, self.files.export_folder(), self.doc.title, self.canvas.size(),
                               legend=self.legend_action.isChecked(), scale=self.canvas.style.scale)
         if not self.files.run_dialog(dialog):
             return
@@ -294,7 +378,7 @@ class MainWindow(QMainWindow):
         except (ValueError, OSError) as e:
             self.error("Cannot export", str(e))
             return
-        self.files.settings.setValue("folder", os.path.dirname(opts["path"]))
+        self.files.settings.setValue("export_folder", os.path.dirname(os.path.abspath(opts["path"])))
         self.flash(f"Wrote {os.path.basename(opts['path'])}")
 
     def cycle_model(self):
@@ -368,9 +452,11 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, ev):
         if getattr(self, "_ending", False):
+            self.save_settings()
             ev.accept()
         elif self.files.maybe_save():
             self.refitter.shutdown()
+            self.save_settings()
             self.files.end()  # closed normally: nothing to restore
             ev.accept()
         else:
@@ -478,6 +564,7 @@ class MainWindow(QMainWindow):
             self._show_status()
         self.panel.show_result(frame)
         self._refresh_hover()
+        self._update_caption()
 
     def flash(self, text: str):
         """A passing message in the status line; the fit's summary comes back after a few seconds."""

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 from superqt.utils import signals_blocked
 
 from probviz.app.document import MAX_CLASSES, Document
-from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox
+from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox, unbroken
 from probviz.app.widgets import NumberField, guard_wheel
 from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYERS
 from probviz.models import MODEL_NAMES, REGISTRY
@@ -180,7 +180,7 @@ class Panel(QWidget):
 
     # --- document -> widgets --------------------------------------------------------------
     def _on_reset(self):
-        self.lesson.setText(self.doc.description)
+        self.lesson.setText(unbroken(self.doc.description))
         self.lesson.setVisible(bool(self.doc.description))
         self._on_counts_changed()
         self._on_model_changed()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
@@ -14,15 +16,32 @@ from probviz.models import REGISTRY
 from probviz.report import model_lines
 
 
-def _mono_label() -> QLabel:
-    label = QLabel("—")
-    label.setTextFormat(Qt.TextFormat.PlainText)  # class names are text, never markup
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    font = QFont("monospace")
-    font.setStyleHint(QFont.StyleHint.TypeWriter)
-    label.setFont(font)
-    return label
+def unbroken(text: str) -> str:
+    """Text for a wrapping label that breaks lines between terms, never inside one: no break after
+    the bar of p(C|x), around " = ", or after the commas of a coordinate pair."""
+    text = text.replace("|", "|\u2060").replace(" = ", "\u00a0=\u00a0")
+    return re.sub(r"\(([^()]*)\)", lambda m: "(" + m.group(1).replace(", ", ",\u00a0") + ")", text)
+
+
+class FormulaLabel(QLabel):
+    """A monospace label for lines of formulas: wraps between terms only; ``plain()`` is the text."""
+
+    def __init__(self):
+        super().__init__("—")
+        self._plain = "—"
+        self.setTextFormat(Qt.TextFormat.PlainText)  # class names are text, never markup
+        self.setWordWrap(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        font = QFont("monospace")
+        font.setStyleHint(QFont.StyleHint.TypeWriter)
+        self.setFont(font)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        self._plain = text
+        super().setText(unbroken(text))
+
+    def plain(self) -> str:
+        return self._plain
 
 
 class ParamsBox(QGroupBox):
@@ -33,7 +52,7 @@ class ParamsBox(QGroupBox):
         self.doc = doc
         self.result = None
         v = QVBoxLayout(self)
-        self.text = _mono_label()
+        self.text = FormulaLabel()
         v.addWidget(self.text)
         row = QHBoxLayout()
         self.copy_text = QPushButton("Copy text")
@@ -74,7 +93,7 @@ class ProbeBox(QGroupBox):
         super().__init__("Probe", parent)
         self.doc = doc
         v = QVBoxLayout(self)
-        self.text = _mono_label()
+        self.text = FormulaLabel()
         self.text.setToolTip("Shift+click places the probe; drag it, or move it with the arrow keys")
         v.addWidget(self.text)
         self.remove = QPushButton("Remove probe")

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
+
+
+def desktop_prefers_dark() -> bool:
+    """The desktop's light or dark preference (Qt's colour scheme), where the platform says."""
+    return QGuiApplication.styleHints().colorScheme() == Qt.ColorScheme.Dark
 
 
 def apply_theme(dark: bool) -> None:

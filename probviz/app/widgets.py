@@ -6,9 +6,11 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QFont, QPainter
 from PySide6.QtWidgets import (
-    QAbstractScrollArea, QAbstractSpinBox, QApplication, QDoubleSpinBox, QHBoxLayout, QLabel, QSlider, QWidget,
+    QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
+    QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QSlider, QTableWidget, QTableWidgetItem, QVBoxLayout,
+    QWidget,
 )
 
 
@@ -150,3 +152,40 @@ class NumberField(QWidget):
         super().setToolTip(tip)
         self.spin.setToolTip(tip)
         self.slider.setToolTip(tip)
+
+
+class ShortcutsDialog(QDialog):
+    """Help > Keyboard shortcuts: a two-column sheet in large type, readable on a projector."""
+
+    def __init__(self, rows, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard shortcuts")
+        table = QTableWidget(len(rows), 2)
+        table.setHorizontalHeaderLabels(["Keys", "Does"])
+        table.verticalHeader().setVisible(False)
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        font = table.font()
+        font.setPointSizeF(font.pointSizeF() * 1.4)
+        table.setFont(font)
+        for r, (keys, what) in enumerate(rows):
+            k, w = QTableWidgetItem(keys), QTableWidgetItem(what)
+            bold = QFont(font)
+            bold.setBold(True)
+            k.setFont(bold)
+            table.setItem(r, 0, k)
+            table.setItem(r, 1, w)
+        h = table.horizontalHeader()
+        h.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        table.resizeRowsToContents()
+        self.table = table
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addWidget(table)
+        lay.addWidget(buttons)
+        self.resize(760, 640)
+
+    def rows(self) -> list[tuple[str, str]]:
+        return [(self.table.item(r, 0).text(), self.table.item(r, 1).text()) for r in range(self.table.rowCount())]

@@ -322,7 +322,7 @@ def test_class_names_are_plain_text_everywhere(qtbot, window):
     assert window.message.textFormat() == Qt.TextFormat.PlainText and name in window.message.text()
     assert window.hover.textFormat() == Qt.TextFormat.PlainText
     assert window.panel.params.text.textFormat() == Qt.TextFormat.PlainText
-    assert name in window.panel.params.text.text()
+    assert name in window.panel.params.text.plain()
     legend_texts = [label.text for _, label in window.canvas.legend.items]
     assert any("&lt;img" in t for t in legend_texts) and not any("<img" in t for t in legend_texts)
 

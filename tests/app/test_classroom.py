@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from guihelp import key, settle, to_pixel, type_into
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QAction, QWheelEvent
+from PySide6.QtGui import QAction, QKeySequence, QWheelEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from probviz.app.canvas import GRAB_TOLERANCE
@@ -204,3 +204,122 @@ def test_a_reopened_session_shows_its_hand_set_priors_and_its_name(qtbot, window
     assert window.open_path(str(FUZZ_CSV))
     settle(window)
     assert window.windowTitle().startswith("probviz — plain.csv")
+
+
+# --- a teacher's screen ---------------------------------------------------------------------
+
+def test_presentation_mode_makes_everything_large_and_captions_the_plot(qtbot, window, monkeypatch):
+    assert window.open_path("example:fruit")
+    settle(window)
+    base = window.menuBar().font().pointSizeF()
+    status = window.message.font().pointSizeF()
+    key(qtbot, window, Qt.Key.Key_F5)
+    assert window.menuBar().font().pointSizeF() >= 1.5 * base
+    assert window.message.font().pointSizeF() >= 1.5 * status
+    assert window.panel.priors.fields[0].spin.font().pointSizeF() >= 1.5 * base  # the panel too, if shown
+    caption = window.canvas.plotItem.titleLabel.text
+    acc = 100 * window.result.fit.summary["accuracy"]
+    assert "LDA (shared covariance)" in caption and f"accuracy {acc:.1f}%" in caption
+    assert "layers: posterior" in caption
+    key(qtbot, window, Qt.Key.Key_L)  # the next layer set is named in the caption
+    assert "layers: inference" in window.canvas.plotItem.titleLabel.text
+    # the legend sits in the corner with the fewest points
+    X = window.doc.X
+    x0, x1, y0, y1 = window.canvas.view_bounds()
+    w, h = 0.35 * (x1 - x0), 0.3 * (y1 - y0)
+    counts = {(10, 10): ((X[:, 0] <= x0 + w) & (X[:, 1] >= y1 - h)).sum(),
+              (-10, 10): ((X[:, 0] >= x1 - w) & (X[:, 1] >= y1 - h)).sum(),
+              (10, -10): ((X[:, 0] <= x0 + w) & (X[:, 1] <= y0 + h)).sum(),
+              (-10, -10): ((X[:, 0] >= x1 - w) & (X[:, 1] <= y0 + h)).sum()}
+    assert counts[tuple(window.canvas.legend.opts["offset"])] == min(counts.values())
+    key(qtbot, window, Qt.Key.Key_F5)
+    assert window.menuBar().font().pointSizeF() == base and not window.canvas.plotItem.titleLabel.isVisible()
+
+
+def test_help_lists_every_key_the_window_knows(qtbot, window, monkeypatch):
+    shown = []
+    monkeypatch.setattr("probviz.app.main_window.ShortcutsDialog.exec", lambda self: shown.append(self.rows()))
+    key(qtbot, window, Qt.Key.Key_F1)
+    (rows,) = shown
+    listed = " | ".join(k for k, _ in rows)
+    for a in window.findChildren(QAction):
+        for seq in a.shortcuts():
+            assert seq.toString(QKeySequence.SequenceFormat.NativeText) in listed, a.text()
+    for must in ("F5", "Ctrl+Z", "M", "L", "F1", "1-9, 0"):
+        assert must in listed, must
+
+
+def test_window_size_panel_and_export_folder_are_remembered(qtbot, window, tmp_path):
+    window.resize(700, 500)
+    window.dock.setFloating(False)
+    window.removeDockWidget(window.dock)
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, window.dock)
+    window.dock.show()
+    window.files.settings.setValue("export_folder", str(tmp_path))
+    window.save_settings()
+    from probviz.app.main_window import MainWindow
+    again = MainWindow()
+    qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    assert (again.width(), again.height()) == (700, 500)
+    assert again.dockWidgetArea(again.dock) == Qt.DockWidgetArea.LeftDockWidgetArea
+    assert again.files.export_folder() == str(tmp_path)
+
+
+@pytest.mark.parametrize("dark", [True, False])
+def test_the_first_start_follows_the_desktops_light_or_dark(qtbot, monkeypatch, dark):
+    """No choice saved yet: the desktop's preference decides; once chosen, the choice does."""
+    from PySide6.QtCore import QSettings
+
+    from probviz.app.main_window import MainWindow
+
+    QSettings().remove("dark")
+    monkeypatch.setattr("probviz.app.main_window.desktop_prefers_dark", lambda: dark)
+    try:
+        win = MainWindow()
+        qtbot.addWidget(win, before_close_func=lambda w: w.doc.undo_stack.setClean())
+        assert win.dark_action.isChecked() == dark and win.canvas.style.dark == dark
+        win.set_dark(not dark)  # chosen: remembered over the desktop's preference
+        again = MainWindow()
+        qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+        assert again.dark_action.isChecked() == (not dark)
+    finally:
+        QSettings().remove("dark")
+        from probviz.app.theme import apply_theme
+        apply_theme(False)
+
+
+def test_formulas_wrap_between_terms_never_inside_one(qtbot, window):
+    """The probe panel used to break "p(1|" from "x)"; a narrow panel wraps between terms instead."""
+    assert window.open_path("example:fruit")
+    settle(window)
+    window.dock.setMinimumWidth(0)
+    window.resizeDocks([window.dock], [300], Qt.Orientation.Horizontal)
+    settle(window)
+    for label in (window.panel.probe.text, window.panel.params.text, window.panel.lesson):
+        layout_lines = wrapped_lines(label)
+        assert len(layout_lines) > len(label.text().split("\n")), "the test needs a panel narrow enough to wrap"
+        for line in layout_lines:
+            assert not line.rstrip().endswith(("|", "(", "=", ",\u00a0")), line
+            assert not line.lstrip().startswith(("x)", "|", "=", ")")), line
+
+
+def wrapped_lines(label):
+    """The lines a QLabel shows, laid out at its width the way Qt lays them out."""
+    from PySide6.QtGui import QTextLayout, QTextOption
+
+    out = []
+    width = label.contentsRect().width()
+    for paragraph in label.text().split("\n"):
+        layout = QTextLayout(paragraph, label.font())
+        option = QTextOption()
+        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        layout.setTextOption(option)
+        layout.beginLayout()
+        while True:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(width)
+            out.append(paragraph[line.textStart():line.textStart() + line.textLength()])
+        layout.endLayout()
+    return out

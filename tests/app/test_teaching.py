@@ -51,7 +51,7 @@ def test_parameters_panel_shows_the_models_numbers(qtbot, fruit):
     X, y = fruit.doc.X, fruit.doc.labels
     _, pi, mu, S = gaussian_ml(X, y, shared=True)  # eqs. 4.73-4.80, independently
     P = np.linalg.inv(S[0])
-    text = fruit.panel.params.text.text()
+    text = fruit.panel.params.text.plain()
     assert f"π_apple = {pi[0]:.4g}" in text
     assert f"μ_peach = ({mu[1, 0]:.4g}, {mu[1, 1]:.4g})" in text
     w0_apple = -0.5 * mu[0] @ P @ mu[0] + np.log(pi[0])  # eq. 4.70
@@ -65,7 +65,7 @@ def test_parameters_panel_shows_the_models_numbers(qtbot, fruit):
 
 
 def test_probe_explains_the_posterior_of_002(qtbot, fruit):
-    text = fruit.panel.probe.text.text()
+    text = fruit.panel.probe.text.plain()
     assert "x = (2.3, 1.5)" in text and "p(apple|x) = 0.8233" in text
     from reference import gaussian_explain
 
@@ -78,7 +78,7 @@ def test_probe_explains_the_posterior_of_002(qtbot, fruit):
     target = tuple(fruit.result.fit.model.means_[1])
     drag(qtbot, fruit, fruit.doc.probe, target)
     assert np.allclose(fruit.doc.probe, target, atol=0.03)
-    assert "p(peach|x) = 0.9" in fruit.panel.probe.text.text()
+    assert "p(peach|x) = 0.9" in fruit.panel.probe.text.plain()
     assert len(fruit.doc.X) == 250  # the probe moved, no point did
 
 
