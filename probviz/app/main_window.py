@@ -7,7 +7,9 @@ import os
 
 import numpy as np
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QColor, QFont, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import (
+    QAction, QActionGroup, QColor, QFont, QFontMetricsF, QGuiApplication, QKeySequence, QShortcut,
+)
 from PySide6.QtWidgets import (
     QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea, QStyle, QWidget,
 )
@@ -279,15 +281,24 @@ class MainWindow(QMainWindow):
         res = self.result.fit if self.result is not None else None
         if res is not None and res.summary:
             parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
-        name = next((n for n, ls in LAYER_SETS if ls == doc.layers), None)
-        parts.append("layers: " + (name or ", ".join(LAYER_LABELS[k][0].lower() for k in LAYERS if k in doc.layers)))
+        name = next((n.split(":")[0] for n, ls in LAYER_SETS if ls == doc.layers), None)
+        parts.append("layers: " + (name or ", ".join(k for k in LAYERS if k in doc.layers)))
         return "  ·  ".join(parts)
 
     def _update_caption(self):
         if self.presentation_action.isChecked():
             s = self.canvas.style
-            self.canvas.plotItem.setTitle(html.escape(self.caption_text()), size=f"{round(1.3 * s.font_size)}pt",
-                                          color=QColor(*s.foreground))
+            text = self.caption_text()
+            size = 1.3 * s.font_size  # as large as fits the canvas's width: a long caption must not squeeze the plot
+            font = QFont(self.canvas.font())
+            while size > s.font_size * 0.5:
+                font.setPointSizeF(size)
+                if QFontMetricsF(font).horizontalAdvance(text) < 0.85 * self.canvas.width():
+                    break
+                size *= 0.92
+            font.setPointSizeF(size)
+            text = QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, 0.85 * self.canvas.width())
+            self.canvas.plotItem.setTitle(html.escape(text), size=f"{size:.1f}pt", color=QColor(*s.foreground))
         else:
             self.canvas.plotItem.setTitle(None)
 

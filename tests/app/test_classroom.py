@@ -1,5 +1,7 @@
 """The first hour of a lesson, through real clicks and keys: no surprises for a student or a teacher."""
 
+import html
+
 import numpy as np
 import pytest
 from guihelp import key, settle, to_pixel, type_into
@@ -210,6 +212,7 @@ def test_a_reopened_session_shows_its_hand_set_priors_and_its_name(qtbot, window
 
 def test_presentation_mode_makes_everything_large_and_captions_the_plot(qtbot, window, monkeypatch):
     assert window.open_path("example:fruit")
+    window.resize(760, 560)  # a small projector window: the caption must fit, not squeeze the plot
     settle(window)
     base = window.menuBar().font().pointSizeF()
     status = window.message.font().pointSizeF()
@@ -221,8 +224,13 @@ def test_presentation_mode_makes_everything_large_and_captions_the_plot(qtbot, w
     acc = 100 * window.result.fit.summary["accuracy"]
     assert "LDA (shared covariance)" in caption and f"accuracy {acc:.1f}%" in caption
     assert "layers: posterior" in caption
-    key(qtbot, window, Qt.Key.Key_L)  # the next layer set is named in the caption
-    assert "layers: inference" in window.canvas.plotItem.titleLabel.text
+    view = window.canvas.view_bounds()
+    for name in ("inference", "decision", "class-conditionals"):
+        key(qtbot, window, Qt.Key.Key_L)  # the next layer set is named in the caption
+        assert f"layers: {html.escape(name)}" in window.canvas.plotItem.titleLabel.text
+        # the caption fits: the plot keeps its view and stays inside the canvas
+        assert window.canvas.view_bounds() == pytest.approx(view)
+        assert window.canvas.plotItem.sceneBoundingRect().right() <= window.canvas.viewport().width() + 1
     # the legend sits in the corner with the fewest points
     X = window.doc.X
     x0, x1, y0, y1 = window.canvas.view_bounds()
