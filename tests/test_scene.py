@@ -52,7 +52,7 @@ def test_linear_boundaries_are_exact_segments(three_blobs):
     m = create("lda").fit(X, y)
     for b in scene.boundaries(m, BOUNDS):
         assert len(b.xy) == 2  # a straight piece: its two end points
-        # the segment runs exactly along beta_kj^T x + gamma_kj = 0 (002)
+        # the segment runs exactly along (w_k - w_j)^T x + w_k0 - w_j0 = 0 (Bishop eqs. 4.68-4.70)
         w = m.coef_[b.k] - m.coef_[b.j]
         w0 = m.intercept_[b.k] - m.intercept_[b.j]
         np.testing.assert_allclose(b.xy @ w + w0, 0.0, atol=1e-9)

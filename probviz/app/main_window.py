@@ -313,7 +313,8 @@ class MainWindow(QMainWindow):
         for a in self.findChildren(QAction):
             keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in a.shortcuts()]
             if keys and a.text():
-                rows.append((", ".join(keys), a.text().replace("&", "")))
+                text = {self.undo_action: "Undo", self.redo_action: "Redo"}.get(a, a.text().replace("&", ""))
+                rows.append((", ".join(keys), text))
         rows += [
             ("1-9, 0", "Choose the class that clicks add (classes 1-10)"),
             ("←  →  ↑  ↓", "Move the probe (Shift: finer steps)"),

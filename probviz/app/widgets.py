@@ -165,6 +165,8 @@ class ShortcutsDialog(QDialog):
         table.verticalHeader().setVisible(False)
         table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        table.setWordWrap(False)
         font = table.font()
         font.setPointSizeF(font.pointSizeF() * 1.4)
         table.setFont(font)
@@ -177,15 +179,18 @@ class ShortcutsDialog(QDialog):
             table.setItem(r, 1, w)
         h = table.horizontalHeader()
         h.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        h.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        table.resizeRowsToContents()
+        h.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table = table
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
         lay.addWidget(table)
         lay.addWidget(buttons)
-        self.resize(760, 640)
+        width = table.horizontalHeader().length() + table.verticalScrollBar().sizeHint().width() + 40
+        screen = self.screen().availableGeometry() if self.screen() is not None else None
+        self.resize(min(width, screen.width() - 40) if screen else width,
+                    min(720, screen.height() - 60) if screen else 640)
 
     def rows(self) -> list[tuple[str, str]]:
         return [(self.table.item(r, 0).text(), self.table.item(r, 1).text()) for r in range(self.table.rowCount())]

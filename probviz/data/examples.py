@@ -1,4 +1,4 @@
-"""Built-in example data sets, each chosen to show one lesson of the notes."""
+"""Built-in example data sets, each chosen to show one lesson of Bishop (2006), chapter 4."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The five classifiers of the lecture notes, in pure numpy/scipy (no Qt)."""
+"""The five classifiers of Bishop (2006), chapter 4, in pure numpy/scipy (no Qt)."""
 
 from probviz.models.base import Classifier
 from probviz.models.gaussian import LDA, QDA, GaussianClassifier, GaussianNB

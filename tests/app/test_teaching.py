@@ -34,7 +34,7 @@ def test_prior_slider_moves_the_lda_boundary_parallel(qtbot, fruit):
     type_into(qtbot, fruit, fruit.panel.priors.fields[0], "0.3")  # p(apple) from 0.69 down to 0.30
     np.testing.assert_allclose(fruit.result.fit.model.priors_, [0.30, 0.70], atol=1e-9)
     n1, c1 = boundary_line(fruit)
-    np.testing.assert_allclose(n1, n0, atol=1e-9)  # same direction (000: priors enter only via w0)
+    np.testing.assert_allclose(n1, n0, atol=1e-9)  # same direction: priors enter only via w_k0 (Bishop eq. 4.70)
     assert abs(c1 - c0) > 0.1  # a different offset
     # fewer apples expected: the apple region shrinks, so the boundary moves toward the apples
     assert c1 < c0

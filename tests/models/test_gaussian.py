@@ -1,4 +1,4 @@
-"""LDA, QDA and naive Bayes against scipy's multivariate normal with the ML formulas of 000 eqs. (16)-(21)."""
+"""LDA, QDA and naive Bayes against scipy's multivariate normal with the ML formulas of Bishop (2006) eqs. 4.73-4.80."""
 
 import numpy as np
 import pytest
@@ -120,7 +120,7 @@ def test_reg_covar_shrinks_toward_isotropic(three_blobs):
 
 
 def test_parameter_counts_of_001():
-    """001: 1 + 2M + M(M+1)/2 for two Gaussian classes sharing Sigma, M + 1 for logistic."""
+    """Bishop 4.3.2: 1 + 2M + M(M+1)/2 for two Gaussian classes sharing Sigma, M + 1 for logistic."""
     X = np.random.default_rng(3).normal(size=(40, 2))
     y = np.repeat([0, 1], 20)
     M = 2
@@ -140,14 +140,14 @@ def test_joint_log_likelihood_of_002(three_blobs):
 
 
 def test_fruit_example_of_002():
-    """The apple/peach data regenerated from 002's parameters; the probe's p(apple|x) as in 002 (0.823)."""
+    """The apple/peach data regenerated from the worked example's parameters; the probe's p(apple|x) = 0.823, as there."""
     from probviz.data.examples import load
 
     d = load("fruit")
     assert len(d.X) == 250 and d.class_names == ["apple", "peach"] and d.probe == (2.3, 1.5)
     m = create("lda").fit(d.X, d.labels)
     p = m.predict_proba([d.probe])[0, 0]
-    # independent: 002's formula with beta_k = Sigma^-1 mu_k, gamma_k = -1/2 mu_k^T Sigma^-1 mu_k + log pi_k
+    # independent: Bishop eqs. 4.69-4.70 with beta_k = Sigma^-1 mu_k, gamma_k = -1/2 mu_k^T Sigma^-1 mu_k + log pi_k
     apples, peaches = d.X[d.labels == 0], d.X[d.labels == 1]
     pi = np.array([len(apples), len(peaches)]) / 250
     sigma = pi[0] * np.cov(apples.T, bias=True) + pi[1] * np.cov(peaches.T, bias=True)
