@@ -33,6 +33,8 @@ INDEX_NAMES = {"", "id", "index", "idx", "row", "unnamed: 0", "#"}
 #: some of these is still a numeric column (and its rows are refused by line, not guessed).
 MISSING = {"", "na", "n/a", "nan", "null", "none", "?", "-", "#n/a"}
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d*,\d+(?:[eE][+-]?\d+)?$")
+_HAS_PREAMBLE = re.compile(r"^\s*sep=", re.I)
+_COMMENT_LINE = re.compile(r"(?:^|\n)[ \t]*#")
 csv.field_size_limit(MAX_BYTES)  # a long field is the label check's business, not a csv.Error
 
 
@@ -77,6 +79,8 @@ def _blank_preamble(text: str) -> tuple[str, str | None]:
     """Excel's ``sep=X`` first line and ``#`` comment lines made blank (so that line numbers stay
     true); returns the text and the delimiter the sep line names. A first line that starts with
     ``#`` but splits like the data (a header such as ``#,x,y``) is kept."""
+    if not _HAS_PREAMBLE.search(text[:4096]) and not _COMMENT_LINE.search(text):
+        return text, None  # the common case, without splitting a big file into lines
     lines = text.split("\n")
     forced = None
     first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
@@ -318,8 +322,13 @@ def _ragged(text: str, layout: CsvLayout) -> bool:
     """Whether any row has more fields than the header (numpy reads the columns it is asked for)."""
     if layout.delimiter not in text:
         return False
-    counts = np.char.count(np.array(text.splitlines()), layout.delimiter)
-    return bool(np.any(counts > layout.n_columns - 1))
+    if ord(layout.delimiter) > 127:  # not one byte in UTF-8: count the slow way
+        return any(ln.count(layout.delimiter) > layout.n_columns - 1 for ln in text.splitlines())
+    b = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    ends = np.flatnonzero(b == ord("\n"))
+    delims = np.flatnonzero(b == ord(layout.delimiter))
+    per_line = np.diff(np.searchsorted(delims, np.r_[-1, ends, len(b)]))
+    return bool(np.any(per_line > layout.n_columns - 1))
 
 
 def _parse_slow(text: str, layout: CsvLayout, name: str):
