@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QColorDialog, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
-    QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QToolTip, QVBoxLayout, QWidget,
 )
 from superqt.utils import signals_blocked
 
@@ -72,7 +72,12 @@ class ClassTable(QTableWidget):
 
     def _renamed(self, item):
         if item.column() == 1:
-            self.doc.rename_class(item.row(), item.text())
+            try:
+                self.doc.rename_class(item.row(), item.text())
+            except ValueError as e:  # a name the document refuses (too long, a control character)
+                where = self.viewport().mapToGlobal(self.visualItemRect(item).center())
+                self.refresh()  # back to the name it has
+                QToolTip.showText(where, f"Not renamed: {e}", self)
 
     def _selected(self):
         rows = {i.row() for i in self.selectedIndexes()}

@@ -331,3 +331,12 @@ def wrapped_lines(label):
             out.append(paragraph[line.textStart():line.textStart() + line.textLength()])
         layout.endLayout()
     return out
+
+
+def test_a_refused_class_name_leaves_the_old_one(qtbot, window):
+    window.doc.add_points([[0, 0]], 0)
+    settle(window)
+    item = window.panel.classes.item(0, 1)
+    item.setText("x" * 300)  # as if typed into the table
+    settle(window)
+    assert window.doc.classes[0].name == "1" and window.panel.classes.item(0, 1).text() == "1"
