@@ -202,3 +202,33 @@ def _umask():
     m = os.umask(0)
     os.umask(m)
     return m
+
+
+@pytest.mark.parametrize("ext,dpi,reader", [("png", 150, "png"), ("pdf", 96, "pdf"), ("svg", 96, "svg-resvg")])
+def test_the_reject_region_is_where_max_p_is_below_theta_in_every_format(qapp, tmp_path, ext, dpi, reader):
+    """Grey (the reject colour) exactly where the model does not decide: the grey pixels, mapped back
+    through the axes' ticks, have max_k p(C_k|x) < theta, and the grey share of the plot matches the
+    share of the view where max p < theta."""
+    from probviz.models import create
+
+    rng = np.random.default_rng(3)
+    X = np.vstack([rng.normal([1.0, 1.0], 0.6, (30, 2)), rng.normal([2.0, 1.5], 0.6, (30, 2))])
+    labels = np.repeat([0, 1], 30)
+    data = Dataset(X, labels, ["a", "b"], [BLUE, ORANGE], ("x", "y"))
+    session = Session(data, "lda", layers=["decision"], view=VIEW, extra={"theta": 0.9})
+    path = str(tmp_path / f"r.{ext}")
+    style = Style(1.0, False)
+    export_figure(session, path, W, H, legend=False, dpi=dpi, style=style)
+    rgb = raster(path, reader)
+    xt, yt, _, _ = axis_ticks(rgb, style.foreground)
+    dx, dy = np.mean(np.diff(xt)), np.mean(np.diff(yt))
+    grey = np.all(np.abs(rgb - np.array(style.reject)) <= 2, axis=2)
+    rows, cols = np.nonzero(grey)
+    xs, ys = (cols - xt[0]) / dx - 1.0, (yt[-1] - rows) / dy - 1.0  # pixel -> data, through the ticks
+    model = create("lda").fit(X, labels)
+    p = model.predict_proba(np.c_[xs, ys]).max(axis=1)
+    assert np.mean(p < 0.9 + 0.01) > 0.995  # grey pixels are undecided points (edge pixels aside)
+    u, v = np.meshgrid(np.linspace(-1, 4, 501), np.linspace(-1, 3, 401))
+    share = np.mean(model.predict_proba(np.c_[u.ravel(), v.ravel()]).max(axis=1) < 0.9)
+    plot_pixels = (xt[-1] - xt[0]) * (yt[-1] - yt[0])
+    assert grey.sum() / plot_pixels == pytest.approx(share, rel=0.03)
