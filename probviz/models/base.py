@@ -9,7 +9,6 @@ from here once.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import logsumexp
 
 from probviz.models.poly import Poly2D
 
@@ -28,6 +27,24 @@ def check_Xy(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         raise ValueError("X contains NaN or infinite values")
     classes, codes = np.unique(y, return_inverse=True)
     return X, classes, codes.ravel()
+
+
+def argmax_classes(T: np.ndarray) -> np.ndarray:
+    """argmax over the first axis of (K, N) scores, the first of equal maxima (as np.argmax), in K
+    elementwise passes: several times faster than np.argmax across a short axis."""
+    best = T[0].copy()
+    out = np.zeros(T.shape[1:], dtype=np.int8)  # at most MAX_CLASSES = 10 classes
+    for k in range(1, len(T)):
+        np.copyto(out, k, where=T[k] > best)
+        np.maximum(best, T[k], out=best)
+    return out
+
+
+def _classes_first(S: np.ndarray, axis: int) -> np.ndarray:
+    """``S`` with its class axis first, C-contiguous (a view when scores came from Poly2D): reductions
+    over the classes are then K elementwise passes over long rows, not N strided short ones."""
+    T = np.moveaxis(S, axis, 0)
+    return T if T.flags.c_contiguous else np.ascontiguousarray(T)
 
 
 def class_names(classes, names=None) -> list[str]:
@@ -100,10 +117,11 @@ class Classifier:
         The shift by the maximum is done in float64; ``dtype=np.float32`` then halves
         the cost of the exponentials, the floor of a posterior grid.
         """
-        shifted = S - S.max(axis=axis, keepdims=True)
+        T = _classes_first(S, axis)
+        shifted = T - T.max(axis=0)
         E = np.exp(shifted, out=shifted) if dtype == np.float64 else np.exp(shifted.astype(dtype))
-        E /= E.sum(axis=axis, keepdims=True)
-        return E
+        E /= E.sum(axis=0)
+        return np.moveaxis(E, 0, axis)
 
     def predict_proba(self, X) -> np.ndarray:
         """p(C_k|x) for each row of X: shape (N, K), rows sum to 1, columns in ``classes_`` order."""
@@ -114,11 +132,22 @@ class Classifier:
 
     def predict(self, X) -> np.ndarray:
         """The decision stage with the MAP rule: argmax_k p(C_k|x)."""
-        S = self.decision_function(X)
-        return self.classes_[np.argmax(S, axis=1)]
+        best = argmax_classes(_classes_first(self.decision_function(X), -1))
+        return self.classes_[best]
 
     def _codes(self, y) -> np.ndarray:
         y = np.asarray(y)
+        classes = self.classes_
+        if y.dtype.kind in "iu" and classes.dtype.kind in "iu" and len(y) and classes[0] >= 0:
+            # integer labels (the document's class indices): one table lookup, no search
+            lo, hi = int(y.min()), int(y.max())
+            if lo >= 0 and hi <= classes[-1]:
+                table = np.full(int(classes[-1]) + 1, -1, dtype=np.intp)
+                table[classes] = np.arange(len(classes))
+                idx = table[y]
+                if idx.min() >= 0:
+                    return idx
+            raise ValueError("y holds labels the model was not fitted on")
         idx = np.searchsorted(self.classes_, y)
         idx = np.clip(idx, 0, len(self.classes_) - 1)
         if not np.all(self.classes_[idx] == y):
@@ -152,7 +181,7 @@ class Classifier:
         X = np.asarray(X, dtype=float)
         codes = self._codes(y)
         S = self.decision_function(X)
-        predicted = np.argmax(S, axis=1)
+        predicted = argmax_classes(_classes_first(S, -1))
         summary = {
             "model": self.name,
             "classes": [str(c) for c in self.classes_],
@@ -168,8 +197,12 @@ class Classifier:
 
     def _likelihoods(self, S, codes) -> dict:
         """The training log-likelihood (the model's own kind) and the cross-entropy of its posteriors."""
-        logp = self._log_proba_from_scores(S)
-        ce = float(-logp[np.arange(len(codes)), codes].sum())
+        T = _classes_first(S, -1)  # (K, N): -ln p(t_n|x_n) = logsumexp_k a_k(x_n) - a_{t_n}(x_n)
+        m = T.max(axis=0)
+        lse = np.exp(T - m).sum(axis=0)
+        np.log(lse, out=lse)
+        lse += m
+        ce = float(lse.sum() - np.take_along_axis(T, codes[None], axis=0).sum())
         return {"log_likelihood": self._training_log_likelihood(ce), "log_likelihood_kind": self.likelihood_kind,
                 "cross_entropy": ce}
 
@@ -178,7 +211,12 @@ class Classifier:
         return self.evaluate(X, y)[0]
 
     def _log_proba_from_scores(self, S: np.ndarray) -> np.ndarray:
-        return S - logsumexp(S, axis=1, keepdims=True)
+        T = _classes_first(S, -1)
+        m = T.max(axis=0)
+        lse = np.exp(T - m).sum(axis=0)
+        np.log(lse, out=lse)
+        lse += m
+        return (T - lse).T
 
     def _training_log_likelihood(self, cross_entropy: float) -> float:
         return -cross_entropy

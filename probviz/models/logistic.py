@@ -10,7 +10,6 @@ and verified by :mod:`probviz.models.newton`.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import log_expit
 
 from probviz.models.base import Classifier, data_frame, single_class_scores
 from probviz.models.gaussian import LDA, QDA
@@ -243,12 +242,12 @@ class LogisticRegression(_LinearModel):
 
     def proba_from_scores(self, S, axis=-1, dtype=np.float64):
         if getattr(self, "ovr_", False):  # sigma(a_k) / sum_j sigma(a_j), in log space
-            S = log_expit(S.astype(dtype, copy=False))
+            S = log_sigmoid(S.astype(dtype, copy=False))
         return super().proba_from_scores(S, axis, dtype)
 
     def _log_proba_from_scores(self, S):
         if getattr(self, "ovr_", False):  # far from the data every sigma underflows: log space
-            S = log_expit(S)
+            S = log_sigmoid(S)
         return super()._log_proba_from_scores(S)
 
     def _likelihoods(self, S, codes):
@@ -256,11 +255,32 @@ class LogisticRegression(_LinearModel):
         (each the conditional likelihood of one binary fit), not that of the normalised posterior."""
         if not getattr(self, "ovr_", False):
             return super()._likelihoods(S, codes)
-        sign = np.where(codes[:, None] == np.arange(S.shape[1]), 1.0, -1.0)
-        each = log_expit(sign * S).sum(axis=0)  # ln p(t_k|X) of binary problem k
+        # ln p(t_k|X) = sum_n ln sigma(+-a_kn), the sign + for the class's own points; with
+        # ln sigma(a) = min(a, 0) - ln(1 + e^-|a|) and min(a, 0) = a - max(a, 0) that is
+        # sum_{n in C_k} a_kn - sum_n max(a_kn, 0) - sum_n ln(1 + e^-|a_kn|), K contiguous rows
+        T = np.ascontiguousarray(S.T)
+        own = np.take_along_axis(T, codes[None], axis=0)[0]
+        each = np.bincount(codes, weights=own, minlength=len(T))
+        each -= np.maximum(T, 0.0).sum(axis=1)
+        each -= _log1p_exp_neg_abs(T).sum(axis=1)
         return {"log_likelihood": float(each.sum()),
                 "log_likelihood_kind": f"sum of the {S.shape[1]} one-vs-rest ln p(t_k|X)",
                 "cross_entropy": float(-each.sum()), "binary_log_likelihoods": [float(v) for v in each]}
+
+
+def _log1p_exp_neg_abs(a: np.ndarray) -> np.ndarray:
+    """ln(1 + e^-|a|) in vectorised passes (np.log, not log1p: an absolute error below 1.2e-16)."""
+    out = np.abs(a)
+    np.negative(out, out=out)
+    np.exp(out, out=out)
+    out += 1.0
+    return np.log(out, out=out)
+
+
+def log_sigmoid(a: np.ndarray) -> np.ndarray:
+    """ln sigma(a) = min(a, 0) - ln(1 + e^-|a|): finite for any a (no underflow to -inf), absolute
+    error below 1.2e-16, several times faster than scipy's log_expit."""
+    return np.minimum(a, 0.0) - _log1p_exp_neg_abs(a)
 
 
 class SoftmaxRegression(_LinearModel):

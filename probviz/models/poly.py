@@ -10,6 +10,7 @@ the cubic basis degree 3. One representation serves the points, the grid
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from math import comb
 
 import numpy as np
@@ -52,16 +53,42 @@ class Poly2D:
     def to_z(self, X: np.ndarray) -> np.ndarray:
         return (np.asarray(X, dtype=float) - self.center) / self.scale
 
+    @cached_property
+    def _terms(self):
+        """The monomials in use besides the constant, their coefficients (K, T) and the constants (K,)."""
+        used = np.any(self.coefs != 0, axis=0)
+        used[0, 0] = False
+        terms = [tuple(int(v) for v in t) for t in np.argwhere(used)]
+        W = np.ascontiguousarray(self.coefs[:, [i for i, _ in terms], [j for _, j in terms]]) if terms else None
+        return terms, W, self.coefs[:, 0, 0].copy()
+
     def __call__(self, X: np.ndarray) -> np.ndarray:
-        """Values at points X (N, 2): array of shape (N, K)."""
-        Z = self.to_z(X)
-        terms = np.argwhere(np.any(self.coefs != 0, axis=0))  # the monomials in use
-        if len(terms) == 0:
-            return np.zeros((len(Z), self.coefs.shape[0]))
-        M = np.empty((len(Z), len(terms)))
-        for m, (i, j) in enumerate(terms):  # at most 10 columns
-            M[:, m] = Z[:, 0] ** i * Z[:, 1] ** j if (i and j) else (Z[:, 0] ** i if i else Z[:, 1] ** j)
-        return M @ self.coefs[:, terms[:, 0], terms[:, 1]].T
+        """Values at points X (N, 2): array of shape (N, K).
+
+        The result is the transpose of a contiguous (K, N) array: the monomials are rows, one matrix
+        product gives every class's scores, and reductions over the classes (max, sum, argmax) then
+        run over K long contiguous rows instead of N short strided ones.
+        """
+        X = np.asarray(X, dtype=float).reshape(-1, 2)
+        terms, W, b = self._terms
+        N = len(X)
+        if not terms:
+            return np.repeat(b[:, None], N, axis=1).T
+        z = [(X[:, d] - self.center[d]) / self.scale[d] for d in range(2)]
+        powers = [[np.ones(0), z[0]], [np.ones(0), z[1]]]  # powers[d][p] = z_d ** p, by multiplication
+        top = max(max(i, j) for i, j in terms)
+        for d in range(2):
+            for p in range(2, top + 1):
+                powers[d].append(powers[d][p - 1] * z[d])
+        M = np.empty((len(terms), N))
+        for m, (i, j) in enumerate(terms):
+            if i and j:
+                np.multiply(powers[0][i], powers[1][j], out=M[m])
+            else:
+                M[m] = powers[0][i] if i else powers[1][j]
+        S = W @ M
+        S += b[:, None]
+        return S.T
 
     def gradient(self, X: np.ndarray) -> np.ndarray:
         """d s_k / d x at points X: array of shape (N, K, 2), in data units."""

@@ -101,10 +101,15 @@ def test_a_save_killed_halfway_leaves_the_old_file(tmp_path):
 
 def test_a_running_save_keeps_its_temporary(tmp_path):
     """Another process's save in progress (its process alive) is left alone."""
-    live = tmp_path / f".probviz-{os.getppid()}-abcd.tmp"
-    live.write_text("half")
-    write_session(str(tmp_path / "w.probviz"), sample())
-    assert live.exists()
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        live = tmp_path / f".probviz-{other.pid}-abcd.tmp"
+        live.write_text("half")
+        write_session(str(tmp_path / "w.probviz"), sample())
+        assert live.exists() and other.poll() is None  # its file kept, and the process not signalled
+    finally:
+        other.kill()
+        other.wait()
 
 
 def test_a_save_through_a_symbolic_link_writes_its_target(tmp_path):
