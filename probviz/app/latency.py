@@ -104,3 +104,88 @@ def measure_scale(n: int = 1_000_000, k: int = 5, repeat: int = 5, size=(1000, 7
     return {"n": n, "k": k, "show_ms": load_ms, "switch_model_ms": med(switch),
             "switch_first_frame_ms": med(first), "toggle_layer_ms": med(toggle),
             "pan_frame_ms": med(pan)}
+
+
+def measure_real(models, n: int = 10_000, k: int = 3, moves: int = 60, size=(1000, 700)) -> dict:
+    """Edit-to-frame in a real window: the X server delivers a drag made by xdotool (mouse down on a
+    point, then a move every 16 ms), the app runs its own event loop under the window manager, and
+    each move is timed from its arrival to the end of the first paint that shows a frame fitted
+    after it. Needs DISPLAY and xdotool; run in its own process (the platform is chosen at start)."""
+    import subprocess
+    import threading
+
+    os.environ["QT_QPA_PLATFORM"] = "xcb"
+    app, win, X, _ = _window(n, k, size)
+    from PySide6.QtCore import QEvent, QObject, QPointF, QTimer
+
+    win.raise_()
+    win.activateWindow()
+    vp = win.canvas.viewport()
+    out = {}
+    for name in models:
+        win.doc.set_model(name)
+        win.refitter.flush()
+        deadline = time.perf_counter() + 5
+        while time.perf_counter() < deadline and (win.result is None or win.result.fit.spec.name != name):
+            app.processEvents()
+        pending, latencies, shown = [], [], {"rev": -1}
+
+        class Timer(QObject):
+            def eventFilter(self, obj, ev):  # noqa: N802
+                if ev.type() == QEvent.Type.MouseMove:
+                    t = time.perf_counter()
+                    QTimer.singleShot(0, lambda t=t: pending.append((t, win.doc.revision)))
+                elif ev.type() == QEvent.Type.Paint:
+                    QTimer.singleShot(0, painted)
+                return False
+
+        def painted():
+            now = time.perf_counter()
+            while pending and pending[0][1] <= shown["rev"]:
+                latencies.append(now - pending.pop(0)[0])
+
+        def frame(f):
+            shown["rev"] = max(shown["rev"], f.request.revision)
+
+        win.refitter.ready.connect(frame)
+        timer = Timer()
+        vp.installEventFilter(timer)
+        i = int(np.argmin(np.hypot(*(X - X.mean(0)).T)))
+        start = win.canvas.mapFromScene(win.canvas.vb.mapViewToScene(QPointF(*win.doc.X[i])))
+        g = vp.mapToGlobal(start)
+        done = threading.Event()
+
+        def drag():
+            run = lambda *a: subprocess.run(["xdotool", *map(str, a)], check=False)  # noqa: E731
+            run("mousemove", g.x(), g.y())
+            time.sleep(0.2)
+            run("mousedown", 1)
+            for m in range(moves + 5):
+                time.sleep(0.016)
+                run("mousemove", g.x() + 2 * (m % 25) + 4, g.y() + (m % 9))
+            run("mouseup", 1)
+            time.sleep(0.3)
+            done.set()
+
+        threading.Thread(target=drag, daemon=True).start()
+        while not done.is_set():
+            app.processEvents()
+            time.sleep(0.0005)
+        vp.removeEventFilter(timer)
+        win.refitter.ready.disconnect(frame)
+        ms = 1000 * np.array(latencies[5:])  # the first moves start the drag
+        out[name] = ({"median_ms": float(np.median(ms)), "p95_ms": float(np.percentile(ms, 95)),
+                      "frames": int(len(ms))} if len(ms) else {"error": "no frames measured"})
+        win.doc.undo_stack.setClean()
+    win.close()
+    return out
+
+
+if __name__ == "__main__":  # python -m probviz.app.latency --real N: JSON on stdout (for `probviz bench`)
+    import json
+    import sys
+
+    from probviz.models import MODEL_NAMES
+
+    n = int(sys.argv[sys.argv.index("--real") + 1]) if "--real" in sys.argv else 10_000
+    print(json.dumps(measure_real(MODEL_NAMES, n=n)))

@@ -337,3 +337,25 @@ def test_a_new_document_clears_the_selection(qtbot, window):
     assert len(window.canvas.selection) == 0 and len(window.canvas.selected.data) == 0
     key(qtbot, window, Qt.Key.Key_Delete)  # nothing selected: nothing deleted
     assert len(window.doc.X) == 160
+
+
+def test_a_drag_draws_every_point_where_the_document_has_it(qtbot, window):
+    """Moves update the markers in place (no rebuild per frame): after a drag, adds and a class
+    change, each class's drawn markers are exactly its points."""
+    from guihelp import drag
+
+    rng = np.random.default_rng(2)
+    window.doc.add_points(rng.uniform(-4, 4, (30, 2)), 0)
+    window.doc.add_points(rng.uniform(-4, 4, (20, 2)), 1)
+    settle(window)
+    start = window.doc.X[7].copy()
+    drag(qtbot, window, tuple(start), (start[0] + 1.0, start[1] - 0.5))
+    window.doc.add_points([[0.5, 0.5]], 1)
+    window.doc.relabel_points([3], 1)
+    settle(window)
+    for k, item in enumerate(window.canvas.class_points[:2]):
+        x, y = item.getData()
+        drawn = np.c_[x, y]
+        want = window.doc.X[window.doc.labels == k]
+        np.testing.assert_array_equal(drawn[np.lexsort(drawn.T)], want[np.lexsort(want.T)])
+    assert not np.allclose(window.doc.X[7], start)  # the drag moved it
