@@ -349,13 +349,17 @@ def test_a_drag_draws_every_point_where_the_document_has_it(qtbot, window):
     window.doc.add_points(rng.uniform(-4, 4, (20, 2)), 1)
     settle(window)
     start = window.doc.X[7].copy()
+    def drawn_as_the_document_says():
+        for k, item in enumerate(window.canvas.class_points[:2]):
+            x, y = item.getData()
+            drawn = np.c_[x, y]
+            want = window.doc.X[window.doc.labels == k]
+            np.testing.assert_array_equal(drawn[np.lexsort(drawn.T)], want[np.lexsort(want.T)])
+
     drag(qtbot, window, tuple(start), (start[0] + 1.0, start[1] - 0.5))
+    assert not np.allclose(window.doc.X[7], start)  # the drag moved it
+    drawn_as_the_document_says()
     window.doc.add_points([[0.5, 0.5]], 1)
     window.doc.relabel_points([3], 1)
     settle(window)
-    for k, item in enumerate(window.canvas.class_points[:2]):
-        x, y = item.getData()
-        drawn = np.c_[x, y]
-        want = window.doc.X[window.doc.labels == k]
-        np.testing.assert_array_equal(drawn[np.lexsort(drawn.T)], want[np.lexsort(want.T)])
-    assert not np.allclose(window.doc.X[7], start)  # the drag moved it
+    drawn_as_the_document_says()
