@@ -10,15 +10,16 @@ what it opens and what it has to say goes out through its signals.
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 import shiboken6
-from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtCore import QEventLoop, QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressDialog
 
 from probviz.app.autosave import Autosave
 from probviz.app.columns import ColumnDialog
-from probviz.data.csvio import DataError, inspect_csv, read_csv, write_csv
+from probviz.data.csvio import Cancelled, DataError, inspect_csv, read_csv, write_csv
 from probviz.data.inputs import load_dataset
 from probviz.data.session import read_session, write_session
 
@@ -26,6 +27,7 @@ SESSION_FILTER = "probviz session (*.probviz)"
 OPEN_FILTER = "Sessions and data (*.probviz *.csv *.tsv *.txt);;probviz session (*.probviz);;CSV data (*.csv *.tsv *.txt);;All files (*)"
 MAX_RECENT = 8
 AUTOSAVE_DELAY_MS = 3000
+PROGRESS_AFTER_MS = 500  # loads that take longer show a progress bar with Cancel
 
 
 class FileOps(QObject):
@@ -90,14 +92,10 @@ class FileOps(QObject):
                 self.doc.title = os.path.basename(path)  # the file's name, as after a save
             else:
                 self.message.emit(f"Loading {os.path.basename(path)}…")
-                QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-                QApplication.processEvents()  # show the message before the parse
-                try:
-                    data = self._read_data(path)
-                finally:
-                    QApplication.restoreOverrideCursor()
+                data = self._read_data(path)
                 if data is None:
-                    return False  # the person cancelled the column choice
+                    self.message.emit(f"Did not open {os.path.basename(path)}")
+                    return False  # the person cancelled the column choice or the load
                 self.data_opened.emit(data)
                 self.path = None
         except (DataError, ValueError, OSError) as e:
@@ -113,12 +111,50 @@ class FileOps(QObject):
             return load_dataset(path)
         layout = inspect_csv(path)
         if not layout.ambiguous:
-            return read_csv(path)
+            return self._load(path)
         dialog = ColumnDialog(layout, os.path.basename(path), self.dialog_parent)
         if not self.run_dialog(dialog):
             return None
         x, y, label = dialog.choice()
-        return read_csv(path, x=x, y=y, label="" if label is None else label)
+        return self._load(path, x=x, y=y, label="" if label is None else label)
+
+    def _load(self, path: str, **columns):
+        """read_csv on a worker thread while the window keeps running; a load that takes longer than
+        PROGRESS_AFTER_MS shows a progress bar with Cancel. None when cancelled; errors re-raised."""
+        state = {"fraction": 0.0}
+        cancel = threading.Event()
+
+        def work():
+            def progress(f):
+                state["fraction"] = f
+                return not cancel.is_set()
+            try:
+                state["data"] = read_csv(path, progress=progress, **columns)
+            except Cancelled:
+                state["cancelled"] = True
+            except Exception as e:  # noqa: BLE001 - handed to the GUI thread, which re-raises it
+                state["error"] = e
+
+        thread = threading.Thread(target=work, name="probviz-load", daemon=True)
+        thread.start()
+        dialog = QProgressDialog(f"Loading {os.path.basename(path)}…", "Cancel", 0, 1000, self.dialog_parent)
+        dialog.setWindowTitle("Loading")
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)  # the document cannot change meanwhile
+        dialog.setMinimumDuration(PROGRESS_AFTER_MS)
+        dialog.setAutoReset(False)
+        dialog.setValue(0)
+        self.progress_dialog = dialog
+        while thread.is_alive():
+            QApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 30)
+            thread.join(0.01)
+            dialog.setValue(int(1000 * state["fraction"]))
+            if dialog.wasCanceled():
+                cancel.set()
+        dialog.close()
+        self.progress_dialog = None
+        if "error" in state:
+            raise state["error"]
+        return state.get("data")
 
     def run_dialog(self, dialog) -> bool:
         """Modal dialogs go through here, so tests can answer them."""

@@ -236,17 +236,23 @@ def _inspect(text: str, name: str, x=None, y=None, label=None, forced: str | Non
                      header_line)
 
 
-def read_csv(path: str, x=None, y=None, label=None) -> Dataset:
+class Cancelled(Exception):
+    """The person cancelled a load (``progress`` returned False)."""
+
+
+def read_csv(path: str, x=None, y=None, label=None, progress=None) -> Dataset:
     """Read a labelled point set. Raises DataError with the file name and line on bad input.
 
     ``x``, ``y`` and ``label`` name columns (header names, any case, or 1-based numbers);
-    None guesses, and ``label=""`` reads every point into one class.
+    None guesses, and ``label=""`` reads every point into one class. ``progress(fraction)`` is
+    called as the rows are parsed (from the thread that reads); when it returns False the read
+    stops with :class:`Cancelled`.
     """
     name = os.path.basename(path)
     text, forced = _blank_preamble(read_text(path))
     layout = _inspect(text, name, x, y, label, forced)
     header, xi, yi = layout.header, layout.x, layout.y
-    X, labels = _parse_fast(text, layout)
+    X, labels = _parse_fast(text, layout, progress)
     if X is None:
         X, labels = _parse_slow(text, layout, name)
     if len(X) == 0:
@@ -293,23 +299,49 @@ def _line_of(text: str, layout: CsvLayout, label: str) -> int:
     return 0
 
 
-def _parse_fast(text: str, layout: CsvLayout):
-    """numpy's C parser; None when the file needs the careful path (quotes, blanks, errors)."""
+#: Files are parsed in pieces of about this many characters, so that a load can report progress
+#: and be cancelled between them.
+CHUNK = 4 * 2**20
+
+
+def _chunks(text: str, skip_lines: int):
+    """The text after its first ``skip_lines`` lines, in pieces of about CHUNK characters that end
+    at line ends."""
+    start = 0
+    for _ in range(skip_lines):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return
+    while start < len(text):
+        end = text.find("\n", min(start + CHUNK, len(text) - 1))
+        end = len(text) if end < 0 else end + 1
+        yield start, text[start:end]
+        start = end
+
+
+def _parse_fast(text: str, layout: CsvLayout, progress=None):
+    """numpy's C parser, piece by piece; None when the file needs the careful path (quotes,
+    blanks, errors)."""
     if '"' in text or layout.decimal_comma:
         return None, None
-    skip = layout.header_line
+    parts_x, parts_l = [], []
     try:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", "Input line", UserWarning)  # blank lines are fine here
-            X = np.loadtxt(io.StringIO(text), delimiter=layout.delimiter, skiprows=skip, comments=None,
-                           usecols=(layout.x, layout.y), dtype=float, ndmin=2)
-            labels = None
-            if layout.label is not None:
-                labels = np.loadtxt(io.StringIO(text), delimiter=layout.delimiter, skiprows=skip,
-                                    comments=None, usecols=layout.label, dtype=str, ndmin=1)
-                labels = np.char.strip(labels)
+            for start, piece in _chunks(text, layout.header_line):
+                parts_x.append(np.loadtxt(io.StringIO(piece), delimiter=layout.delimiter, comments=None,
+                                          usecols=(layout.x, layout.y), dtype=float, ndmin=2))
+                if layout.label is not None:
+                    parts_l.append(np.loadtxt(io.StringIO(piece), delimiter=layout.delimiter, comments=None,
+                                              usecols=layout.label, dtype=str, ndmin=1))
+                if progress is not None and progress((start + len(piece)) / len(text)) is False:
+                    raise Cancelled()
     except (ValueError, IndexError):
         return None, None
+    X = np.concatenate(parts_x) if parts_x else np.empty((0, 2))
+    labels = None
+    if layout.label is not None:
+        labels = np.char.strip(np.concatenate(parts_l)) if parts_l else np.empty(0, dtype=str)
     if not np.all(np.abs(X) <= MAX_ABS) or (labels is not None and (len(labels) != len(X)
                                                                      or np.any(labels == ""))):
         return None, None  # the careful path names the line

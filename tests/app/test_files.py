@@ -1,6 +1,7 @@
 """Files through the GUI: open good and bad data, save and reopen sessions, autosave and restore."""
 
 import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -92,3 +93,50 @@ def test_close_with_unsaved_changes_asks(qtbot, window, monkeypatch):
     monkeypatch.setattr(window.files, "ask_save", lambda: QMessageBox.StandardButton.Discard)
     window.close()
     assert not window.isVisible()
+
+
+def test_a_long_load_shows_progress_and_can_be_cancelled(qtbot, window, monkeypatch, tmp_path):
+    """A big file loads on a worker thread: the window keeps running (timers fire), a progress bar
+    with Cancel appears, and Cancel leaves the document as it was."""
+    import probviz.app.fileops as fileops
+    from probviz.data import csvio
+
+    errors = quiet(window, monkeypatch)
+    monkeypatch.setattr(fileops, "PROGRESS_AFTER_MS", 0)
+    monkeypatch.setattr(csvio, "CHUNK", 1000)
+    pieces = csvio._chunks
+
+    def slow_pieces(*a):  # 2 ms a piece: a load of about a second, whatever the machine
+        for piece in pieces(*a):
+            time.sleep(0.002)
+            yield piece
+
+    monkeypatch.setattr(csvio, "_chunks", slow_pieces)
+    rows = "".join(f"{i % 97 / 10},{i % 89 / 10},{'ab'[i % 2]}\n" for i in range(60_000))
+    big = tmp_path / "big.csv"
+    big.write_text("x,y,label\n" + rows)
+    window.doc.add_points([[1.0, 1.0]], 0)
+    before = (window.doc.X.copy(), window.doc.undo_stack.count())
+    ticks, shown = [], []
+
+    def press_cancel():
+        ticks.append(1)
+        dialog = window.files.progress_dialog
+        if dialog is not None and len(ticks) > 3:
+            shown.append(dialog.isVisible())
+            dialog.cancel()
+
+    from PySide6.QtCore import QTimer
+    timer = QTimer(window, interval=5, timeout=press_cancel)
+    timer.start()
+    opened = window.open_path(str(big))
+    timer.stop()
+    assert not opened
+    assert len(ticks) > 3 and shown[0]  # the event loop ran during the load, and the bar was up
+    np.testing.assert_array_equal(window.doc.X, before[0])
+    assert window.doc.undo_stack.count() == before[1] and not errors
+    # without a cancel the same file loads whole
+    monkeypatch.setattr(csvio, "_chunks", pieces)
+    assert window.open_path(str(big))
+    settle(window)
+    assert len(window.doc.X) == 60_000 and [c.name for c in window.doc.classes] == ["a", "b"]
