@@ -90,17 +90,20 @@ class Poly2D:
         S += b[:, None]
         return S.T
 
+    @cached_property
+    def _derivatives(self) -> tuple["Poly2D", "Poly2D"]:
+        """d/dz1 and d/dz2 of every polynomial, as polynomials in the same frame (made once)."""
+        n = self.coefs.shape[1]
+        d0, d1 = np.zeros_like(self.coefs), np.zeros_like(self.coefs)
+        for p in range(1, n):
+            d0[:, p - 1, :] = p * self.coefs[:, p, :]
+            d1[:, :, p - 1] = p * self.coefs[:, :, p]
+        return Poly2D(self.center, self.scale, d0), Poly2D(self.center, self.scale, d1)
+
     def gradient(self, X: np.ndarray) -> np.ndarray:
         """d s_k / d x at points X: array of shape (N, K, 2), in data units."""
-        Z = self.to_z(X)
-        n = self.coefs.shape[1]
-        p = np.arange(n)
-        vx, vy = Z[:, :1] ** p, Z[:, 1:] ** p
-        dvx = np.where(p > 0, p * Z[:, :1] ** np.maximum(p - 1, 0), 0.0)
-        dvy = np.where(p > 0, p * Z[:, 1:] ** np.maximum(p - 1, 0), 0.0)
-        gx = _contract(dvx, self.coefs, vy) / self.scale[0]
-        gy = _contract(vx, self.coefs, dvy) / self.scale[1]
-        return np.stack([gx, gy], axis=-1)
+        d0, d1 = self._derivatives
+        return np.stack([d0(X) / self.scale[0], d1(X) / self.scale[1]], axis=-1)
 
     def evaluate_grid(self, xs: np.ndarray, ys: np.ndarray, dtype=np.float64, out=None) -> np.ndarray:
         """Values on the grid ys x xs: array of shape (K, len(ys), len(xs)).

@@ -40,3 +40,18 @@ def test_values_agree_in_a_nearby_frame(seed, offset, scale, degree):
                   for i in range(degree + 1) for j in range(degree + 1))
         np.testing.assert_allclose(got, want, rtol=1e-8, atol=1e-8 * np.abs(coefs[k]).sum() * 10 ** degree)
 
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(seed=st.integers(0, 2**31), degree=st.integers(1, 3), offset=st.sampled_from([0.0, 1e3]))
+def test_the_gradient_is_the_derivative(seed, degree, offset):
+    """Against central differences of the values, written out here."""
+    rng = np.random.default_rng(seed)
+    coefs = rng.normal(size=(3, degree + 1, degree + 1))
+    coefs *= np.add.outer(np.arange(degree + 1), np.arange(degree + 1)) <= degree
+    p = Poly2D(offset + rng.normal(size=2), rng.uniform(0.5, 2, size=2), coefs)
+    X = p.center + p.scale * rng.normal(size=(25, 2))
+    h = 1e-5 * p.scale
+    num = np.stack([(p(X + [h[0], 0]) - p(X - [h[0], 0])) / (2 * h[0]),
+                    (p(X + [0, h[1]]) - p(X - [0, h[1]])) / (2 * h[1])], axis=-1)
+    np.testing.assert_allclose(p.gradient(X), num, rtol=1e-6, atol=1e-6 * np.abs(num).max())
