@@ -118,8 +118,9 @@ class Classifier:
         the cost of the exponentials, the floor of a posterior grid.
         """
         T = _classes_first(S, axis)
-        shifted = T - T.max(axis=0)
-        E = np.exp(shifted, out=shifted) if dtype == np.float64 else np.exp(shifted.astype(dtype))
+        E = np.empty(T.shape, dtype=dtype)
+        np.subtract(T, T.max(axis=0), out=E, casting="same_kind")  # the shift in float64, then cast
+        np.exp(E, out=E)
         E /= E.sum(axis=0)
         return np.moveaxis(E, 0, axis)
 
