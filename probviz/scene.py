@@ -308,28 +308,81 @@ def _mask_top_two(poly, k, j, line: np.ndarray) -> list[np.ndarray]:
 def _cut(poly, diff, k, j, inside, outside, iterations=60):
     """Where, on many short chords at once, the pair stops being the top two.
 
-    Regula falsi on the margin (Illinois variant: when one end is kept twice, the other end's
-    value is halved, so it never stalls on one side), every guess projected back onto the boundary
-    curve; it stops when each bracket is below 1e-12 of the chord's scale.
+    There a third class m ties with k and j: a few regula falsi steps on the margin (Illinois:
+    when one end is kept twice, the other end's value is halved) bring each chord near that
+    triple point, then Newton's method on the two equations s_k = s_j, s_k = s_m lands on it to
+    machine precision in a few steps. A chord where Newton does not settle inside its bracket goes
+    on with regula falsi (every guess projected back onto the boundary) until the bracket is below
+    1e-12 of the chord's scale.
     """
     a, b = inside.copy(), outside.copy()
     ma, mb = _margin(poly, a, k, j), _margin(poly, b, k, j)
     tiny = 1e-12 * (float(np.max(np.abs(np.r_[a.ravel(), b.ravel()]))) + float(np.max(poly.scale)))
     kept = np.zeros(len(a), dtype=np.int8)  # 1: a was replaced last, -1: b was
-    for _ in range(iterations):
+    done = np.zeros(len(a), dtype=bool)
+    found = a.copy()
+    for it in range(iterations):
+        if it == 4:  # near enough: try the triple point directly
+            ok = _triple_points(poly, k, j, a, b, tiny)
+            found[ok[0]] = ok[1]
+            done[ok[0]] = True
+            if done.all():
+                return found
+        live = ~done
         denom = ma - mb
         t = np.where(denom > 0, ma / np.where(denom > 0, denom, 1.0), 0.5)[:, None]
         c = _project(diff, a + np.clip(t, 0.0, 1.0) * (b - a), steps=2)
         mc = _margin(poly, c, k, j)
-        ok = mc >= 0
+        ok = (mc >= 0) & live
+        bad = (mc < 0) & live
         a[ok], ma[ok] = c[ok], mc[ok]
-        b[~ok], mb[~ok] = c[~ok], mc[~ok]
+        b[bad], mb[bad] = c[bad], mc[bad]
         mb[ok & (kept == 1)] *= 0.5
-        ma[~ok & (kept == -1)] *= 0.5
-        kept = np.where(ok, 1, -1).astype(np.int8)
-        if np.all(np.hypot(*(b - a).T) <= tiny):
+        ma[bad & (kept == -1)] *= 0.5
+        kept = np.where(ok, 1, np.where(bad, -1, kept)).astype(np.int8)
+        if np.all(done | (np.hypot(*(b - a).T) <= tiny)):
             break
-    return _project(diff, a, steps=2)
+    found[~done] = _project(diff, a[~done], steps=2)
+    return found
+
+
+def _triple_points(poly, k, j, a, b, tiny, steps=8):
+    """Newton on s_k - s_j = 0, s_k - s_m = 0 (m: the class that takes over at ``b``) from the
+    chords' midpoints. Returns (indices, points) of the chords where it converged to a point within
+    the bracket's neighbourhood at which k, j and m are indeed the top three, equal."""
+    S = poly(b)
+    others = np.delete(np.arange(S.shape[1]), [k, j])
+    if not len(others):
+        return np.empty(0, int), np.empty((0, 2))
+    third = others[np.argmax(S[:, others], axis=1)]
+    idx_all, pts_all = [], []
+    for m in np.unique(third):
+        sel = np.flatnonzero(third == m)
+        x = 0.5 * (a[sel] + b[sel])
+        width = np.hypot(*(b[sel] - a[sel]).T)
+        for _ in range(steps):
+            V = poly(x)
+            G = poly.gradient(x)
+            f = np.stack([V[:, k] - V[:, j], V[:, k] - V[:, m]], axis=1)
+            J = np.stack([G[:, k] - G[:, j], G[:, k] - G[:, m]], axis=1)  # (n, 2 equations, 2 coordinates)
+            det = J[:, 0, 0] * J[:, 1, 1] - J[:, 0, 1] * J[:, 1, 0]
+            safe = np.abs(det) > 0
+            d = np.zeros_like(x)
+            d[safe, 0] = (J[safe, 1, 1] * f[safe, 0] - J[safe, 0, 1] * f[safe, 1]) / det[safe]
+            d[safe, 1] = (-J[safe, 1, 0] * f[safe, 0] + J[safe, 0, 0] * f[safe, 1]) / det[safe]
+            x = x - d
+            if np.all(np.abs(d) <= tiny):
+                break
+        V = poly(x)
+        scale = np.abs(V).max(axis=1) + 1.0
+        rest = np.delete(V, [k, j, m], axis=1)
+        top = V[:, k] >= (rest.max(axis=1) if rest.shape[1] else -np.inf) - 1e-12 * scale
+        equal = (np.abs(V[:, k] - V[:, j]) <= 1e-12 * scale) & (np.abs(V[:, k] - V[:, m]) <= 1e-12 * scale)
+        near = np.hypot(*(x - 0.5 * (a[sel] + b[sel])).T) <= 2.0 * width + tiny
+        good = np.all(np.isfinite(x), axis=1) & top & equal & near
+        idx_all.append(sel[good])
+        pts_all.append(x[good])
+    return np.concatenate(idx_all), np.vstack(pts_all) if pts_all else np.empty((0, 2))
 
 
 def _join(pieces: list[np.ndarray]) -> np.ndarray:
