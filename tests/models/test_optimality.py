@@ -225,3 +225,22 @@ def test_without_a_penalty_converged_means_optimal(data, name):
     if m.separation_ == "separable":
         Phi = features(X, 1, True, frame_of(m, X))
         assert softmax_reference(Phi, y, 2, 0.0)[1] < 1e-2
+
+
+@pytest.mark.parametrize("name", ["logistic", "softmax"])
+def test_a_drag_continues_from_the_previous_fit_in_a_few_steps(name):
+    """Each small move of a drag starts Newton at the previous optimum: it must finish there in a few
+    quadratic steps, not wander at the rounding level of E (the Armijo test then compares noise
+    with noise) for a hundred steps and restart from zero (150 ms a frame at N = 1,000)."""
+    from probviz.data.synthetic import blobs
+
+    X, y = blobs(1000, 3)
+    X = X.copy()
+    i = int(np.argmin(np.hypot(*(X - X.mean(0)).T)))
+    home = X[i].copy()
+    m = create(name).fit(X, y)
+    for step in range(40):
+        X[i] = home + [0.011 * (step % 20) + 0.03, 0.006 * (step % 7)]
+        m = create(name).fit(X, y, init=m)
+        assert m.start_ == "the previous fit" and m.converged_, (step, m.start_, m.notices_)
+        assert m.n_iter_ <= 8, (step, m.n_iter_)
