@@ -290,6 +290,10 @@ def main(args) -> int:
     return 0
 
 
+REAL_WINDOW_WHY = (" - here the X server is Xvfb, drawing the 1000x700 window in software on the same two "
+                   "cores (about 8-10 ms a frame more than offscreen), and the refit, summary and curved "
+                   "boundaries of 10,000 points take the rest")
+
 WHY_SLOW = {
     "logistic": "one-vs-rest solves K binary problems (batched Newton) and the grid needs K log-sigmoids",
     "softmax": "each Newton step forms the (K(M+1))^2 Hessian over all N points",
@@ -318,11 +322,17 @@ def verdicts(result: dict) -> list[str]:
     for r in result.get("points", []):
         ok = r["ratio"] <= 0.5
         out.append(f"{'met' if ok else 'NOT met'}: {r['model']} posteriors at {r['points']:,} points in "
-                   f"{r['ratio']:.2f} of scikit-learn's time (target <= 0.5)")
+                   f"{r['ratio']:.2f} of scikit-learn's time (target <= 0.5)" + ("" if ok else {
+                       "logistic": " - one-vs-rest normalises K sigmoids in log space (safe where they "
+                                   "underflow), several passes more than scikit-learn's plain division",
+                   }.get(r["model"], " - quadratic scores: five monomials a point")))
     for r in result.get("million", []):
         ok = r["summary_ms"] < 50
         out.append(f"{'met' if ok else 'NOT met'}: {r['model']} accuracy pass at 1,000,000 points "
-                   f"{r['summary_ms']:.0f} ms (target < 50)")
+                   f"{r['summary_ms']:.0f} ms (target < 50)" + ("" if ok else
+                   " - the scores of a million points (five monomials each for the quadratic models), their "
+                   "argmax and log-sum-exp are about a dozen passes over 3,000,000 numbers; run to run "
+                   "this machine moves by 5-10 ms"))
     for r in result.get("hidden", []):
         ok = r["heatmap_only_ms"] <= 1.15 * r["bare_heatmap_ms"] + 0.3
         out.append(f"{'met' if ok else 'NOT met'}: hidden layers cost nothing for {r['model']} (heatmap only "
@@ -334,10 +344,14 @@ def verdicts(result: dict) -> list[str]:
         for name, v in per.items():
             if "median_ms" not in v:
                 continue
-            ok = v["median_ms"] <= 16.7 or int(n) > 10_000
-            target = "target 16.7 ms" if int(n) <= 10_000 else "reported, no target"
+            if int(n) > 10_000:
+                out.append(f"reported: real window N={int(n):,} {name} median {v['median_ms']:.1f} ms, "
+                           f"p95 {v['p95_ms']:.1f} ms (no target at this size)")
+                continue
+            ok = v["median_ms"] <= 16.7
             out.append(f"{'met' if ok else 'NOT met'}: real window N={int(n):,} {name} median "
-                       f"{v['median_ms']:.1f} ms, p95 {v['p95_ms']:.1f} ms ({target})")
+                       f"{v['median_ms']:.1f} ms, p95 {v['p95_ms']:.1f} ms (target 16.7 ms, one frame at 60 Hz)"
+                       + ("" if ok else REAL_WINDOW_WHY))
     g = result.get("scale_gui")
     if g:
         ok = max(g["toggle_layer_ms"], g["pan_frame_ms"]) <= 50
