@@ -286,21 +286,28 @@ class MainWindow(QMainWindow):
         return "  ·  ".join(parts)
 
     def _update_caption(self):
-        if self.presentation_action.isChecked():
-            s = self.canvas.style
-            text = self.caption_text()
-            size = 1.3 * s.font_size  # as large as fits the canvas's width: a long caption must not squeeze the plot
-            font = QFont(self.canvas.font())
-            while size > s.font_size * 0.5:
-                font.setPointSizeF(size)
-                if QFontMetricsF(font).horizontalAdvance(text) < 0.85 * self.canvas.width():
-                    break
-                size *= 0.92
-            font.setPointSizeF(size)
-            text = QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, 0.85 * self.canvas.width())
-            self.canvas.plotItem.setTitle(html.escape(text), size=f"{size:.1f}pt", color=QColor(*s.foreground))
-        else:
+        """The presentation caption, redone only when its text, style or width changed (it is called
+        with every frame, and a new title relays the plot)."""
+        presenting = self.presentation_action.isChecked()
+        key = (self.caption_text(), self.canvas.style, self.canvas.width()) if presenting else None
+        if key == getattr(self, "_caption_key", None):
+            return
+        self._caption_key = key
+        if not presenting:
             self.canvas.plotItem.setTitle(None)
+            return
+        s = self.canvas.style
+        text = key[0]
+        size = 1.3 * s.font_size  # as large as fits the canvas's width: a long caption must not squeeze the plot
+        font = QFont(self.canvas.font())
+        while size > s.font_size * 0.5:
+            font.setPointSizeF(size)
+            if QFontMetricsF(font).horizontalAdvance(text) < 0.85 * self.canvas.width():
+                break
+            size *= 0.92
+        font.setPointSizeF(size)
+        text = QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, 0.85 * self.canvas.width())
+        self.canvas.plotItem.setTitle(html.escape(text), size=f"{size:.1f}pt", color=QColor(*s.foreground))
 
     def show_shortcuts(self):
         """F1 or ?: every key the window knows, on one sheet, in large type."""
