@@ -355,9 +355,12 @@ class MainWindow(QMainWindow):
             self.set_dark(True)
 
     def save_settings(self):
+        """Window size and panel layout for the next start; not the layout of presentation mode (its
+        panel folded away), which the next start would otherwise open without a panel."""
         settings = QSettings()
         settings.setValue("geometry", self.saveGeometry())
-        settings.setValue("state", self.saveState())
+        if not self.presentation_action.isChecked():
+            settings.setValue("state", self.saveState())
 
     def set_dark(self, on: bool):
         self.dark_action.setChecked(on)

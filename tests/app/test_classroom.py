@@ -340,3 +340,16 @@ def test_a_refused_class_name_leaves_the_old_one(qtbot, window):
     item.setText("x" * 300)  # as if typed into the table
     settle(window)
     assert window.doc.classes[0].name == "1" and window.panel.classes.item(0, 1).text() == "1"
+
+
+def test_ending_in_presentation_mode_does_not_hide_the_panel_next_time(qtbot, window):
+    from probviz.app.main_window import MainWindow
+
+    window.save_settings()
+    key(qtbot, window, Qt.Key.Key_F5)
+    assert not window.dock.isVisible()
+    window.save_settings()  # as when the app is closed, or ended by a signal, while presenting
+    again = MainWindow()
+    qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    again.show()
+    assert again.dock.isVisible()
