@@ -252,7 +252,8 @@ def read_csv(path: str, x=None, y=None, label=None, progress=None) -> Dataset:
     text, forced = _blank_preamble(read_text(path))
     layout = _inspect(text, name, x, y, label, forced)
     header, xi, yi = layout.header, layout.x, layout.y
-    X, labels = _parse_fast(text, layout, progress)
+    parsing = None if progress is None else (lambda f: progress(0.85 * f))  # the labels' classes: the rest
+    X, labels = _parse_fast(text, layout, parsing)
     if X is None:
         X, labels = _parse_slow(text, layout, name)
     if len(X) == 0:
@@ -265,6 +266,8 @@ def read_csv(path: str, x=None, y=None, label=None, progress=None) -> Dataset:
     if labels is None:
         return Dataset(X, np.zeros(len(X), dtype=np.int64), ["1"], axis_names=axis, name=name)
     names, codes = np.unique(labels, return_inverse=True)
+    if progress is not None and progress(1.0) is False:
+        raise Cancelled()
     if len(names) > MAX_CLASSES:
         raise DataError(f"{name}: {len(names):,} different labels in the label column "
                         f"({layout.column_name(layout.label)}); "

@@ -164,3 +164,17 @@ def test_columns_by_number_at_both_ends_and_unknown_ones(tmp_path):
     with pytest.raises(DataError) as err:
         read_csv(str(q), x="4")
     assert str(err.value) == "bare.csv: no x column '4' (columns: 1..3)"
+
+
+def test_progress_rises_to_one_and_a_cancel_stops_the_read(tmp_path, monkeypatch):
+    monkeypatch.setattr(csvio, "CHUNK", 50)
+    p = tmp_path / "p.csv"
+    p.write_text("x,y,label\n" + "".join(f"{i},{i % 7},{'ab'[i % 2]}\n" for i in range(400)))
+    seen = []
+    d = read_csv(str(p), progress=lambda f: seen.append(f))
+    assert len(d.X) == 400 and len(seen) > 10
+    assert seen == sorted(seen) and seen[-1] == 1.0 and 0 < seen[0] < 0.1
+    calls = []
+    with pytest.raises(csvio.Cancelled):
+        read_csv(str(p), progress=lambda f: calls.append(f) or len(calls) < 3)
+    assert len(calls) == 3  # stopped at the first piece after the answer
