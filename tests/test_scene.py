@@ -365,3 +365,40 @@ def test_the_reject_region_is_smooth_polygons_on_the_threshold(name, example, th
     assert abs(area) == pytest.approx(rejected.mean() * (x1 - x0) * (y1 - y0), rel=0.02)
     # the regions image itself carries no grey: the polygons alone draw the reject region
     assert not np.any(np.all(s.decision[..., :3] == (170, 170, 170), axis=-1))
+
+
+def test_triple_points_are_found_by_newton_exactly(three_blobs):
+    """The fast path of the boundary cut: from chords around where a third class takes over, Newton
+    on the two tie equations lands on s_k = s_j = s_m (checked with the model's own scores) for every
+    chord; chords far from any triple point are left to the bracketing path."""
+    X, y = three_blobs
+    m = create("qda").fit(X, y)
+    poly = m.scores_
+    b = scene.boundaries(m, BOUNDS)
+    ends = []
+    for bd in b:
+        for piece in [p for p in np.split(bd.xy, np.flatnonzero(np.isnan(bd.xy[:, 0]))) if len(p)]:
+            piece = piece[~np.isnan(piece[:, 0])]
+            for e in (piece[0], piece[-1]):
+                x0, x1, y0, y1 = BOUNDS
+                if x0 + 1e-6 < e[0] < x1 - 1e-6 and y0 + 1e-6 < e[1] < y1 - 1e-6:
+                    ends.append((bd.k, bd.j, e))
+    assert ends
+    rng = np.random.default_rng(0)
+    for k, j, e in ends:
+        direction = rng.normal(size=(6, 2))
+        direction /= np.hypot(*direction.T)[:, None]
+        inside = e - 0.02 * direction
+        outside = e + 0.02 * direction
+        keep = scene._margin(poly, inside, k, j) >= 0
+        inside, outside = np.where(keep[:, None], inside, outside), np.where(keep[:, None], outside, inside)
+        tiny = 1e-12 * (np.abs(e).max() + poly.scale.max())
+        idx, pts = scene._triple_points(poly, k, j, inside, outside, tiny)
+        assert sorted(idx.tolist()) == list(range(6))
+        S = m.decision_function(pts)
+        scale = np.abs(S).max() + 1
+        assert np.all(np.ptp(S, axis=1) <= 1e-10 * scale)  # all three classes tie (K = 3)
+        np.testing.assert_allclose(pts, np.repeat(e[None], 6, axis=0), atol=1e-9)
+    # far from any triple point nothing is claimed
+    idx, _ = scene._triple_points(poly, 0, 1, np.array([[-50.0, -50.0]]), np.array([[-49.0, -50.0]]), 1e-12)
+    assert len(idx) == 0
