@@ -388,8 +388,8 @@ def test_triple_points_are_found_by_newton_exactly(three_blobs):
     for k, j, e in ends:
         direction = rng.normal(size=(6, 2))
         direction /= np.hypot(*direction.T)[:, None]
-        inside = e - 0.02 * direction
-        outside = e + 0.02 * direction
+        inside = e - 0.03 * direction  # the chords' midpoints miss the triple point: Newton must move
+        outside = e + 0.01 * direction
         keep = scene._margin(poly, inside, k, j) >= 0
         inside, outside = np.where(keep[:, None], inside, outside), np.where(keep[:, None], outside, inside)
         tiny = 1e-12 * (np.abs(e).max() + poly.scale.max())
