@@ -169,7 +169,8 @@ def _descent_step(problem, W, E, cache, G, free, damping):
     lam = damping
     while lam <= 1e16 * diag:
         d = problem.solve(W, cache, G, free, lam)
-        decrement = float(np.sum(G * d))
+        with np.errstate(invalid="ignore", over="ignore"):  # a singular solve: not finite, damped below
+            decrement = float(np.sum(G * d))
         noise = 64 * np.finfo(float).eps * (abs(E) + 1.0)  # E's own rounding
         if np.isfinite(decrement) and 0 < decrement <= noise:
             # within rounding of the optimum the Armijo test compares noise with noise: a full
