@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from probviz import __version__
@@ -12,8 +13,15 @@ from probviz.cli_options import add_model_options, model_overrides
 COMMANDS = ("fit", "examples", "export", "bench", "gui")
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line (the usage itself is one --help away)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="probviz",
         description="See probabilistic classifiers: place points, pick a model, watch the posterior.",
         epilog="Without a command, probviz opens its window (on FILE if given).")
@@ -24,7 +32,7 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("file", nargs="?", help="a CSV file, a .probviz session or example:NAME")
 
     f = sub.add_parser("fit", help="fit a model and print its parameters")
-    f.add_argument("input", help="a CSV file, a .probviz session or example:NAME")
+    f.add_argument("input", help="a CSV file, a .probviz session, example:NAME, or - for standard input")
     add_model_options(f)
     f.add_argument("--json", action="store_true", help="print JSON")
     _column_options(f)
@@ -103,6 +111,11 @@ def _gui(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
+        word = argv[0]
+        if not (os.path.exists(word) or word.startswith("example:")):
+            print(f"probviz: error: {word!r} is neither a command ({', '.join(COMMANDS)}) nor an existing "
+                  "file; see probviz --help", file=sys.stderr)
+            return 2
         argv = ["gui", *argv]  # `probviz data.csv` opens the window on it
     parser = _parser()
     args = parser.parse_args(argv)

@@ -48,7 +48,7 @@ def _priors(text: str) -> list[float]:
 def add_model_options(p) -> None:
     """--model and one flag per model parameter (--l2, --basis, --standardize, --reg-covar), --priors."""
     names = ", ".join(REGISTRY)
-    p.add_argument("--model", help=f"one of {names} (default: the session's, else lda)")
+    p.add_argument("--model", choices=tuple(REGISTRY), help=f"one of {names} (default: the session's, else lda)")
     for name, spec in _specs().items():
         users = ", ".join(name for name, model in REGISTRY.items() if spec in model.params)
         help_ = f"{spec.help} (for {users}; default {spec.default})"

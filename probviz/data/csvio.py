@@ -25,7 +25,7 @@ import numpy as np
 from probviz.data.dataset import Dataset
 from probviz.data.files import MAX_ABS, MAX_BYTES, MAX_CLASSES, DataError, check_name, decode_text, read_bytes
 
-__all__ = ["DataError", "MAX_BYTES", "CsvLayout", "inspect_csv", "read_csv", "write_csv"]
+__all__ = ["DataError", "MAX_BYTES", "CsvLayout", "inspect_csv", "parse_csv", "read_csv", "write_csv"]
 
 SNIFF_ROWS = 50
 INDEX_NAMES = {"", "id", "index", "idx", "row", "unnamed: 0", "#"}
@@ -248,8 +248,12 @@ def read_csv(path: str, x=None, y=None, label=None, progress=None) -> Dataset:
     called as the rows are parsed (from the thread that reads); when it returns False the read
     stops with :class:`Cancelled`.
     """
-    name = os.path.basename(path)
-    text, forced = _blank_preamble(read_text(path))
+    return parse_csv(read_text(path), os.path.basename(path), x, y, label, progress)
+
+
+def parse_csv(text: str, name: str, x=None, y=None, label=None, progress=None) -> Dataset:
+    """:func:`read_csv` on text already read (standard input); ``name`` stands for the file in messages."""
+    text, forced = _blank_preamble(text)
     layout = _inspect(text, name, x, y, label, forced)
     header, xi, yi = layout.header, layout.x, layout.y
     parsing = None if progress is None else (lambda f: progress(0.85 * f))  # the labels' classes: the rest

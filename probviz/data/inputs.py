@@ -25,10 +25,31 @@ def load_dataset(spec: str, x=None, y=None, label=None) -> Dataset:
     return read_csv(spec, x=x, y=y, label=label)
 
 
+def read_stdin(stream=None):
+    """Standard input ("-"): a session's JSON when it starts with "{", else CSV; bounded like a file."""
+    import sys
+
+    from probviz.data.csvio import parse_csv
+    from probviz.data.files import MAX_BYTES, decode_text
+    from probviz.data.session import Session, from_json
+
+    raw = (stream or sys.stdin.buffer).read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        raise DataError(f"standard input: over {MAX_BYTES // 2**20} MB, the limit")
+    text = decode_text(raw, "standard input")
+    if text.lstrip().startswith("{"):
+        return from_json(text, "standard input")
+    data = parse_csv(text, "standard input")
+    return Session(data, view=data.view)
+
+
 def load_session(spec: str, x=None, y=None, label=None):
-    """A session as ``spec`` names it: a ``.probviz`` file as saved, or data with the defaults."""
+    """A session as ``spec`` names it: a ``.probviz`` file as saved, ``-`` (standard input), or data
+    with the defaults."""
     from probviz.data.session import Session, read_session
 
+    if spec == "-":
+        return read_stdin()
     if spec.lower().endswith(".probviz") and not spec.startswith("example:"):
         return read_session(spec)
     if spec.startswith("example:"):

@@ -40,12 +40,14 @@ def test_fit_json_on_the_fruit_example():
 @pytest.mark.parametrize("args,message", [
     (("fit", "nowhere.csv"), "nowhere.csv: no such file"),
     (("fit", "example:nope"), "no example named 'nope'"),
-    (("fit", "example:fruit", "--model", "svm"), "unknown model 'svm'"),
+    (("fit", "example:fruit", "--model", "svm"), "invalid choice: 'svm' (choose from 'lda', 'qda', 'nb', "
+                                                 "'logistic', 'softmax')"),
+    (("frobnicate",), "'frobnicate' is neither a command (fit, examples, export, bench, gui) nor an existing file"),
 ])
 def test_errors_are_one_line_without_traceback(args, message):
     r = run(*args)
-    assert r.returncode != 0
-    assert r.stderr.startswith("probviz: error: ") and message in r.stderr
+    assert r.returncode == 2
+    assert r.stderr.startswith("probviz") and ": error: " in r.stderr and message in r.stderr
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
@@ -205,3 +207,21 @@ def test_a_fifo_does_not_hang_the_command_line(tmp_path):
     r = subprocess.run([sys.executable, "-m", "probviz", "fit", "pipe.csv"], capture_output=True, text=True,
                        cwd=tmp_path, timeout=60)
     assert r.returncode == 2 and r.stderr == "probviz: error: pipe.csv: not a regular file (a device, pipe or socket)\n"
+
+
+def test_fit_reads_standard_input(tmp_path):
+    """`fit -` takes CSV, or a session's JSON, from standard input."""
+    csv_text = "x,y,label\n0,0,a\n1,0.5,a\n0.2,1,a\n3,3,b\n2.5,3.4,b\n3.4,2.1,b\n"
+    r = subprocess.run([sys.executable, "-m", "probviz", "fit", "-", "--json"], input=csv_text,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["classes"] == ["a", "b"] and out["n_points"] == 6
+    from probviz.data import examples
+    from probviz.data.session import to_json
+
+    r = subprocess.run([sys.executable, "-m", "probviz", "fit", "-", "--model", "qda", "--json"],
+                       input=to_json(examples.session("xor")), capture_output=True, text=True)
+    assert r.returncode == 0 and json.loads(r.stdout)["n_points"] == 160
+    r = subprocess.run([sys.executable, "-m", "probviz", "fit", "-"], input="x,y\n", capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.startswith("probviz: error: standard input")
