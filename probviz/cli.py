@@ -10,7 +10,7 @@ import sys
 from probviz import __version__
 from probviz.cli_options import add_model_options, model_overrides
 
-COMMANDS = ("fit", "examples", "export", "bench", "gui")
+COMMANDS = ("fit", "examples", "export", "bench", "install-desktop", "gui")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -42,6 +42,10 @@ def _parser() -> argparse.ArgumentParser:
     from probviz.export_cli import add_parser as add_export
 
     add_export(sub, _column_options, add_model_options)
+
+    d = sub.add_parser("install-desktop", help="put probviz in the applications menu (desktop entry, "
+                                                "metainfo and icon in ~/.local/share)")
+    d.add_argument("--uninstall", action="store_true", help="remove them again")
 
     b = sub.add_parser("bench", help="time fits and posterior grids beside scikit-learn")
     b.add_argument("--json", action="store_true", help="print JSON")
@@ -129,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
             from probviz import bench
 
             return bench.main(args)
+        if command == "install-desktop":
+            from probviz.desktop import main as desktop_main
+
+            return desktop_main(args)
         if command == "export":
             from probviz.export_cli import main as export_main
 
@@ -141,4 +149,5 @@ def main(argv: list[str] | None = None) -> int:
 
 def gui_main() -> int:
     """Entry point of the ``probviz-gui`` launcher (no console on Windows)."""
-    return main(["gui", *sys.argv[1:]])
+    args = sys.argv[1:]
+    return main(args if args[:1] in (["--version"], ["--help"], ["-h"]) else ["gui", *args])
