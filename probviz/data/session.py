@@ -23,6 +23,7 @@ from probviz.models.registry import REGISTRY
 #: Session files are small (a million points is about 40 MB of JSON).
 MAX_SESSION_BYTES = 256 * 1024 * 1024
 MAX_TEXT = 10_000  # the description
+MAX_DEPTH = 32  # a session is four levels deep; some Pythons parse far deeper nesting without complaint
 
 FORMAT = "probviz-session"
 VERSION = 1
@@ -92,6 +93,18 @@ def _numbers(v, n=None) -> bool:
             and all(isinstance(a, (int, float)) and not isinstance(a, bool) and math.isfinite(a) for a in v))
 
 
+def _deeper_than(doc, limit: int) -> bool:
+    """Whether lists and dicts nest more than ``limit`` levels (iteratively: no recursion limit)."""
+    stack = [(doc, 1)] if isinstance(doc, (list, dict)) else []
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (list, dict)))
+    return False
+
+
 def _color(c):
     """'#rrggbb' from '#rrggbb' or '#rgb' (any case); None for anything else."""
     if isinstance(c, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", c):
@@ -110,6 +123,7 @@ def from_json(text: str, name: str = "session") -> Session:
         raise DataError(f"{name}, line {e.lineno}: not valid JSON ({e.msg})") from None
     except RecursionError:
         raise DataError(f"{name}: not a valid probviz session (nested too deeply)") from None
+    _need(not _deeper_than(doc, MAX_DEPTH), name, "nested too deeply")
     _need(isinstance(doc, dict) and doc.get("format") == FORMAT, name, "no probviz-session header")
     version = doc.get("version")
     _need(isinstance(version, int) and not isinstance(version, bool), name, "no version")

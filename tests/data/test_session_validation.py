@@ -123,3 +123,13 @@ def test_session_priors_are_one_positive_number_per_class(priors, expected):
 def test_session_theta_lies_in_the_unit_interval(theta, expected):
     assert session_theta(session_with({"theta": theta})) == expected
     assert session_theta(session_with({})) == 0.0
+
+
+def test_nesting_deeper_than_a_session_is_refused_on_every_python():
+    """40 levels parse on any Python (no RecursionError to rely on): the depth itself is checked."""
+    doc = json.loads(json.dumps(GOOD))
+    doc["extra"] = {"note": json.loads("[" * 40 + "]" * 40)}
+    with pytest.raises(DataError, match=r"bad.probviz: not a valid probviz session \(nested too deeply\)"):
+        from_json(json.dumps(doc), "bad.probviz")
+    doc["extra"] = {"note": json.loads("[" * 20 + "]" * 20)}
+    from_json(json.dumps(doc), "ok.probviz")  # shallower is fine
