@@ -39,11 +39,7 @@ def _median_ms(fn, repeat):
 
 def run(sizes=((1000, 3), (20000, 5)), repeat: int = 15, grid: int = 256) -> dict:
     """Time our fit + grid posterior against scikit-learn's fit + predict_proba on the same grid."""
-    try:
-        import sklearn  # noqa: F401
-        have_sklearn = True
-    except ImportError:
-        have_sklearn = False
+    have_sklearn = importlib.util.find_spec("sklearn") is not None
     rows = []
     bounds = (-8.0, 8.0, -8.0, 8.0)
     xs, ys = scene.grid_axes(bounds, grid, grid)
