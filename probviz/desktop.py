@@ -28,8 +28,10 @@ def targets(home: Path | None = None) -> dict[str, Path]:
 
 
 def launcher() -> str:
-    """The Exec command: the installed probviz-gui by its absolute path (a venv or pipx folder is not
-    on a desktop session's PATH), else this Python running the package."""
+    """The Exec command: the bundle's executable; else the installed probviz-gui by its absolute path
+    (a venv or pipx folder is not on a desktop session's PATH); else this Python running the package."""
+    if getattr(sys, "frozen", False):  # the standalone bundle: its own executable opens the window
+        return _quote(sys.executable)
     gui = shutil.which("probviz-gui") or str(Path(sys.executable).with_name("probviz-gui"))
     if os.access(gui, os.X_OK):
         return _quote(gui)

@@ -71,3 +71,10 @@ def test_exec_paths_with_spaces_are_quoted():
     assert desktop._quote("/opt/my apps/bin/probviz-gui") == '"/opt/my apps/bin/probviz-gui"'
     assert desktop._quote('/a b/$x"y') == '"/a b/\\$x\\"y"'  # the Desktop Entry spec's escapes
     assert desktop._quote("/usr/bin/probviz-gui") == "/usr/bin/probviz-gui"
+
+
+def test_in_the_standalone_bundle_the_entry_runs_the_bundle(monkeypatch):
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", "/home/t/.local/share/probviz/probviz")
+    assert desktop.launcher() == "/home/t/.local/share/probviz/probviz"
+    assert "Exec=/home/t/.local/share/probviz/probviz %f" in desktop.entry_text(desktop.launcher())
