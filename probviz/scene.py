@@ -265,11 +265,15 @@ def _project_keeping_edges(poly_km, line, bounds):
     """Project a traced curve onto the exact zero set; an end that lies on an edge of the view
     slides along that edge, so the curve still ends exactly at the plot's edge."""
     free = np.ones_like(line)
+    line = line.copy()
+    tol = 1e-9 * max(bounds[1] - bounds[0], bounds[3] - bounds[2])  # contourpy's edge nodes may be an ulp off
     for i in (0, len(line) - 1):
-        if line[i, 0] in (bounds[0], bounds[1]):
-            free[i, 0] = 0.0  # on a vertical edge: x is held
-        elif line[i, 1] in (bounds[2], bounds[3]):
-            free[i, 1] = 0.0
+        for axis, edges in ((0, bounds[:2]), (1, bounds[2:])):
+            near = [e for e in edges if abs(line[i, axis] - e) <= tol]
+            if near:
+                line[i, axis] = near[0]  # exactly on the edge, and held there
+                free[i, axis] = 0.0
+                break
     out = _project(poly_km, line, steps=6, free=free)
     lo, hi = np.array([bounds[0], bounds[2]]), np.array([bounds[1], bounds[3]])
     out[[0, -1]] = np.clip(out[[0, -1]], lo, hi)  # an end never leaves the view
