@@ -12,11 +12,12 @@ import html
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem
 
 from probviz import scene as scenes
 from probviz.app.document import Document
+from probviz.app.figure import rings_path
 from probviz.figure_layout import view_of
 from probviz.layers import DEFAULT_LAYERS
 from probviz.style import Style
@@ -24,16 +25,6 @@ from probviz.style import Style
 GRAB_TOLERANCE = 3  # screen pixels beyond a marker's edge that still grab it
 DENSITY_THRESHOLD = 50_000  # more points than this are drawn as a density image
 DENSITY_SHAPE = (480, 360)
-
-
-def rings_path(rings) -> QPainterPath:
-    """Closed rings (M, 2) as one path, filled even-odd so that holes stay holes."""
-    path = QPainterPath()
-    path.setFillRule(Qt.FillRule.OddEvenFill)
-    for ring in rings:
-        path.addPolygon(QPolygonF([QPointF(x, y) for x, y in ring]))
-        path.closeSubpath()
-    return path
 
 
 def _move_in_place(item: pg.ScatterPlotItem, pos: np.ndarray) -> bool:

@@ -17,6 +17,16 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter
 from probviz.figure_layout import Layout, clip_polyline, tick_labels
 from probviz.style import Style
 
+def rings_path(rings) -> QPainterPath:
+    """Closed rings (M, 2) as one path, filled even-odd so that holes stay holes."""
+    path = QPainterPath()
+    path.setFillRule(Qt.FillRule.OddEvenFill)
+    for ring in rings:
+        path.addPolygon(QPolygonF([QPointF(x, y) for x, y in ring]))
+        path.closeSubpath()
+    return path
+
+
 def _color(c, alpha: int = 255) -> QColor:
     q = QColor(c) if isinstance(c, str) else QColor(*c[:3])
     q.setAlpha(alpha)
@@ -83,13 +93,8 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
         for img in (sc.image, sc.decision):
             if img is not None:
                 p.drawImage(plot, _image(img))
-        if sc.reject:  # smooth polygons over the regions, even-odd so that holes stay holes
-            region = QPainterPath()
-            region.setFillRule(Qt.FillRule.OddEvenFill)
-            for ring in sc.reject:
-                region.addPolygon(QPolygonF([QPointF(x, y) for x, y in layout.to_px(ring)]))
-                region.closeSubpath()
-            p.fillPath(region, QBrush(_color(sc.reject_color)))
+        if sc.reject:  # smooth polygons over the regions
+            p.fillPath(rings_path([layout.to_px(ring) for ring in sc.reject]), QBrush(_color(sc.reject_color)))
         if sc.ambiguous is not None:
             p.drawImage(plot, _image(sc.ambiguous))
         fit = frame.fit

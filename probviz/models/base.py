@@ -47,6 +47,15 @@ def _classes_first(S: np.ndarray, axis: int) -> np.ndarray:
     return T if T.flags.c_contiguous else np.ascontiguousarray(T)
 
 
+def _logsumexp_classes(T: np.ndarray) -> np.ndarray:
+    """ln sum_k exp(T_k) over the first (class) axis, shifted by the maximum."""
+    m = T.max(axis=0)
+    lse = np.exp(T - m).sum(axis=0)
+    np.log(lse, out=lse)
+    lse += m
+    return lse
+
+
 def class_names(classes, names=None) -> list[str]:
     """How messages name each class: ``names[label]`` when given, else the label."""
     return [str(names[c] if names is not None else c) for c in classes]
@@ -199,11 +208,7 @@ class Classifier:
     def _likelihoods(self, S, codes) -> dict:
         """The training log-likelihood (the model's own kind) and the cross-entropy of its posteriors."""
         T = _classes_first(S, -1)  # (K, N): -ln p(t_n|x_n) = logsumexp_k a_k(x_n) - a_{t_n}(x_n)
-        m = T.max(axis=0)
-        lse = np.exp(T - m).sum(axis=0)
-        np.log(lse, out=lse)
-        lse += m
-        ce = float(lse.sum() - np.take_along_axis(T, codes[None], axis=0).sum())
+        ce = float(_logsumexp_classes(T).sum() - np.take_along_axis(T, codes[None], axis=0).sum())
         return {"log_likelihood": self._training_log_likelihood(ce), "log_likelihood_kind": self.likelihood_kind,
                 "cross_entropy": ce}
 
@@ -213,11 +218,7 @@ class Classifier:
 
     def _log_proba_from_scores(self, S: np.ndarray) -> np.ndarray:
         T = _classes_first(S, -1)
-        m = T.max(axis=0)
-        lse = np.exp(T - m).sum(axis=0)
-        np.log(lse, out=lse)
-        lse += m
-        return (T - lse).T
+        return (T - _logsumexp_classes(T)).T
 
     def _training_log_likelihood(self, cross_entropy: float) -> float:
         return -cross_entropy
