@@ -11,7 +11,7 @@ import numpy as np
 
 from probviz import scene
 from probviz.data.synthetic import blobs
-from probviz.models import MODEL_NAMES, create
+from probviz.models import PROBABILISTIC_NAMES as MODEL_NAMES, create
 
 
 def _sklearn(name: str, l2: float):

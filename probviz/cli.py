@@ -8,7 +8,7 @@ import os
 import sys
 
 from probviz import __version__
-from probviz.cli_options import add_model_options, model_overrides
+from probviz.cli_options import add_model_options, add_training_options, model_overrides, training_args
 
 COMMANDS = ("fit", "examples", "export", "bench", "install-desktop", "gui")
 
@@ -36,6 +36,7 @@ def _parser() -> argparse.ArgumentParser:
     add_model_options(f)
     f.add_argument("--json", action="store_true", help="print JSON")
     _column_options(f)
+    add_training_options(f)
 
     sub.add_parser("examples", help="list the built-in examples")
 
@@ -71,6 +72,9 @@ def _fit(args) -> int:
     data = session.dataset
     name = args.model or session.model
     spec = session_spec(session, name, model_overrides(args, name), args.priors)
+    training = training_args(args)
+    if training is not None:
+        return _train(args, session, spec, *training)
     fit = fit_model(spec, data.X, data.labels, names=data.class_names)
     if fit.error:
         raise ValueError(f"{args.input}: cannot fit: {fit.error}")
@@ -89,10 +93,50 @@ def _fit(args) -> int:
     out["parameters"] = spec.kwargs
     shared = hasattr(model, "covariance_")
     for attr in ("priors_", "means_", "covariance_", "covariances_", "coef_", "intercept_", "n_iter_",
-                 "converged_", "start_", "separation_"):
+                 "converged_", "start_", "separation_", "direction_", "mean_", "epochs_"):
         if hasattr(model, attr) and not (shared and attr == "covariances_"):
             v = getattr(model, attr)
             out[attr.rstrip("_")] = v.tolist() if isinstance(v, np.ndarray) else v
+    print(json.dumps(out, indent=2, default=float, allow_nan=False))
+    return 0
+
+
+def _train(args, session, spec, optimizer, eta, steps) -> int:
+    """``probviz fit --optimizer``: the weights after ``steps`` steps from w = 0 and E after each."""
+    from probviz.models.training import OPTIMIZER_LABELS, separable_note
+    from probviz.pipeline import session_trainer
+
+    data = session.dataset
+    trainer = session_trainer(session, spec, optimizer, eta)
+    try:
+        trainer.step(steps)
+    except FloatingPointError as e:
+        raise ValueError(f"{args.input}: {e}") from None
+    last = trainer.current
+    optimum, _ = trainer.optimum()
+    note = separable_note(trainer)
+    names = [data.class_names[c] for c in trainer.classes]
+    if not args.json:
+        print(f"{spec.label}, {OPTIMIZER_LABELS[optimizer]}"
+              f"{'' if optimizer == 'newton' else f', eta = {trainer.eta:g}'}, {steps} steps from w = 0 on "
+              f"{data.name or args.input}: {len(data.X)} points, classes {', '.join(names)}")
+        print(f"  E(w) = {last.error:.6g}" + ("" if optimum is None else f" (optimum {optimum:.6g})")
+              + f", misclassified {last.wrong}, ||w|| = {last.norm:.4g}")
+        raw = trainer.raw_weights()
+        for c, b in zip(raw["coef"], raw["intercept"]):
+            print(f"  w = ({', '.join(f'{v:.6g}' for v in c)}), w0 = {b:.6g}")
+        if note:
+            print(f"  note: {note}")
+        return 0
+    out = {"model": spec.name, "classes": names, "n_points": int(len(data.X)), "parameters": spec.kwargs,
+           "optimizer": optimizer, "eta": None if optimizer == "newton" else trainer.eta, "steps": steps,
+           "basis": trainer.basis, "standardize": trainer.standardize,
+           "center": trainer.frame[0].tolist(), "scale": trainer.frame[1].tolist(),
+           "weights": last.W.tolist(), **trainer.raw_weights(),
+           "error": last.error, "error_curve": [s.error for s in trainer.history[1:]],
+           "misclassified_curve": [s.wrong for s in trainer.history[1:]],
+           "norm_curve": [s.norm for s in trainer.history[1:]],
+           "optimum_error": optimum, "gradient": trainer.gradient_norm(), "notices": [note] if note else []}
     print(json.dumps(out, indent=2, default=float, allow_nan=False))
     return 0
 

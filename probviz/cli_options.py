@@ -75,3 +75,58 @@ def model_overrides(args, model: str) -> dict:
             raise ValueError(f"{_flag(name)} does not apply to {model} (it takes {takes})")
         out[name] = value
     return out
+
+
+def _positive(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (math.isfinite(v) and v > 0):
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    return v
+
+
+def _steps(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= v <= 100_000:
+        raise argparse.ArgumentTypeError(f"{v} is out of range (0 to 100000)")
+    return v
+
+
+TRAINING_HELP = (
+    "Training from w = 0 (logistic, softmax, perceptron): E(w) is the summed cross-entropy plus "
+    "(l2/2)||w||^2, biases not penalised (the perceptron: its criterion -sum over misclassified points of "
+    "w^T phi_n t_n, t_n = +1 for the second class); gd is w <- w - eta grad E; sgd takes one point per step "
+    "in file order, cycling, w <- w - eta (grad E_n + l2 w / N); newton is w <- w - H^-1 grad E (no eta). "
+    "The steps are taken on the features the model fits (standardized when --standardize is on: "
+    "z = (x - center) / scale, reported as center and scale).")
+
+
+def add_training_options(p, curve: bool = False) -> None:
+    """--optimizer, --eta, --steps (and for export --curve): one step of a trainer instead of the fit."""
+    from probviz.models.training import DEFAULT_ETA, OPTIMIZERS
+
+    g = p.add_argument_group("training, step by step", TRAINING_HELP)
+    g.add_argument("--optimizer", choices=OPTIMIZERS, help="gd, sgd or newton: take --steps steps of it from w = 0")
+    g.add_argument("--eta", type=_positive, metavar="E",
+                   help="learning rate of gd and sgd (default " +
+                        ", ".join(f"{k} {v:g}" for k, v in DEFAULT_ETA.items() if k != "newton") + ")")
+    g.add_argument("--steps", type=_steps, metavar="S", help="how many steps (default 100)")
+    if curve:
+        g.add_argument("--curve", metavar="OUT", help="also draw E(w) against the step into this figure "
+                                                      "(.png, .svg or .pdf)")
+
+
+def training_args(args):
+    """(optimizer, eta, steps) from the command line, or None when no training was asked for."""
+    if args.optimizer is None:
+        if args.eta is not None or args.steps is not None or getattr(args, "curve", None):
+            raise ValueError("--eta, --steps and --curve need --optimizer gd, sgd or newton")
+        return None
+    if args.optimizer == "newton" and args.eta is not None:
+        raise ValueError("--eta does not apply to newton: its step is H^-1 grad E")
+    return args.optimizer, args.eta, 100 if args.steps is None else args.steps

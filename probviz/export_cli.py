@@ -23,6 +23,9 @@ def add_parser(sub, column_options, model_options):
                    help="size of text, markers and lines (1.8 is presentation mode; default 1)")
     column_options(e)
     model_options(e)
+    from probviz.cli_options import add_training_options
+
+    add_training_options(e, curve=True)
     return e
 
 
@@ -42,14 +45,40 @@ def main(args) -> int:
     from probviz.cli_options import model_overrides
     from probviz.pipeline import session_spec
 
+    from probviz.cli_options import training_args
+
+    training = training_args(args)
+    if training is not None and args.curve:
+        figure_format(args.curve)
     session = load_session(args.input, args.x, args.y, args.label)
     name = args.model or session.model
     spec = session_spec(session, name, model_overrides(args, name), args.priors)
     app = QApplication.instance() or QApplication(["probviz"])  # noqa: F841 - needed to draw
+    style = Style(args.scale, args.theme == "dark")
+    fits, label = None, None
+    if training is not None:
+        from probviz.models.training import OPTIMIZER_LABELS
+        from probviz.pipeline import session_trainer, trainer_fit
+
+        optimizer, eta, steps = training
+        trainer = session_trainer(session, spec, optimizer, eta)
+        try:
+            trainer.step(steps)
+        except FloatingPointError as e:
+            raise ValueError(f"{args.input}: {e}") from None
+        fits = [trainer_fit(trainer, spec, session.dataset.X, session.dataset.labels)]
+        label = f"{spec.label}, {OPTIMIZER_LABELS[optimizer]}, step {steps}"
+        if args.curve:
+            from probviz.app.export import export_curves, training_curves
+
+            export_curves(args.curve, *training_curves([trainer]), width=args.width, height=args.height,
+                          title=args.title, dpi=args.dpi, style=style, transparent=args.transparent)
     frame = export_figure(session, args.output, args.width, args.height, layers=layers, title=args.title,
                           legend=not args.no_legend, transparent=args.transparent, dpi=args.dpi,
-                          style=Style(args.scale, args.theme == "dark"), spec=spec)
+                          style=style, spec=spec, fits=fits, model_label=label)
     notes = "; ".join(frame.fit.notices) if frame is not None else ""
-    print(f"wrote {args.output} ({args.width}x{args.height}, {frame.fit.spec.name}"
+    print(f"wrote {args.output} ({args.width}x{args.height}, {label or frame.fit.spec.name}"
           f"{', ' + notes if notes else ''})")
+    if training is not None and args.curve:
+        print(f"wrote {args.curve} (E(w) against the step)")
     return 0

@@ -23,7 +23,7 @@ from probviz.data.session import Session, session_priors, session_theta
 from probviz.layers import DEFAULT_LAYERS
 from probviz.models import REGISTRY, info
 from probviz.models.base import Classifier
-from probviz.report import probe_lines
+from probviz.report import discriminant_readout, probe_lines
 
 
 @dataclass(frozen=True)
@@ -179,8 +179,20 @@ class Frame:
         fit = self.fit
         if fit.model is None:
             return []
+        if not fit.model.probabilistic:
+            return []
         p = fit.model.predict_proba([[x, y]])[0]
         return [(self.request.class_names[i], float(v)) for i, v in zip(fit.class_index, p)]
+
+    def readout_at(self, x: float, y: float) -> str:
+        """The hover readout's values at one point: p(C_k|x) for each class, or for a discriminant
+        function its values y_k(x) and the class it assigns."""
+        fit = self.fit
+        if fit.model is None:
+            return ""
+        if fit.model.probabilistic:
+            return "  ".join(f"p({n}|x) = {v:.3f}" for n, v in self.posteriors_at(x, y))
+        return discriminant_readout(fit.model, list(self.request.class_names), (x, y))
 
 
 def fit_all(request: FrameRequest, previous: "Frame | None" = None, moved=None, evaluate: bool = True) -> list:
@@ -205,10 +217,14 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
                           for f in frame.fits[1:]]
     if request.probe is not None:
         names = list(request.class_names)
-        p = shown.model.predict_proba([request.probe])[0]
-        k = int(np.argmax(p))
-        frame.probe = Probe(tuple(request.probe), f"p({names[shown.class_index[k]]}|x) = {p[k]:.3f}",
-                            probe_lines(shown.model, names, request.probe))
+        if shown.model.probabilistic:
+            p = shown.model.predict_proba([request.probe])[0]
+            k = int(np.argmax(p))
+            label = f"p({names[shown.class_index[k]]}|x) = {p[k]:.3f}"
+        else:
+            k = int(shown.model.decide([request.probe])[0])
+            label = f"→ {names[shown.class_index[k]]}" if k >= 0 else "undecided"
+        frame.probe = Probe(tuple(request.probe), label, probe_lines(shown.model, names, request.probe))
     return frame
 
 
@@ -246,3 +262,20 @@ def session_request(session: Session, bounds, shape=(256, 256), layers=None, mod
                         (spec or session_spec(session, model),), tuple(bounds), tuple(shape),
                         frozenset(session.layers if layers is None else layers) or DEFAULT_LAYERS,
                         session_theta(session), data.probe, background, reject)
+
+
+def session_trainer(session: Session, spec: ModelSpec, optimizer: str, eta: float | None = None):
+    """A trainer of ``spec`` (logistic, softmax or the perceptron) on the session's points, at w = 0."""
+    from probviz.models.training import Trainer
+
+    data = session.dataset
+    params = {k: v for k, v in spec.kwargs.items() if k in ("l2", "basis", "standardize")}
+    return Trainer(spec.name, data.X, data.labels, optimizer=optimizer, eta=eta, names=data.class_names, **params)
+
+
+def trainer_fit(trainer, spec: ModelSpec, X, labels, step=None) -> Fit:
+    """A trainer's step as a pipeline fit: drawn, summarised and exported like any other."""
+    model = trainer.model(step)
+    out = Fit(spec, model, np.asarray(model.classes_, dtype=int))
+    out.summary, out.wrong = model.evaluate(X, labels)
+    return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from probviz.models import MODEL_NAMES, REGISTRY, parameter_count
+from probviz.models import PROBABILISTIC_NAMES, REGISTRY, parameter_count
 from probviz.models.logistic import BASES
 from probviz.models.poly import monomials
 
@@ -97,6 +97,8 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
     K = len(names)
     out = _Writer(fmt)
     eq = " = "
+    if not getattr(model, "probabilistic", True):
+        return _discriminant_lines(model, names, summary, out)
     basis = getattr(model, "basis", "linear")
     two_class_w = None
     if getattr(model, "generative", False):
@@ -135,7 +137,7 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
     if two_class_w is not None:
         w, w0 = two_class_w
         out.equation(f"{out.posterior_lhs(names[0], basis)}{eq}{_vec(w, fmt)}", f"{out.sym('w0')}{eq}{_fmt(w0)}")
-    counts = ", ".join(f"{REGISTRY[m].label.split(' (')[0]} {parameter_count(m, K, basis)}" for m in MODEL_NAMES)
+    counts = ", ".join(f"{REGISTRY[m].label.split(' (')[0]} {parameter_count(m, K, basis)}" for m in PROBABILISTIC_NAMES)
     out.plain(f"Parameters: {model.n_parameters()}  (for {K} classes: {counts})")
     if summary:
         out.plain(f"Training accuracy: {100 * summary['accuracy']:.1f}%")
@@ -146,11 +148,62 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
     return out.lines
 
 
+def _discriminant_lines(model, names, summary, out) -> list[str]:
+    """Least squares, Fisher, the perceptron: their weights in the units of x and what decides."""
+    fmt, eq = out.fmt, " = "
+    K = len(names)
+    if K >= 2 and hasattr(model, "scheme"):
+        for k, n in enumerate(names):
+            out.equation(f"{out.sym('w', n)}{eq}{_vec(model.coef_[k], fmt)}",
+                         f"{out.sym('w0', n)}{eq}{_fmt(model.intercept_[k])}")
+        rule = {"k-class": "the largest y_k(x) = w_kᵀx + w_k0 (Bishop eq. 4.9)",
+                "one-vs-rest": "the one class with y_k(x) > 1/2, undecided if none or several",
+                "one-vs-one": "a vote of the K(K-1)/2 pairwise lines, undecided on a tie"}[model.scheme]
+        out.plain(f"Decision: {rule}")
+        if model.scheme == "one-vs-one":
+            raw = model._pair_scores.in_raw_units()
+            for m, (k, j, _) in enumerate(model.pairs_):
+                out.plain(f"{names[k]} against {names[j]}: w = {_vec([raw[m, 1, 0], raw[m, 0, 1]], 'text')}, "
+                          f"w0 = {_fmt(raw[m, 0, 0])}")
+    elif K == 2:
+        if hasattr(model, "direction_"):
+            out.equation(f"{out.sym('mu', names[0])}{eq}{_vec(model.means_[0], fmt)}",
+                         f"{out.sym('mu', names[1])}{eq}{_vec(model.means_[1], fmt)}")
+            out.plain(f"Fisher direction w ∝ S_W⁻¹(m2 − m1), unit: {_vec(model.direction_, 'text')}")
+        out.equation(f"{out.sym('w')}{eq}{_vec(model.coef_[0], fmt)}", f"{out.sym('w0')}{eq}{_fmt(model.intercept_[0])}")
+        out.plain(f"Decision: {names[1]} where y(x) = wᵀx + w0 > 0, else {names[0]}")
+        if hasattr(model, "epochs_"):
+            state = "settled: a pass without mistakes" if model.converged_ else "never settled"
+            out.plain(f"Perceptron updates: {model.n_iter_} in {model.epochs_} passes from w = 0 ({state})")
+    out.plain(f"Parameters: {model.n_parameters()}")
+    if summary:
+        out.plain(f"Training accuracy: {100 * summary['accuracy']:.1f}%")
+        if summary.get("undecided"):
+            out.plain(f"Undecided training points: {summary['undecided']}")
+    out.plain("No probabilities: a discriminant function assigns a class, it gives no p(C_k|x) (Bishop 4.1)")
+    return out.lines
+
+
+def discriminant_readout(model, class_names, x) -> str:
+    """A discriminant function at x: its values and the class it assigns (one line)."""
+    e = model.explain(x)
+    names = [class_names[int(c)] for c in model.classes_]
+    k = e["decision"]
+    verdict = f"→ {names[k]}" if k >= 0 else "→ undecided (ambiguous region)"
+    if len(e["y"]) == 2 and not hasattr(model, "scheme"):  # one discriminant y(x), its sign decides
+        return f"y(x) = {e['y'][1]:.3f}   {verdict}"
+    return "  ".join(f"y_{n}(x) = {v:.3f}" for n, v in zip(names, e["y"])) + f"   {verdict}"
+
+
 def probe_lines(model, class_names, x) -> list[str]:
-    """The path from x to p(C_k|x) (Bishop eqs. 4.62-4.63), one line per class."""
+    """The path from x to p(C_k|x) (Bishop eqs. 4.62-4.63), one line per class; for a discriminant
+    function its values y_k(x) and the class it assigns (Bishop 4.1)."""
     e = model.explain(x)
     names = [class_names[int(c)] for c in model.classes_]
     lines = [f"x = ({_fmt(x[0])}, {_fmt(x[1])})"]
+    if not getattr(model, "probabilistic", True):
+        return lines + [discriminant_readout(model, class_names, x),
+                        "no p(C_k|x): a discriminant function only assigns a class (Bishop 4.1)"]
     for k, n in enumerate(names):
         parts = []
         if "density" in e:

@@ -134,13 +134,29 @@ def ambiguity_image(model, xs: np.ndarray, ys: np.ndarray, color=(40, 40, 40), a
     """Where one-vs-rest cannot decide (Bishop 4.1.2): no class, or more than one, has
     sigma(a_k) > 1/2. RGBA uint8 (rows, cols, 4): diagonal hatching there, transparent elsewhere."""
     S = model.scores_.evaluate_grid(xs, ys)  # (K, R, C); sigma(a) > 1/2 exactly where a > 0
-    claims = np.count_nonzero(S > 0, axis=0)
-    rows, cols = claims.shape
+    return hatch_image(np.count_nonzero(S > 0, axis=0) != 1, color, alpha, period)
+
+
+def hatch_image(mask: np.ndarray, color=(40, 40, 40), alpha: int = 120, period: int = 6) -> np.ndarray:
+    """Diagonal hatching where ``mask`` (rows, cols) is True, transparent elsewhere: RGBA uint8."""
+    rows, cols = mask.shape
     stripe = ((np.arange(rows)[:, None] + np.arange(cols)[None, :]) % period) < period // 2
     out = np.zeros((rows, cols, 4), dtype=np.uint8)
-    hatch = (claims != 1) & stripe
+    hatch = mask & stripe
     out[hatch, :3] = color
     out[hatch, 3] = alpha
+    return out
+
+
+def regions_image(codes: np.ndarray, colors, background=(255, 255, 255), strength: float = 0.45) -> np.ndarray:
+    """A discriminant's decision regions (Bishop 4.1): class ``codes`` (rows, cols) in flat colours,
+    the background where the scheme decides nothing (code -1). RGBA uint8."""
+    K = int(codes.max()) + 1 if codes.size else 0
+    bg = np.asarray(background[:3], dtype=np.float32)
+    table = np.vstack([bg + strength * (rgb_array(colors)[:max(K, 1)] - bg), bg])  # row -1: the background
+    out = np.empty(codes.shape + (4,), dtype=np.uint8)
+    out[..., :3] = np.clip(table[codes] + 0.5, 0, 255)
+    out[..., 3] = 255
     return out
 
 
@@ -515,6 +531,8 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
     Only what is shown is computed: a hidden layer costs nothing.
     """
     sc = Scene(bounds=bounds)
+    if not getattr(model, "probabilistic", True):
+        return _discriminant_scene(sc, model, bounds, colors, shape, layers, background, strength)
     if "heatmap" in layers or "decision" in layers:
         xs, ys = grid_axes(bounds, *shape)
         sc.posterior = posterior_grid(model, xs, ys)
@@ -532,3 +550,42 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
     if "density" in layers:
         sc.density = density_contours(model)
     return sc
+
+
+def _discriminant_scene(sc, model, bounds, colors, shape, layers, background, strength) -> Scene:
+    """A discriminant function has no posterior: the heatmap and the decision layer both show its
+    regions, hatched where its scheme leaves a point undecided; its lines are its boundaries."""
+    if "heatmap" in layers or "decision" in layers:
+        xs, ys = grid_axes(bounds, *shape)
+        codes = model.decide_grid(xs, ys)
+        image = regions_image(codes, colors, background, strength)
+        if "decision" in layers:
+            sc.decision = image
+        else:
+            sc.image = image
+        if np.any(codes < 0):
+            sc.ambiguous = hatch_image(codes < 0)
+    if "boundaries" in layers:
+        sc.boundaries = discriminant_lines(model, bounds)
+    return sc
+
+
+def discriminant_lines(model, bounds: Bounds) -> list[Boundary]:
+    """The lines a discriminant draws: each of its binary discriminants' zero lines, whole, for the
+    one-vs-rest and one-vs-one schemes (Bishop figure 4.2); else its decision boundaries."""
+    own = model.lines(bounds)
+    if own is None:
+        return boundaries(model, bounds)
+    out = []
+    for k, j, poly in own:
+        zero = _with_zero(poly)
+        seg = _line(zero, 0, 1, bounds)
+        if seg is not None:
+            x0, d, t0, t1 = seg
+            out.append(Boundary(k, j, x0 + np.outer([t0, t1], d)))
+    return out
+
+
+def _with_zero(poly):  # noqa: N802
+    """Two scores (poly, 0): their tie is poly's zero line."""
+    return type(poly)(poly.center, poly.scale, np.concatenate([poly.coefs, np.zeros_like(poly.coefs)]))

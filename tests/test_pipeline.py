@@ -11,7 +11,7 @@ from probviz import pipeline, scene
 from probviz.colors import hex_to_rgb
 from probviz.data.dataset import Dataset
 from probviz.data.session import Session
-from probviz.models import MODEL_NAMES, REGISTRY, create
+from probviz.models import PROBABILISTIC_NAMES as MODEL_NAMES, REGISTRY, create
 from probviz.models.base import NotFittedError
 from probviz.pipeline import Fit, FrameRequest, ModelSpec, build_frame, compute, fit_model
 

@@ -9,7 +9,7 @@ from scipy.stats import multivariate_normal
 
 from probviz import scene
 from probviz.colors import OKABE_ITO, hex_to_rgb
-from probviz.models import MODEL_NAMES, create
+from probviz.models import PROBABILISTIC_NAMES as MODEL_NAMES, create
 
 BOUNDS = (-4.0, 5.0, -4.0, 7.0)
 VARIANTS = [(n, {}) for n in MODEL_NAMES] + [

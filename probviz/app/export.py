@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 from PySide6.QtCore import QMarginsF, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
 from PySide6.QtSvg import QSvgGenerator
 
 from probviz import pipeline
-from probviz.app.figure import paint_figure
+from probviz.app.figure import paint_curves, paint_figure
 from probviz.data.atomic import atomic_write
 from probviz.data.session import Session
 from probviz.figure_layout import layout as figure_layout
@@ -50,15 +51,12 @@ def check_target(path: str) -> None:
 
 def export_figure(session: Session, path: str, width: int = 1200, height: int = 900, bounds=None,
                   layers=None, title: str | None = None, legend: bool = True, transparent: bool = False,
-                  dpi: int | None = None, style: Style | None = None, spec=None):
+                  dpi: int | None = None, style: Style | None = None, spec=None, fits=None, model_label=None):
     """Draw ``session`` into a figure file; returns the pipeline Frame it shows. ``bounds`` default to
-    the session's view, else the data's extent; ``spec`` overrides the session's model."""
-    ext = figure_format(path)
-    if width < 50 or height < 50 or width > 10000 or height > 10000:
-        raise ValueError(f"figure size {width}x{height} is out of range (50 to 10000 pixels)")
-    if dpi is not None and not 10 <= dpi <= 2400:
-        raise ValueError(f"dpi {dpi} is out of range (10 to 2400)")
-    check_target(path)
+    the session's view, else the data's extent; ``spec`` overrides the session's model; ``fits``
+    (a trainer's step, see :func:`probviz.pipeline.trainer_fit`) replace the fit, ``model_label``
+    the legend's title."""
+    ext = _check(path, width, height, dpi)
     style = style or Style()
     data = session.dataset
     bounds = bounds if bounds is not None else (session.view or view_of(data.X))
@@ -67,9 +65,9 @@ def export_figure(session: Session, path: str, width: int = 1200, height: int = 
     shape = (min(round(lay.plot[2]), 600), min(round(lay.plot[3]), 600))
     request = session_request(session, bounds, shape, shown, background=style.background,
                               reject=style.reject, spec=spec)
-    frame = pipeline.compute(request)
+    frame = pipeline.compute(request) if fits is None else pipeline.build_frame(request, fits)
     entries = [(n, c) for n, c, k in zip(data.class_names, data.colors, data.counts()) if k > 0]
-    legend_spec = (request.specs[0].label, entries) if legend else None
+    legend_spec = (model_label or request.specs[0].label, entries) if legend else None
 
     def paint(device):
         painter = QPainter(device)
@@ -83,6 +81,71 @@ def export_figure(session: Session, path: str, width: int = 1200, height: int = 
 
     atomic_write(path, lambda tmp: _render(ext, tmp, width, height, dpi or SCREEN_DPI, transparent, paint), ext)
     return frame
+
+
+def _check(path, width, height, dpi) -> str:
+    ext = figure_format(path)
+    if width < 50 or height < 50 or width > 10000 or height > 10000:
+        raise ValueError(f"figure size {width}x{height} is out of range (50 to 10000 pixels)")
+    if dpi is not None and not 10 <= dpi <= 2400:
+        raise ValueError(f"dpi {dpi} is out of range (10 to 2400)")
+    check_target(path)
+    return ext
+
+
+def curve_bounds(curves, x_from_zero: bool = True) -> tuple[float, float, float, float]:
+    """A view holding every curve: x from 0 (or its least value) to its greatest, y with 5% room."""
+    xs = np.concatenate([np.asarray(c[1], float) for c in curves] or [np.zeros(1)])
+    ys = np.concatenate([np.asarray(c[2], float) for c in curves] or [np.zeros(1)])
+    ys = ys[np.isfinite(ys)] if np.any(np.isfinite(ys)) else np.zeros(1)
+    x0 = 0.0 if x_from_zero else float(xs.min())
+    x1 = max(float(xs.max()), x0 + 1.0)
+    y0, y1 = float(ys.min()), float(ys.max())
+    pad = 0.05 * (y1 - y0) if y1 > y0 else max(abs(y1), 1.0) * 0.5
+    return (x0, x1, min(y0 - pad, 0.0) if y0 >= 0 else y0 - pad, y1 + pad)
+
+
+def export_curves(path: str, curves, axis_names=("step", "E(w)"), width: int = 1200, height: int = 900,
+                  title: str | None = None, dpi: int | None = None, style: Style | None = None,
+                  transparent: bool = False, bounds=None) -> None:
+    """Line plots (label, xs, ys, colour, dashed) as a figure file, like :func:`export_figure`."""
+    ext = _check(path, width, height, dpi)
+    style = style or Style()
+    bounds = bounds or curve_bounds(curves)
+    lay = figure_layout(width, height, bounds, style.font_px, bool(title))
+
+    def paint(device):
+        painter = QPainter(device)
+        try:
+            if ext == ".pdf":
+                painter.scale(device.width() / width, device.height() / height)
+            paint_curves(painter, lay, curves, style, axis_names, title or "", transparent)
+        finally:
+            painter.end()
+
+    atomic_write(path, lambda tmp: _render(ext, tmp, width, height, dpi or SCREEN_DPI, transparent, paint), ext)
+
+
+def training_curves(trainers, optimum: bool = True):
+    """The curves of one or more trainers' runs: (curves, axis names). E(w) for each run (for the
+    perceptron also its count of misclassified points), the optimum E(w*) dashed."""
+    from probviz.colors import OKABE_ITO
+    from probviz.models.training import OPTIMIZER_LABELS
+
+    curves = []
+    for i, t in enumerate(trainers):
+        steps = [s.index for s in t.history]
+        color = OKABE_ITO[i % len(OKABE_ITO)]
+        curves.append((f"E(w), {OPTIMIZER_LABELS[t.optimizer]}", steps, [s.error for s in t.history], color, False))
+        if t.name == "perceptron":
+            curves.append(("misclassified points", steps, [s.wrong for s in t.history], OKABE_ITO[(i + 3) % 7], True))
+    if optimum and trainers:
+        best, _ = trainers[0].optimum()
+        if best is not None:
+            end = max(max(c[1]) for c in curves)
+            curves.append((f"optimum E(w*) = {best:.4g}", [0, end], [best, best], "#555555", True))
+    y_name = "E_P(w)" if trainers and trainers[0].name == "perceptron" else "E(w)"
+    return curves, ("step", y_name)
 
 
 def _render(ext, path, width, height, dpi, transparent, paint) -> None:

@@ -236,3 +236,47 @@ def _legend(p, layout, style, model_label, entries):
         p.setPen(_pen(fg, 1))
         p.drawText(QRectF(x0 + 8 + sw, y, width - sw - 8, row), Qt.AlignmentFlag.AlignVCenter, name)
         y += row
+
+
+def paint_curves(p: QPainter, layout: Layout, curves, style: Style, axis_names=("step", "E(w)"),
+                 title: str = "", transparent: bool = False) -> None:
+    """Line plots in data coordinates: ``curves`` is a list of (label, xs, ys, colour, dashed), drawn
+    in order, with the axes of ``layout`` and a legend of their labels (the error against the step,
+    the projected histograms, the learning curves)."""
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    fg, bg = style.foreground, style.background
+    if not transparent:
+        p.fillRect(QRectF(0, 0, layout.width, layout.height), _color(bg))
+    p.save()
+    p.setClipRect(QRectF(*layout.plot))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    for _, xs, ys, color, dashed in curves:
+        xy = np.column_stack([xs, ys]).astype(float)
+        p.setPen(_pen(color, 2.0 * style.scale, Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine))
+        p.drawPath(_path(layout, xy))
+    p.restore()
+    _axes(p, layout, style, axis_names)
+    if title:
+        p.setPen(_pen(fg, 1))
+        p.setFont(_font(1.4 * style.font_px))
+        p.drawText(QRectF(0, 0, layout.width, layout.plot[1]), Qt.AlignmentFlag.AlignCenter, title)
+    labelled = [(label, color, dashed) for label, _, _, color, dashed in curves if label]
+    if not labelled:
+        return
+    font = _font(style.font_px)
+    fm = QFontMetricsF(font)
+    row, sw = fm.height() + 4 * style.scale, 28 * style.scale
+    width = max(fm.horizontalAdvance(label) for label, _, _ in labelled) + sw + 24
+    x0 = layout.plot[0] + layout.plot[2] - width - 10
+    y0 = layout.plot[1] + 10
+    p.setPen(_pen(fg, 1))
+    p.setBrush(QBrush(_color(bg, 225)))
+    p.drawRect(QRectF(x0, y0, width, row * len(labelled) + 8))
+    p.setFont(font)
+    y = y0 + 4
+    for label, color, dashed in labelled:
+        p.setPen(_pen(color, 2.0 * style.scale, Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine))
+        p.drawLine(QPointF(x0 + 8, y + row / 2), QPointF(x0 + 8 + sw, y + row / 2))
+        p.setPen(_pen(fg, 1))
+        p.drawText(QRectF(x0 + 16 + sw, y, width - sw - 16, row), Qt.AlignmentFlag.AlignVCenter, label)
+        y += row

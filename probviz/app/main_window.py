@@ -609,8 +609,11 @@ class MainWindow(QMainWindow):
             parts.append(f"cannot fit: {res.error}")
         elif res.summary:
             parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
-            parts.append(f"{likelihood_symbol(res.summary['log_likelihood_kind'])} = "
-                         f"{res.summary['log_likelihood']:.2f}")
+            if "log_likelihood" in res.summary:
+                parts.append(f"{likelihood_symbol(res.summary['log_likelihood_kind'])} = "
+                             f"{res.summary['log_likelihood']:.2f}")
+            elif res.summary.get("undecided"):
+                parts.append(f"{res.summary['undecided']} points undecided")
         if self.canvas.dense:
             parts.append(f"{len(doc.X):,} points drawn as a density image")
         lonely = [c.name for c, n in zip(doc.classes, counts) if n == 1]
@@ -629,7 +632,7 @@ class MainWindow(QMainWindow):
         x, y = pos
         text = f"x = {x:.3g}, y = {y:.3g}"
         if self.result is not None and len(self.doc.X):
-            values = self.result.posteriors_at(x, y)
+            values = self.result.readout_at(x, y)
             if values:
-                text += "   " + "  ".join(f"p({n}|x) = {v:.3f}" for n, v in values)
+                text += "   " + values
         self.hover.setText(text)

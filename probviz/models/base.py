@@ -87,6 +87,7 @@ class Classifier:
     name = "base"
     label = "Classifier"
     generative = False
+    probabilistic = True  # gives p(C_k|x); the discriminant functions of Bishop 4.1 do not
 
     def fit(self, X, y, *, init: "Classifier | None" = None, names=None) -> "Classifier":
         """Fit to points X (N, 2) with labels y (N,). ``init``, a fitted model of the same kind,

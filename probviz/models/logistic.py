@@ -88,17 +88,38 @@ class _LinearModel(Classifier):
                 starts["the Gaussian model's log-odds"] = generative
         W = self._solve(Phi, codes, K, starts)
         del self._R
+        self._set_weights(W, center, scale, degree, K)
+
+    def _set_weights(self, W, center, scale, degree, K):
+        """The fitted attributes from weights W on the features [1, phi((x - center) / scale)]."""
         rows = self._score_rows(W)
         coefs = np.zeros((rows.shape[0], degree + 1, degree + 1))
         coefs[:, 0, 0] = rows[:, 0]
         for m, (i, j) in enumerate(monomials(degree)):
             coefs[:, i, j] = rows[:, m + 1]
-        self.scores_ = Poly2D(center, scale, coefs)
+        self.scores_ = Poly2D(np.asarray(center, float), np.asarray(scale, float), coefs)
         self.weights_ = self._weights_from_scores(self.scores_.in_frame(*self.frame_, degree))
         raw = self.scores_.in_raw_units()
         reported = self._reported_rows(K)
         self.intercept_ = raw[reported, 0, 0]
         self.coef_ = np.stack([raw[reported, i, j] for i, j in monomials(degree)], axis=1)
+
+    @classmethod
+    def from_weights(cls, W, frame, classes, params: dict, names=None, steps: int = 0) -> "_LinearModel":
+        """A model whose weights are W (rows as ``weights_``) on the features of ``frame`` = (center,
+        scale): a training step drawn like any fit. Nothing is fitted; ``converged_`` is False."""
+        from probviz.models.base import class_names
+
+        model = cls(**params)
+        model.classes_ = np.asarray(classes)
+        model.class_names_ = class_names(model.classes_, names)
+        model.notices_, model.n_features_in_ = [], 2
+        K = len(model.classes_)
+        model.ovr_ = K > 2
+        model.frame_ = (np.asarray(frame[0], float), np.asarray(frame[1], float))
+        model.n_iter_, model.converged_, model.start_, model.separation_, model.gradient_ = steps, False, "zero", "", 0.0
+        model._set_weights(np.asarray(W, float), *model.frame_, BASES[model.basis], K)
+        return model
 
     def _frame_map(self, center, scale, degree):
         """M (F, F): row m holds the objective's coefficients [1, phi(x)] of the solver's feature m."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from probviz.models.discriminant import SCHEMES, Fisher, LeastSquares, Perceptron
 from probviz.models.gaussian import LDA, QDA, GaussianNB
 from probviz.models.logistic import (
     BASES, DEFAULT_BASIS, DEFAULT_L2, DEFAULT_STANDARDIZE, LogisticRegression, SoftmaxRegression,
@@ -63,6 +64,11 @@ class ModelInfo:
     def generative(self) -> bool:
         return self.cls.generative
 
+    @property
+    def probabilistic(self) -> bool:
+        """False for the discriminant functions of Bishop 4.1: they assign classes, no p(C_k|x)."""
+        return self.cls.probabilistic
+
     def defaults(self) -> dict:
         """The parameters a new document, ``probviz fit`` and ``probviz export`` start from."""
         return {p.name: p.default for p in self.params}
@@ -91,6 +97,13 @@ STANDARDIZE = ParamSpec(
     "Fit on features scaled to unit variance, so l2 means the same on any data scale; "
     "weights are reported in the original units.")
 
+SCHEME = ParamSpec(
+    "scheme", "Multiclass scheme", "choice", "k-class",
+    "How K classes are decided from linear discriminants (Bishop 4.1.2): k-class takes the largest y_k; "
+    "one-vs-rest asks each class against the rest (y_k > 1/2); one-vs-one fits every pair and takes a vote. "
+    "The last two leave regions undecided (hatched).",
+    choices=SCHEMES)
+
 _MODELS = (
     ModelInfo("lda", LDA,
               "Gaussian classes sharing one covariance: linear boundaries (Bishop 4.2.2, eqs. 4.68-4.70).",
@@ -107,10 +120,22 @@ _MODELS = (
     ModelInfo("softmax", SoftmaxRegression,
               "p(Ck|x) = softmax(w_kᵀφ(x) + w_k0), fitted by Newton's method (Bishop 4.3.4).",
               (L2, BASIS, STANDARDIZE)),
+    ModelInfo("leastsquares", LeastSquares,
+              "y_k(x) = w_kᵀx + w_k0 fitted to 1-of-K targets in closed form, W = Φ⁺T (Bishop 4.1.3, eq. 4.16); "
+              "no probabilities, and with three classes in a line the middle one is masked.",
+              (SCHEME,)),
+    ModelInfo("fisher", Fisher,
+              "Two classes: the direction w ∝ S_W⁻¹(m₂ - m₁) that separates the projected means best "
+              "relative to the within-class scatter (Bishop 4.1.4, eq. 4.30); no probabilities."),
+    ModelInfo("perceptron", Perceptron,
+              "Two classes: w ← w + η φ_n t_n on each misclassified point, from w = 0 (Bishop 4.1.7, "
+              "eq. 4.55); settles only when a line separates the classes; no probabilities."),
 )
 
 REGISTRY: dict[str, ModelInfo] = {m.name: m for m in _MODELS}
 MODEL_NAMES: tuple[str, ...] = tuple(REGISTRY)
+#: the models that give p(C_k|x): Bishop 4.2 and 4.3
+PROBABILISTIC_NAMES: tuple[str, ...] = tuple(m.name for m in _MODELS if m.probabilistic)
 
 
 def info(name: str) -> ModelInfo:

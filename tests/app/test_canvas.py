@@ -74,6 +74,9 @@ def test_every_model_fits_and_draws(qtbot, window):
         key(qtbot, window, Qt.Key.Key_M)
         seen.append(window.doc.model_name)
         res = window.result.fit
+        if window.doc.model_name in ("fisher", "perceptron"):  # two classes only: said, nothing drawn
+            assert res.model is None and "this data has 3" in window.message.text()
+            continue
         assert res.model is not None and res.model.name == window.doc.model_name
         assert window.result.scene.boundaries, window.doc.model_name
         assert "accuracy" in window.message.text()

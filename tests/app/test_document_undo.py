@@ -108,8 +108,10 @@ class EditHistory(RuleBasedStateMachine):
     def param(self, value):
         if self.doc.model_name in ("lda", "qda", "nb"):
             self.doc.set_param("reg_covar", value)
-        else:
+        elif self.doc.model_name in ("logistic", "softmax"):
             self.doc.set_param("l2", value)
+        elif self.doc.model_name == "leastsquares":
+            self.doc.set_param("scheme", ("k-class", "one-vs-rest", "one-vs-one")[int(value * 2.999)])
 
     @rule(basis=st.sampled_from(["linear", "quadratic", "cubic"]), standardize=st.booleans())
     def discriminative_params(self, basis, standardize):

@@ -232,3 +232,23 @@ def test_the_reject_region_is_where_max_p_is_below_theta_in_every_format(qapp, t
     share = np.mean(model.predict_proba(np.c_[u.ravel(), v.ravel()]).max(axis=1) < 0.9)
     plot_pixels = (xt[-1] - xt[0]) * (yt[-1] - yt[0])
     assert grey.sum() / plot_pixels == pytest.approx(share, rel=0.03)
+
+
+@pytest.mark.parametrize("ext,dpi,reader", [("png", 96, "png"), ("png", 300, "png"), ("pdf", 300, "pdf"),
+                                            ("svg", 150, "svg-resvg")])
+def test_curves_sit_where_the_ticks_say(qapp, tmp_path, ext, dpi, reader):
+    """The error plot (and every line plot): a level line at E = 3 from step 1 to 4 lies on the row and
+    between the columns the ticks give, in every format, read back by another renderer."""
+    from probviz.app.export import export_curves
+
+    path = str(tmp_path / f"c.{ext}")
+    export_curves(path, [("", [1, 4], [3, 3], BLUE, False)], width=W, height=H, dpi=dpi, bounds=(0, 5, 0, 5))
+    rgb = raster(path, reader)
+    xt, yt, _, _ = axis_ticks(rgb, Style().foreground)
+    x_of = lambda v: xt[0] + v * np.mean(np.diff(xt))  # noqa: E731 - ticks every 1 from 0
+    y_of = lambda v: yt[-1] - v * np.mean(np.diff(yt))  # noqa: E731
+    assert len(xt) == 6 and len(yt) == 6, (xt, yt)
+    c = np.array([int(BLUE[i:i + 2], 16) for i in (1, 3, 5)])
+    ys, xs = np.nonzero(np.all(np.abs(rgb - c) <= 40, axis=2))
+    assert abs(np.median(ys) - y_of(3)) < 1.5
+    assert abs(xs.min() - x_of(1)) < 2.5 and abs(xs.max() - x_of(4)) < 2.5

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypo import examples
 
-from probviz.models import MODEL_NAMES, create
+from probviz.models import PROBABILISTIC_NAMES as MODEL_NAMES, create
 
 
 def check(model, X, y):

@@ -1,0 +1,98 @@
+"""`probviz fit/export --optimizer`: the exact forms other tools rely on, replayed from the JSON alone."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PySide6.QtGui import QImage
+from scipy.special import expit
+
+from probviz.data.examples import load
+
+
+def run(*args, timeout=120):
+    return subprocess.run([sys.executable, "-m", "probviz", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def _logistic_replay(X, y, center, scale, eta, steps, l2, optimizer):
+    """gd: w <- w - eta grad E; sgd: point n = step mod N with 1/N of the penalty; from w = 0."""
+    Phi = np.column_stack([np.ones(len(X)), (X - center) / scale])
+    t = (y == 1).astype(float)
+    w, curve = np.zeros(3), []
+    for s in range(steps):
+        rows = slice(None) if optimizer == "gd" else slice(s % len(X), s % len(X) + 1)
+        g = Phi[rows].T @ (expit(Phi[rows] @ w) - t[rows])
+        g[1:] += l2 * w[1:] / (1 if optimizer == "gd" else len(X))
+        w = w - eta * g
+        a = Phi @ w
+        curve.append(np.sum(np.logaddexp(0, a) - t * a) + 0.5 * l2 * w[1:] @ w[1:])
+    return w, curve
+
+
+@pytest.mark.parametrize("optimizer", ["gd", "sgd"])
+def test_fit_json_replays_from_its_own_numbers(optimizer):
+    r = run("fit", "example:fruit", "--model", "logistic", "--optimizer", optimizer, "--eta", "0.03",
+            "--steps", "9", "--l2", "0.2", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    d = load("fruit")
+    w, curve = _logistic_replay(d.X, d.labels, np.array(out["center"]), np.array(out["scale"]), 0.03, 9, 0.2,
+                                optimizer)
+    np.testing.assert_allclose(out["weights"][0], w, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(out["error_curve"], curve, rtol=1e-12)
+    assert len(out["error_curve"]) == 9 and out["steps"] == 9 and out["optimizer"] == optimizer
+    np.testing.assert_allclose(out["center"], d.X.mean(axis=0), rtol=1e-14)
+    np.testing.assert_allclose(out["scale"], d.X.std(axis=0), rtol=1e-14)
+    # the weights in the units of x are the same function
+    a_raw = d.X @ np.array(out["coef"][0]) + out["intercept"][0]
+    a_z = np.column_stack([np.ones(len(d.X)), (d.X - out["center"]) / np.array(out["scale"])]) @ w
+    np.testing.assert_allclose(a_raw, a_z, atol=1e-10)
+    assert out["optimum_error"] < curve[-1]
+
+
+def test_newton_json_reaches_the_direct_fit():
+    r = run("fit", "example:fruit", "--model", "softmax", "--optimizer", "newton", "--steps", "12", "--json")
+    out = json.loads(r.stdout)
+    direct = json.loads(run("fit", "example:fruit", "--model", "softmax", "--json").stdout)
+    A = np.array(out["coef"]) - np.array(out["coef"]).mean(axis=0)
+    B = np.array(direct["coef"]) - np.array(direct["coef"]).mean(axis=0)
+    np.testing.assert_allclose(A, B, atol=1e-8)
+    assert out["eta"] is None and abs(out["error_curve"][-1] - out["optimum_error"]) < 1e-9
+
+
+def test_perceptron_least_squares_and_fisher_from_the_command_line():
+    r = run("fit", "example:xor", "--model", "perceptron", "--optimizer", "sgd", "--steps", "500", "--json")
+    out = json.loads(r.stdout)
+    assert out["optimum_error"] is None and "never settles" in out["notices"][0]
+    assert min(out["misclassified_curve"]) > 0
+    r = run("fit", "example:three-in-a-line", "--model", "leastsquares", "--json")
+    out = json.loads(r.stdout)
+    assert out["parameters"] == {"scheme": "k-class"} and any("masked" in n for n in out["notices"])
+    r = run("fit", "example:fruit", "--model", "fisher")
+    assert r.returncode == 0 and "Fisher direction" in r.stdout and "No probabilities" in r.stdout
+
+
+@pytest.mark.parametrize("args,message", [
+    (("--model", "lda", "--optimizer", "gd"), "lda is not trained step by step"),
+    (("--model", "perceptron", "--optimizer", "newton"), "the perceptron has no Newton step"),
+    (("--model", "logistic", "--steps", "5"), "--eta, --steps and --curve need --optimizer"),
+    (("--model", "logistic", "--optimizer", "newton", "--eta", "0.1"), "--eta does not apply to newton"),
+    (("--model", "logistic", "--optimizer", "gd", "--eta", "0"), "0 is not a positive number"),
+    (("--model", "logistic", "--optimizer", "gd", "--eta", "1e9", "--steps", "400"), "too large"),
+])
+def test_training_errors_are_one_line(args, message):
+    r = run("fit", "example:fruit", *args)
+    assert r.returncode == 2 and message in r.stderr and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_export_draws_the_step_and_its_curve(tmp_path):
+    out, curve = tmp_path / "s.png", tmp_path / "c.png"
+    r = run("export", "example:fruit", "--model", "logistic", "--optimizer", "gd", "--eta", "0.01", "--steps", "3",
+            "-o", str(out), "--curve", str(curve), "--width", "400", "--height", "300")
+    assert r.returncode == 0, r.stderr
+    assert "step 3" in r.stdout and QImage(str(out)).width() == 400 and QImage(str(curve)).height() == 300
+    r = run("export", "example:fruit", "--model", "logistic", "--optimizer", "gd", "-o", str(out), "--curve",
+            str(tmp_path / "c.txt"))
+    assert r.returncode == 2 and "unknown figure type .txt" in r.stderr

@@ -1,0 +1,201 @@
+"""Least squares, Fisher and the perceptron (Bishop 4.1) against the formulas written out here."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hypo import examples
+from probviz.data.examples import load
+from probviz.models import create
+from probviz.scene import build_scene, discriminant_lines, grid_axes
+
+
+def _raw_design(X):
+    return np.column_stack([np.ones(len(X)), X])
+
+
+def _two_blobs(rng, n=30, offset=0.0, scale=1.0):
+    X = np.vstack([rng.normal([-1, 0], 0.6, (n, 2)), rng.normal([1.5, 1], 0.6, (n, 2))]) * scale + offset
+    return X, np.repeat([0, 1], n)
+
+
+@pytest.mark.parametrize("offset,scale", [(0.0, 1.0), (1e6, 1.0), (0.0, 1e-6), (0.0, 1e6), (-3e5, 1e-3)])
+def test_least_squares_is_the_pseudo_inverse_solution(offset, scale):
+    """W^T = Phi^+ T with 1-of-K targets (Bishop eq. 4.16): y_k(x) at the points equals the reference's,
+    computed in centred coordinates (where the pseudo-inverse is well conditioned)."""
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal(m, 0.7, (12, 2)) for m in ([0, 0], [2, 1], [0, 3])]) * scale + offset
+    y = np.repeat([0, 1, 2], 12)
+    m = create("leastsquares").fit(X, y)
+    C = X - X.mean(axis=0)
+    W = np.linalg.pinv(_raw_design(C / scale)) @ np.eye(3)[y]
+    expected = _raw_design(C / scale) @ W
+    np.testing.assert_allclose(m.decision_function(X), expected, atol=1e-9)
+    # the reported weights in the units of x give the same values
+    np.testing.assert_allclose((X - offset) @ m.coef_.T + m.intercept_ + offset * m.coef_.sum(axis=1), expected,
+                               atol=1e-6 * (1 + abs(offset) / scale) if offset else 1e-9)
+    assert m.probabilistic is False
+    with pytest.raises(TypeError):
+        m.predict_proba(X)
+
+
+def test_least_squares_masks_the_middle_class_of_three_in_a_line():
+    """Bishop figure 4.5: least squares gives the middle class less than half of its own points; softmax
+    regression on the same data assigns each class nearly all of its points; the notice says so."""
+    d = load("three-in-a-line")
+    ls = create("leastsquares").fit(d.X, d.labels, names=d.class_names)
+    recall = [np.mean(ls.predict(d.X)[d.labels == k] == k) for k in range(3)]
+    assert recall[1] < 0.5 and recall[0] > 0.9 and recall[2] > 0.9
+    soft = create("softmax").fit(d.X, d.labels)
+    assert all(np.mean(soft.predict(d.X)[d.labels == k] == k) > 0.9 for k in range(3))
+    assert any("C2 only" in n and "masked" in n and "figure 4.5" in n for n in ls.notices_), ls.notices_
+    assert not any("C1 only" in n or "C3 only" in n for n in ls.notices_)
+
+
+def test_one_vs_rest_claims_and_ambiguity():
+    """Each y_k > 1/2 claims a point; a point claimed by no class or by several is undecided (-1),
+    exactly where the reference's count of claims is not 1 (Bishop 4.1.2)."""
+    d = load("three-in-a-line")
+    m = create("leastsquares", scheme="one-vs-rest").fit(d.X, d.labels)
+    W = np.linalg.pinv(_raw_design(d.X)) @ np.eye(3)[d.labels]
+    pts = np.random.default_rng(2).uniform(-5, 5, (4000, 2))
+    claims = (_raw_design(pts) @ W) > 0.5
+    expected = np.where(claims.sum(axis=1) == 1, np.argmax(claims, axis=1), -1)
+    np.testing.assert_array_equal(m.decide(pts), expected)
+    assert np.any(expected == -1) and np.any(expected >= 0)
+    summary, wrong = m.evaluate(d.X, d.labels)
+    assert summary["undecided"] == np.count_nonzero(m.decide(d.X) < 0)
+    assert np.all(wrong[m.decide(d.X) < 0])  # undecided counts as wrong
+    # its lines are the three y_k = 1/2, whole
+    for b in discriminant_lines(m, (-5, 5, -5, 5)):
+        np.testing.assert_allclose(_raw_design(b.xy) @ W[:, b.k], 0.5, atol=1e-9)
+
+
+def test_one_vs_one_votes():
+    """One line per pair fitted to that pair's points only (targets +1, -1), a vote, -1 on a tie."""
+    d = load("shared-vs-own-covariance")
+    m = create("leastsquares", scheme="one-vs-one").fit(d.X, d.labels)
+    pts = np.random.default_rng(3).uniform(-5, 5, (4000, 2))
+    votes = np.zeros((len(pts), 3), int)
+    for k, j in ((0, 1), (0, 2), (1, 2)):
+        mine = (d.labels == k) | (d.labels == j)
+        w = np.linalg.pinv(_raw_design(d.X[mine])) @ np.where(d.labels[mine] == k, 1.0, -1.0)
+        s = _raw_design(pts) @ w
+        votes[:, k] += s > 0
+        votes[:, j] += s <= 0
+    top = votes.max(axis=1)
+    expected = np.where((votes == top[:, None]).sum(axis=1) == 1, np.argmax(votes, axis=1), -1)
+    np.testing.assert_array_equal(m.decide(pts), expected)
+    assert np.any(expected == -1)
+    assert m.n_parameters() == 9
+
+
+def test_fisher_direction_and_threshold():
+    """w ∝ S_W^-1 (m_2 - m_1) (eq. 4.30), S_W the summed within-class scatter (eq. 4.28), unit length in x
+    units; y(x) = w^T (x - m) with m the overall mean (eq. 4.34)."""
+    d = load("fruit")
+    X, y = d.X, d.labels
+    m1, m2 = X[y == 0].mean(axis=0), X[y == 1].mean(axis=0)
+    S_W = sum((X[y == k] - mk).T @ (X[y == k] - mk) for k, mk in ((0, m1), (1, m2)))
+    w = np.linalg.solve(S_W, m2 - m1)
+    w /= np.linalg.norm(w)
+    f = create("fisher").fit(X, y)
+    np.testing.assert_allclose(f.direction_, w, atol=1e-12)
+    np.testing.assert_allclose(f.coef_[0], w, atol=1e-12)
+    np.testing.assert_allclose(f.intercept_[0], -w @ X.mean(axis=0), atol=1e-12)
+    np.testing.assert_allclose(f.project(X), X @ w, atol=1e-12)
+    pts = np.random.default_rng(4).uniform(-1, 4, (500, 2))
+    np.testing.assert_array_equal(f.predict(pts), ((pts - X.mean(axis=0)) @ w > 0).astype(int))
+    # the optimality condition: no direction separates the projected classes better (eq. 4.26)
+    def criterion(v):
+        p = [X[y == k] @ v for k in (0, 1)]
+        return (p[1].mean() - p[0].mean()) ** 2 / (p[0].var() * len(p[0]) + p[1].var() * len(p[1]))
+    angles = np.linspace(0, np.pi, 721)
+    best = max(criterion(np.array([np.cos(a), np.sin(a)])) for a in angles)
+    assert criterion(w) >= best * (1 - 1e-12)
+    assert criterion(w) > 1.01 * criterion((m2 - m1) / np.linalg.norm(m2 - m1))
+
+
+def test_fisher_with_singular_scatter_and_more_classes():
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [3.0, 0.0], [4.0, 1.0]])  # within-class scatter of rank 1
+    f = create("fisher").fit(X, [0, 0, 1, 1])
+    assert f.accuracy(X, [0, 0, 1, 1]) == 1.0 and any("no spread" in n for n in f.notices_)
+    np.testing.assert_allclose(np.abs(f.direction_), [np.sqrt(0.5)] * 2)  # across the spread, not along it
+    X = np.array([[0.0, 0.0], [2.0, 0.0]])  # one point per class: no scatter, the line joining the means
+    f = create("fisher").fit(X, [0, 1])
+    np.testing.assert_allclose(f.direction_, [1.0, 0.0])
+    with pytest.raises(ValueError, match="two classes"):
+        create("fisher").fit(np.zeros((3, 2)) + np.arange(3)[:, None], [0, 1, 2])
+
+
+def _perceptron_reference(X, y, eta, epochs):
+    """eq. 4.55 on z = (x - mean) / std with a constant 1, in order from w = 0."""
+    Phi = np.column_stack([np.ones(len(X)), (X - X.mean(axis=0)) / X.std(axis=0)])
+    t = np.where(y == 1, 1.0, -1.0)
+    w = np.zeros(3)
+    for _ in range(epochs):
+        changed = False
+        for n in range(len(X)):
+            if t[n] * (Phi[n] @ w) <= 0:
+                w = w + eta * t[n] * Phi[n]
+                changed = True
+        if not changed:
+            break
+    return Phi @ w
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.integers(2, 4), st.integers(0, 10_000), st.sampled_from([0.0, 1e6]), st.sampled_from([1e-6, 1.0, 1e6]))
+def test_perceptron_follows_its_rule_and_stops_on_separable_data(n, seed, offset, scale):
+    rng = np.random.default_rng(seed)
+    X, y = _two_blobs(rng, n, offset, scale)
+    X[y == 1] += 3 * scale  # separable
+    p = create("perceptron").fit(X, y)
+    assert p.converged_
+    y_ref = _perceptron_reference(X, y, 1.0, 100)
+    np.testing.assert_allclose(p.decision_function(X)[:, 1] - p.decision_function(X)[:, 0], y_ref,
+                               atol=1e-6 * np.abs(y_ref).max())
+    assert np.all(p.predict(X) == y)  # the optimality condition: every point on its side
+
+
+def test_perceptron_never_settles_on_xor():
+    d = load("xor")
+    p = create("perceptron").fit(d.X, d.labels)
+    assert not p.converged_ and p.epochs_ == 100
+    assert any("never settles" in n for n in p.notices_)
+
+
+@pytest.mark.parametrize("name,params", [("leastsquares", {}), ("leastsquares", {"scheme": "one-vs-rest"}),
+                                         ("leastsquares", {"scheme": "one-vs-one"}), ("fisher", {}),
+                                         ("perceptron", {})])
+def test_regions_are_drawn_where_the_discriminant_decides(name, params):
+    """No heatmap: each pixel has the colour of the class ``decide`` gives its centre, the background
+    where it gives none, and hatching exactly there."""
+    d = load("three-in-a-line" if name == "leastsquares" else "fruit")
+    m = create(name, **params).fit(d.X, d.labels)
+    bounds, shape = (-5.0, 5.0, -4.0, 6.0), (60, 40)
+    colors = ["#D55E00", "#009E73", "#0072B2"]
+    sc = build_scene(m, bounds, colors, shape, {"heatmap", "boundaries"})
+    assert sc.posterior is None and sc.image is not None
+    xs, ys = grid_axes(bounds, *shape)
+    gx, gy = np.meshgrid(xs, ys)
+    codes = m.decide(np.column_stack([gx.ravel(), gy.ravel()])).reshape(gy.shape)
+    flat = [np.round(255 + 0.45 * (np.array([int(c[i:i + 2], 16) for i in (1, 3, 5)]) - 255)) for c in colors]
+    for k in range(len(m.classes_)):
+        assert np.all(np.abs(sc.image[codes == k, :3].astype(int) - flat[k]) <= 1)
+    assert np.all(sc.image[codes == -1, :3] == 255)
+    if np.any(codes == -1):
+        assert np.all(sc.ambiguous[codes >= 0, 3] == 0) and np.any(sc.ambiguous[codes == -1, 3] > 0)
+    else:
+        assert sc.ambiguous is None
+    assert sc.boundaries
+
+
+def test_single_class_and_degenerate_data_fit_without_nan():
+    X = np.array([[1.0, 1.0], [1.0, 1.0], [1.0, 1.0]])
+    for name in ("leastsquares", "fisher", "perceptron"):
+        m = create(name).fit(X, [0, 0, 0])
+        assert np.all(m.predict(X) == 0) and any("one class" in n for n in m.notices_)
+        m = create(name).fit(np.array([[0.0, 0.0], [0.0, 0.0], [1e-300, 0.0]]), [0, 1, 1])
+        assert np.all(np.isfinite(m.decision_function(np.array([[1.0, 2.0]]))))

@@ -1,0 +1,230 @@
+"""Training step by step (Bishop 4.1.7, 4.3.2-4.3.4): every step replayed by the update formulas
+written out here, and the end of the road equal to the direct fit."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.special import expit, softmax
+
+from hypo import examples
+from probviz.data.examples import load
+from probviz.models import create
+from probviz.models.training import Trainer, separable_note
+from reference import binary_reference, features, softmax_reference
+
+
+def _frame(X):
+    return X.mean(axis=0), X.std(axis=0)
+
+
+def _objective(name, Phi, codes, K, l2, W):
+    """E(W) (module docstring of probviz.models.training), written from eqs. 4.90 and 4.108."""
+    pen = 0.5 * l2 * np.sum(W[:, 1:] ** 2)
+    A = Phi @ W.T
+    if name == "softmax":
+        A = A - A.max(axis=1, keepdims=True)
+        return -np.sum(A[np.arange(len(A)), codes] - np.log(np.exp(A).sum(axis=1))) + pen
+    T = np.eye(K)[codes] if K > 2 else (codes == 1)[:, None].astype(float)
+    return np.sum(np.logaddexp(0, A) - T * A) + pen
+
+
+def _gradient(name, Phi, codes, K, l2, W):
+    """sum_n (y_n - t_n) phi_n (eqs. 4.91, 4.109) + l2 w (biases unpenalised)."""
+    A = Phi @ W.T
+    if name == "softmax":
+        Y, T = softmax(A, axis=1), np.eye(K)[codes]
+    else:
+        Y = expit(A)
+        T = np.eye(K)[codes] if K > 2 else (codes == 1)[:, None].astype(float)
+    G = (Y - T).T @ Phi
+    G[:, 1:] += l2 * W[:, 1:]
+    return G
+
+
+def _newton(name, Phi, codes, K, l2, W):
+    """IRLS: w_new = w - (Phi^T R Phi + l2 D)^-1 grad (eq. 4.92, R = diag(y(1-y)), eq. 4.98) for each
+    binary row; softmax: the Hessian blocks sum_n y_nk (I_kj - y_nj) phi_n phi_n^T (eq. 4.110), solved by
+    least squares (the scores are defined up to a common constant, so H is singular)."""
+    F = Phi.shape[1]
+    D = l2 * np.diag([0.0] + [1.0] * (F - 1))
+    G = _gradient(name, Phi, codes, K, l2, W)
+    if name == "logistic":
+        Y = expit(Phi @ W.T)
+        return W - np.stack([np.linalg.solve(Phi.T @ (Phi * (Y[:, k] * (1 - Y[:, k]))[:, None]) + D, G[k])
+                             for k in range(len(W))])
+    Y = softmax(Phi @ W.T, axis=1)
+    H = np.zeros((K * F, K * F))
+    for k in range(K):
+        for j in range(K):
+            c = Y[:, k] * ((k == j) - Y[:, j])
+            H[k * F:(k + 1) * F, j * F:(j + 1) * F] = Phi.T @ (Phi * c[:, None]) + (D if k == j else 0)
+    return W - np.linalg.lstsq(H, G.ravel(), rcond=1e-12)[0].reshape(W.shape)
+
+
+def _replay(name, optimizer, X, y, l2, eta, steps, degree=1):
+    classes, codes = np.unique(y, return_inverse=True)
+    K = len(classes)
+    Phi = features(X, degree, True, _frame(X))
+    rows = K if name == "softmax" or K > 2 else 1
+    W = np.zeros((rows, Phi.shape[1]))
+    errors = []
+    for s in range(steps):
+        if optimizer == "gd":
+            W = W - eta * _gradient(name, Phi, codes, K, l2, W)
+        elif optimizer == "sgd":
+            n = s % len(X)
+            G = _gradient(name, Phi[n:n + 1], codes[n:n + 1], K, 0.0, W)
+            G[:, 1:] += l2 * W[:, 1:] / len(X)
+            W = W - eta * G
+        else:
+            W = _newton(name, Phi, codes, K, l2, W)
+        errors.append(_objective(name, Phi, codes, K, l2, W))
+    return W, np.array(errors)
+
+
+CASES = [("logistic", "fruit"), ("logistic", "shared-vs-own-covariance"), ("softmax", "fruit"),
+         ("softmax", "shared-vs-own-covariance")]
+
+
+@pytest.mark.parametrize("name,example", CASES)
+@pytest.mark.parametrize("optimizer,eta,steps", [("gd", 0.004, 25), ("sgd", 0.2, 60), ("newton", None, 6)])
+def test_every_step_is_the_update_formula(name, example, optimizer, eta, steps):
+    d = load(example)
+    t = Trainer(name, d.X, d.labels, optimizer=optimizer, eta=eta, l2=0.05)
+    t.step(steps)
+    W, errors = _replay(name, optimizer, d.X, d.labels, 0.05, eta, steps)
+    np.testing.assert_allclose(t.current.W, W, rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose([s.error for s in t.history[1:]], errors, rtol=1e-10)
+    if optimizer == "sgd":
+        n = (steps - 1) % len(d.X)
+        assert t.current.point == n
+
+
+@pytest.mark.parametrize("name", ["logistic", "softmax"])
+@pytest.mark.parametrize("basis,degree", [("linear", 1), ("quadratic", 2)])
+def test_newton_ends_at_the_direct_fit_and_gd_heads_there(name, basis, degree):
+    """Newton from w = 0 reaches the direct fit's weights (same objective), checked against a generic
+    optimiser (BFGS) on the reference objective; gradient descent with a small eta lowers E every step."""
+    d = load("shared-vs-own-covariance")
+    t = Trainer(name, d.X, d.labels, optimizer="newton", l2=0.1, basis=basis)
+    t.step(25)
+    E_opt, fitted = t.optimum()
+    np.testing.assert_allclose(t.current.error, E_opt, rtol=1e-12)
+    assert t.gradient_norm() < 1e-10
+    codes = d.labels
+    Phi = features(d.X, degree, True, _frame(d.X))
+    if name == "softmax":
+        _, ref = softmax_reference(Phi, codes, 3, 0.1)
+    else:  # one-vs-rest: three separate binary problems
+        ref = sum(binary_reference(Phi, (codes == k).astype(float), 0.1)[1] for k in range(3))
+    assert t.current.error <= ref + 1e-7 * abs(ref)
+    np.testing.assert_allclose(t.model().predict_proba(d.X), fitted.predict_proba(d.X), atol=1e-9)
+    g = Trainer(name, d.X, d.labels, optimizer="gd", eta=0.002, l2=0.1, basis=basis)
+    g.step(200)
+    E = [s.error for s in g.history]
+    assert all(b <= a + 1e-12 for a, b in zip(E, E[1:]))
+    assert E[-1] < E[0] and E[-1] > E_opt
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(st.integers(2, 4), st.integers(2, 4), st.integers(0, 10_000),
+       st.sampled_from([0.0, 1e6]), st.sampled_from([1e-6, 1.0, 1e6]), st.sampled_from(["logistic", "softmax"]))
+def test_newton_on_few_points_matches_a_generic_optimiser(K, n, seed, offset, scale, name):
+    """2-4 points per class, K up to 4, offsets and scales far from 1: Newton's steps on the
+    standardized features reach the minimum BFGS finds on the same objective."""
+    rng = np.random.default_rng(seed)
+    X = (rng.normal(size=(K * n, 2)) + np.repeat(rng.normal(0, 2, (K, 2)), n, axis=0)) * scale + offset
+    y = np.repeat(np.arange(K), n)
+    t = Trainer(name, X, y, optimizer="newton", l2=0.5)
+    t.step(40)
+    Phi = features(X, 1, True, t.frame)  # the reported frame (a spread below 1e-12 of |x| counts as none)
+    if name == "softmax":
+        _, ref = softmax_reference(Phi, y, K, 0.5)
+    elif K == 2:
+        _, ref = binary_reference(Phi, (y == 1).astype(float), 0.5)
+    else:
+        ref = sum(binary_reference(Phi, (y == k).astype(float), 0.5)[1] for k in range(K))
+    assert t.current.error <= ref + 1e-8 * max(1.0, abs(ref))
+    assert t.gradient_norm() < 1e-9
+
+
+def test_separable_data_without_a_penalty_grows_the_weights():
+    """l2 = 0 on separable data: E falls toward 0 while ||w|| grows without bound; no optimum (Bishop
+    4.3.2), and the note says why."""
+    rng = np.random.default_rng(5)
+    X = np.vstack([rng.normal([-2, 0], 0.5, (10, 2)), rng.normal([2, 0], 0.5, (10, 2))])
+    y = np.repeat([0, 1], 10)
+    t = Trainer("logistic", X, y, optimizer="gd", eta=0.5, l2=0.0)
+    t.step(400)
+    norms = [s.norm for s in t.history[::50]]
+    assert all(b > a for a, b in zip(norms, norms[1:]))
+    assert t.current.error < 0.05 * t.history[0].error and t.current.wrong == 0
+    assert t.optimum()[0] is None
+    assert "no maximum-likelihood solution" in separable_note(t)
+    assert separable_note(Trainer("logistic", X, y, l2=0.01)) == ""
+
+
+def test_perceptron_steps():
+    """sgd: w <- w + eta phi_n t_n on a misclassified point, nothing otherwise (eq. 4.55); gd: the sum over
+    the misclassified; E_P = -sum_M w^T phi_n t_n (eq. 4.54); it stops making mistakes on separable data
+    and cycles on XOR, saying so."""
+    rng = np.random.default_rng(6)
+    X = np.vstack([rng.normal([-2, 0], 0.5, (8, 2)), rng.normal([2, 0], 0.5, (8, 2))])
+    y = np.repeat([0, 1], 8)
+    Phi = features(X, 1, True, _frame(X))
+    tt = np.where(y == 1, 1.0, -1.0)
+    t = Trainer("perceptron", X, y, optimizer="sgd", eta=0.7)
+    w = np.zeros(3)
+    for s in range(40):
+        n = s % len(X)
+        if tt[n] * (Phi[n] @ w) <= 0:
+            w = w + 0.7 * tt[n] * Phi[n]
+        t.step()
+        np.testing.assert_allclose(t.current.W[0], w, atol=1e-12)
+        m = tt * (Phi @ w) <= 0
+        np.testing.assert_allclose(t.current.error, -np.sum(tt[m] * (Phi[m] @ w)), atol=1e-12)
+    assert t.current.wrong == 0 and separable_note(t) == ""
+    g = Trainer("perceptron", X, y, optimizer="gd", eta=0.1)
+    g.step(1)
+    np.testing.assert_allclose(g.current.W[0], 0.1 * (tt @ Phi), atol=1e-12)  # at w = 0 every point counts
+    d = load("xor")
+    x = Trainer("perceptron", d.X, d.labels, optimizer="sgd")
+    x.step(2000)
+    assert min(s.wrong for s in x.history[1000:]) > 0
+    assert "never settles" in separable_note(x)
+    with pytest.raises(ValueError, match="no Newton step"):
+        Trainer("perceptron", X, y, optimizer="newton")
+
+
+def test_bad_settings_are_refused():
+    d = load("fruit")
+    for kwargs, message in (({"optimizer": "adam"}, "optimizer"), ({"eta": 0.0}, "eta"), ({"eta": -1.0}, "eta"),
+                            ({"start": np.zeros((2, 3))}, "start")):
+        with pytest.raises(ValueError, match=message):
+            Trainer("logistic", d.X, d.labels, **kwargs)
+    with pytest.raises(ValueError, match="not trained"):
+        Trainer("lda", d.X, d.labels)
+    with pytest.raises(ValueError, match="two classes"):
+        Trainer("perceptron", np.arange(6.0).reshape(3, 2), [0, 1, 2])
+    t = Trainer("logistic", d.X, d.labels, optimizer="gd", eta=1e6)
+    with pytest.raises(FloatingPointError, match="too large"):
+        t.step(50)
+    assert np.all(np.isfinite(t.current.W))  # the last good step is kept
+
+
+def test_a_training_step_is_a_model_in_the_units_of_x():
+    """The step's model gives p(C_2|x) = sigma(w^T z + w0) with z the standardized x, and its coef_ and
+    intercept_ are the same function in the units of x."""
+    d = load("fruit")
+    t = Trainer("logistic", d.X, d.labels, optimizer="gd", eta=0.01)
+    t.step(7)
+    m = t.model()
+    center, scale = _frame(d.X)
+    w = t.current.W[0]
+    p = expit(w[0] + ((d.X - center) / scale) @ w[1:])
+    np.testing.assert_allclose(m.predict_proba(d.X)[:, 1], p, rtol=1e-12)
+    np.testing.assert_allclose(expit(d.X @ m.coef_[0] + m.intercept_[0]), p, rtol=1e-9)
+    assert m.n_iter_ == 7 and not m.converged_
+    fitted = create("logistic").fit(d.X, d.labels)
+    assert not np.allclose(m.coef_, fitted.coef_, rtol=1e-3)
