@@ -141,6 +141,7 @@ class FrameRequest:
     reject: tuple = (170, 170, 170)
     generation: int = 0
     revision: int = 0
+    highlight: tuple | None = None  # a point to ring: the one the last on-line training step used
 
 
 @dataclass

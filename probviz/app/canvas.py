@@ -124,6 +124,8 @@ class Canvas(pg.PlotWidget):
         self.selected.setZValue(12)
         self.probe = pg.ScatterPlotItem(symbol="o", pxMode=True)
         self.probe.setZValue(13)
+        self.spotlight = pg.ScatterPlotItem(symbol="o", pxMode=True, brush=None)  # the point SGD just used
+        self.spotlight.setZValue(12.5)
         self.probe_label = pg.TextItem(anchor=(0, 1.2))
         self.probe_label.setZValue(13)
         self.hint = pg.TextItem("Press 1 and click to add points", anchor=(0.5, 0.5))
@@ -132,7 +134,7 @@ class Canvas(pg.PlotWidget):
         self.band.setZValue(20)
         self.band.hide()
         for item in (self.heatmap, self.decision, self.reject, self.ambiguous, self.boundary_outline, self.boundary, self.means,
-                     self.density, self.wrong, self.selected,
+                     self.density, self.wrong, self.selected, self.spotlight,
                      self.probe, self.probe_label):
             self._add_passive(item)
         self.vb.addItem(self.hint, ignoreBounds=True)
@@ -167,6 +169,7 @@ class Canvas(pg.PlotWidget):
         self.selected.setPen(pg.mkPen(fg, width=2.0 * style.scale, style=Qt.PenStyle.DashLine))
         self.probe.setPen(pg.mkPen(fg, width=2.5 * style.scale))
         self.probe.setBrush(pg.mkBrush(*style.background))
+        self.spotlight.setPen(pg.mkPen(fg, width=3.0 * style.scale))
         self.band.setPen(pg.mkPen(fg, width=1, style=Qt.PenStyle.DashLine))
         self.band.setBrush(pg.mkBrush(*style.foreground, 30))
         self.hint.setColor(fg)
@@ -273,7 +276,10 @@ class Canvas(pg.PlotWidget):
             self._wrong = None
             self._update_wrong()
             self._draw_probe(None)
+            self.spotlight.setData(pos=np.empty((0, 2)))
             return
+        spot = frame.request.highlight
+        self.spotlight.setData(pos=np.empty((0, 2)) if spot is None else [spot], size=2.2 * s.point_size)
         self._set_image(self.heatmap, sc.image, sc.bounds)
         self._set_image(self.decision, sc.decision, sc.bounds)
         self.reject.setPath(rings_path(sc.reject))

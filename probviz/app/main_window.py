@@ -24,6 +24,7 @@ from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.fileops import FileOps
 from probviz.app.panel import Panel
 from probviz.app.refit import Job, Refitter
+from probviz.app.training import TrainingPanel
 from probviz.app.widgets import ElidedLabel, NumberField, ShortcutsDialog
 from probviz.data import examples
 from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS
@@ -54,6 +55,13 @@ class MainWindow(QMainWindow):
         self.dock.setObjectName("panel")
         self.dock.setWidget(scroll)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        self.training = TrainingPanel(self.doc)
+        self.training_dock = QDockWidget("Training", self)
+        self.training_dock.setObjectName("training")
+        self.training_dock.setWidget(self.training)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.training_dock)
+        self.tabifyDockWidget(self.dock, self.training_dock)
+        self.dock.raise_()
 
         self.message = ElidedLabel()  # the fit's summary: cut with "…" (whole in its tooltip), never overlapped
         self.hover = QLabel()
@@ -87,6 +95,11 @@ class MainWindow(QMainWindow):
         doc.points_moved.connect(self._on_points_moved)
         doc.classes_changed.connect(self._on_classes_changed)
         doc.model_changed.connect(self._on_model_changed)
+        for signal in (doc.reset, doc.model_changed, doc.classes_changed):
+            signal.connect(self.training.sync)
+        for signal in (doc.points_changed, doc.points_moved):
+            signal.connect(self.training.restart)
+        self.training.changed.connect(lambda: self.refitter.schedule(refit=True))
         doc.probe_changed.connect(self._redraw)
         doc.theta_changed.connect(self._redraw)
         view.layers_changed.connect(self._on_layers_changed)
@@ -212,6 +225,19 @@ class MainWindow(QMainWindow):
         fit.triggered.connect(self.canvas.fit_view)
         tb.addAction(fit)
 
+        train = mb.addMenu("&Train")
+        t = self.training
+        self.train_show_action = self._action(
+            train, "&Show the training step", lambda *_: t.active.setChecked(self.train_show_action.isChecked()),
+            QKeySequence("T"), checkable=True)
+        t.active.toggled.connect(self.train_show_action.setChecked)
+        self._action(train, "&Play / pause", self._toggle_play, QKeySequence(Qt.Key.Key_Space))
+        self._action(train, "S&tep", self._train_step, QKeySequence("."))
+        self._action(train, "&Reset training", t.reset, QKeySequence("Ctrl+R"))
+        train_panel = self.training_dock.toggleViewAction()
+        train_panel.setText("Training &panel")
+        train.addAction(train_panel)
+
         help_ = mb.addMenu("&Help")
         self.shortcuts_action = self._action(help_, "&Keyboard shortcuts", self.show_shortcuts,
                                              [QKeySequence(Qt.Key.Key_F1), QKeySequence("?")])
@@ -234,6 +260,18 @@ class MainWindow(QMainWindow):
         return a
 
     # --- commands -------------------------------------------------------------------------
+    def _show_training(self):
+        self.training_dock.show()
+        self.training_dock.raise_()
+
+    def _toggle_play(self):
+        self._show_training()
+        self.training.toggle_play()
+
+    def _train_step(self):
+        self._show_training()
+        self.training.step()
+
     def set_tool(self, tool: str):
         self.canvas.tool = tool
         self.tool_actions[tool].setChecked(True)
@@ -256,7 +294,7 @@ class MainWindow(QMainWindow):
         """F5: everything legible from the back of a room. Menus, panel, status line and dialogs
         grow with the application font; the canvas draws thick lines, large markers and text, a
         legend in its emptiest corner, and a caption with the model, its accuracy and the layers.
-        The side panel folds away (F9 brings it back, large too)."""
+        The side panels fold away (F9 brings the model's back, large too)."""
         self.presentation_action.setChecked(on)
         font = QFont(self._base_font)
         if on:
@@ -269,6 +307,8 @@ class MainWindow(QMainWindow):
                 w.setFont(f)
         self._restyle()
         self.dock.setVisible(not on)
+        if on:  # the training dock too (Space or "." brings it back, large)
+            self.training_dock.setVisible(False)
         self.legend_action.setChecked(on)
         self._legend_toggled(on)
         self._update_caption()
@@ -373,6 +413,7 @@ class MainWindow(QMainWindow):
         scale = PRESENTATION_SCALE if presenting else 1.0
         apply_theme(dark)  # the panel folds away when presenting: only the canvas grows
         self.canvas.apply_style(Style(scale, dark))
+        self.training.apply_style(Style(scale, dark))
         self.refitter.schedule(refit=False)  # the heatmap is blended over the new background
         if self.legend_action.isChecked():
             self._legend_toggled(True)
@@ -508,9 +549,10 @@ class MainWindow(QMainWindow):
             doc.X.copy(), doc.labels.copy(), tuple(c.name for c in doc.classes),
             tuple(c.color for c in doc.classes), (doc.model_spec(),), self.canvas.view_bounds(), GRID,
             frozenset(doc.layers), doc.theta, doc.probe, style.background, style.reject, generation,
-            doc.revision)
-        moved = doc.moves_since(previous.revision) if previous is not None and refit else None
-        return Job(request, refit, previous, moved)
+            doc.revision, self.training.highlight())
+        fits = self.training.fits_for(request)
+        moved = doc.moves_since(previous.revision) if previous is not None and refit and fits is None else None
+        return Job(request, refit, previous, moved, fits)
 
     def _show_points(self):
         doc = self.doc

@@ -202,6 +202,30 @@ class Trainer:
         d = _solve(H + shift * (U @ U.T), G.ravel())
         return d.reshape(W.shape)
 
+    def generative_start(self):
+        """Start weights whose scores are a Gaussian model's log-odds (LDA for the linear basis, QDA for
+        the curved ones, Bishop 4.2.2): the same functional form; None for the perceptron or when the
+        Gaussian model cannot be fitted."""
+        from probviz.models.logistic import _gaussian_scores
+        from probviz.models.registry import info
+
+        if self.name == "perceptron":
+            return None
+        degree = BASES[self.basis]
+        model = info(self.name).cls(l2=self.l2, basis=self.basis, standardize=self.standardize)
+        if self.name == "logistic" and self.K > 2:
+            rows = []
+            for k in range(self.K):
+                C = _gaussian_scores(self.X, (self.codes == k).astype(np.int64), *self.frame, degree)
+                if C is None:
+                    return None
+                rows.append(model._flat(C[1:] - C[:1])[0])
+            return np.array(rows)
+        C = _gaussian_scores(self.X, self.codes, *self.frame, degree)
+        if C is None:
+            return None
+        return model._flat(C[1:] - C[:1]) if self.name == "logistic" else model._flat(C)
+
     # --- what the steps mean --------------------------------------------------------------
     def gradient_norm(self, W=None) -> float:
         """max |dE/dw| at W relative to sum_n max_f |phi_nf| (the optimality test of the fits)."""

@@ -1,0 +1,107 @@
+"""The Training dock, driven as a student drives it: keys, buttons, Play; the canvas draws each step."""
+
+import numpy as np
+from PySide6.QtCore import Qt
+
+from guihelp import click, key, settle
+from probviz.models import create
+from probviz.models.training import OPTIMIZERS
+
+
+def _open(qtbot, window, example, model):
+    window.open_example(example)
+    window.doc.set_model(model)
+    settle(window)
+
+
+def _shown(window):
+    return window.result.fit.model
+
+
+def test_space_plays_and_pauses_and_the_canvas_draws_each_step(qtbot, window):
+    _open(qtbot, window, "fruit", "logistic")
+    t = window.training
+    t.speed.setValue(200)
+    key(qtbot, window, Qt.Key.Key_Space)
+    assert t.play_button.isChecked() and t.active.isChecked()
+    qtbot.waitUntil(lambda: t.trainer.current.index >= 10, timeout=5000)
+    key(qtbot, window, Qt.Key.Key_Space)
+    assert not t.play_button.isChecked()
+    settle(window)
+    stopped = t.trainer.current.index
+    qtbot.wait(100)
+    assert t.trainer.current.index == stopped
+    # the canvas shows that step's weights, not the fitted model
+    X = window.doc.X
+    step_model = t.trainer.model()
+    np.testing.assert_allclose(_shown(window).predict_proba(X), step_model.predict_proba(X), atol=1e-12)
+    fitted = create("logistic").fit(X, window.doc.labels)
+    assert np.max(np.abs(_shown(window).predict_proba(X) - fitted.predict_proba(X))) > 1e-3
+    assert f"step {stopped}" in t.readout.text()
+    # T turns the step off: the fitted model is back
+    key(qtbot, window, Qt.Key.Key_T)
+    np.testing.assert_allclose(_shown(window).predict_proba(X), fitted.predict_proba(X), atol=1e-8)
+
+
+def test_gd_sgd_and_newton_reach_the_same_boundary_at_their_own_pace(qtbot, window):
+    _open(qtbot, window, "fruit", "logistic")
+    t = window.training
+    X, y = window.doc.X, window.doc.labels
+    fitted = create("logistic").fit(X, y).predict_proba(X)
+    needed = {}
+    for name, eta in (("newton", None), ("gd", 0.01), ("sgd", 0.05)):
+        t.optimizer.setCurrentIndex(OPTIMIZERS.index(name))
+        if eta is not None:
+            t.eta.setValue(eta)
+            t.restart()
+        settle(window)
+        steps = 0
+        tolerance = {"newton": 1e-6, "gd": 0.02, "sgd": 0.05}[name]  # a constant eta leaves SGD jittering
+        while np.max(np.abs(_shown(window).predict_proba(X) - fitted)) > tolerance if t.showing() else True:
+            key(qtbot, window, Qt.Key.Key_Period) if steps < 20 else t.step(100 if steps < 1000 else 1000)
+            settle(window)
+            steps = t.trainer.current.index
+            assert steps < 20000, name
+        needed[name] = steps
+    assert needed["newton"] <= 10 < needed["gd"]
+    # the plot keeps each optimizer's run, so the paces are seen side by side
+    labels = [c[0] for c in t.curves()]
+    assert {"Newton / IRLS", "Gradient descent", "Stochastic gradient descent"} <= set(labels)
+
+
+def test_sgd_rings_the_point_it_used(qtbot, window):
+    _open(qtbot, window, "fruit", "logistic")
+    t = window.training
+    t.optimizer.setCurrentIndex(OPTIMIZERS.index("sgd"))
+    for _ in range(3):
+        key(qtbot, window, Qt.Key.Key_Period)
+    assert t.trainer.current.point == 2
+    np.testing.assert_allclose(window.result.request.highlight, window.doc.X[2])
+    np.testing.assert_allclose(window.canvas.spotlight.getData()[0], [window.doc.X[2][0]])
+    assert "point 3 (" in t.readout.text() and "(y_n − t_n) φ_n" in t.readout.text()
+
+
+def test_the_perceptron_cycles_on_overlapping_data_and_has_no_newton(qtbot, window):
+    _open(qtbot, window, "fruit", "perceptron")
+    t = window.training
+    newton = t.optimizer.model().item(OPTIMIZERS.index("newton"))
+    assert not newton.isEnabled()
+    t.optimizer.setCurrentIndex(OPTIMIZERS.index("sgd"))
+    t.step(2000)
+    settle(window)
+    assert "never settles" in t.readout.text()
+    assert min(s.wrong for s in t.trainer.history[1000:]) > 0
+    assert window.result.scene.boundaries and window.result.scene.posterior is None
+
+
+def test_an_edit_starts_the_run_again_and_a_fitted_model_cannot_be_trained(qtbot, window):
+    _open(qtbot, window, "fruit", "logistic")
+    t = window.training
+    t.step(5)
+    settle(window)
+    click(qtbot, window, 0.5, 3.5)
+    assert t.trainer.current.index == 0 and len(t.trainer.X) == 251
+    window.doc.set_model("lda")
+    settle(window)
+    assert not t.play_button.isEnabled() and "fitted in one go" in t.readout.text()
+    assert not t.showing() and _shown(window).name == "lda"
