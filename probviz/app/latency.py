@@ -63,6 +63,35 @@ def measure(models, n: int = 1000, k: int = 3, moves: int = 40, size=(1000, 700)
     return out
 
 
+def measure_training(n: int = 1000, k: int = 2, steps: int = 40, size=(1000, 700)) -> dict:
+    """Median and 95th percentile (ms) of one training step (the Step key) to the repainted canvas,
+    per model and optimizer: the trainer's update, E(w), the frame of that step and its painting."""
+    app, win, X, _ = _window(n, k, size)
+    out = {}
+    for name, optimizers in (("logistic", ("gd", "sgd", "newton")), ("softmax", ("gd", "sgd", "newton")),
+                             ("perceptron", ("gd", "sgd"))):
+        win.doc.set_model(name)
+        win.refitter.flush()
+        app.processEvents()
+        for optimizer in optimizers:
+            t = win.training
+            t.optimizer.setCurrentIndex(t.optimizer.findData(optimizer))
+            t.restart()
+            win.refitter.flush()
+            times = []
+            for _ in range(steps + 3):
+                t0 = time.perf_counter()
+                t.step()
+                win.refitter.flush()
+                win.canvas.viewport().repaint()
+                times.append(time.perf_counter() - t0)
+            times = 1000 * np.array(times[3:])
+            out[f"{name} {optimizer}"] = {"median_ms": float(np.median(times)), "p95_ms": float(np.percentile(times, 95))}
+    win.doc.undo_stack.setClean()
+    win.close()
+    return out
+
+
 def measure_scale(n: int = 1_000_000, k: int = 5, repeat: int = 5, size=(1000, 700)) -> dict:
     """At N points: GUI-thread frame times (ms, medians) for toggling a layer and panning, and the
     wall time from choosing a generative model to its fit on screen (the fit runs on a worker)."""

@@ -414,6 +414,7 @@ class MainWindow(QMainWindow):
         apply_theme(dark)  # the panel folds away when presenting: only the canvas grows
         self.canvas.apply_style(Style(scale, dark))
         self.training.apply_style(Style(scale, dark))
+        self.panel.fisher.apply_style(Style(scale, dark))
         self.refitter.schedule(refit=False)  # the heatmap is blended over the new background
         if self.legend_action.isChecked():
             self._legend_toggled(True)

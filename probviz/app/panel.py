@@ -18,6 +18,7 @@ from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox, unbroken
 from probviz.app.widgets import NumberField, guard_wheel
 from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYERS
+from probviz.app.projection import FisherBox
 from probviz.models import MODEL_NAMES, REGISTRY
 
 def swatch_icon(color: str, size: int = 16) -> QIcon:
@@ -170,6 +171,8 @@ class Panel(QWidget):
         lay.addWidget(self.priors)
         self.params = ParamsBox(doc)
         lay.addWidget(self.params)
+        self.fisher = FisherBox(doc)
+        lay.addWidget(self.fisher)
         self.probe = ProbeBox(doc)
         lay.addWidget(self.probe)
         lay.addStretch(1)
@@ -265,4 +268,5 @@ class Panel(QWidget):
 
     def show_result(self, frame):
         self.params.show_result(frame)
+        self.fisher.show_result(frame)
         self.probe.show_result(frame)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QFormLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy,
     QVBoxLayout, QWidget,
 )
 
-from probviz.app.widgets import NumberField, guard_wheel
+from probviz.app.widgets import NumberField, SmallPlot, guard_wheel
 from probviz.colors import OKABE_ITO
 from probviz.models import REGISTRY
 from probviz.models.training import DEFAULT_ETA, OPTIMIZER_LABELS, OPTIMIZERS, TRAINABLE, Trainer, separable_note
@@ -29,13 +29,6 @@ MAX_FPS = 60
 
 def _vector(v) -> str:
     return "(" + ", ".join(f"{a:.3g}" for a in np.ravel(v)) + ")"
-
-
-class SmallPlot(pg.PlotWidget):
-    """A plot that asks for little room: the dock beside the canvas sets its size, not the plot."""
-
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
-        return QSize(320, 220)
 
 
 class TrainingPanel(QWidget):
@@ -88,7 +81,6 @@ class TrainingPanel(QWidget):
         self.plot.setLabel("bottom", "step")
         self.plot.setLabel("left", "E(w)")
         self.plot.showGrid(x=True, y=True, alpha=0.25)
-        self.plot.setMouseEnabled(x=False, y=False)
         self.plot.addLegend(offset=(-10, 10))
         self.optimum_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#555555", width=1.5, style=Qt.PenStyle.DashLine))
         self.plot.addItem(self.optimum_line)
@@ -311,15 +303,8 @@ class TrainingPanel(QWidget):
 
     def apply_style(self, style):
         """The plot in the window's theme (light or dark) and text size."""
-        self.plot.setBackground(style.background)
+        self.plot.apply_style(style)
         fg = pg.mkColor(*style.foreground)
-        for name in ("left", "bottom"):
-            ax = self.plot.plotItem.getAxis(name)
-            ax.setPen(fg)
-            ax.setTextPen(fg)
-        legend = self.plot.plotItem.legend
-        if legend is not None:
-            legend.setLabelTextColor(fg)
         self.optimum_line.setPen(pg.mkPen(fg, width=1.5, style=Qt.PenStyle.DashLine))
 
     def curves(self):

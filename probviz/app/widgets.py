@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import pyqtgraph as pg
+
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QPainter
 from PySide6.QtWidgets import (
@@ -194,3 +196,29 @@ class ShortcutsDialog(QDialog):
 
     def rows(self) -> list[tuple[str, str]]:
         return [(self.table.item(r, 0).text(), self.table.item(r, 1).text()) for r in range(self.table.rowCount())]
+
+
+class SmallPlot(pg.PlotWidget):
+    """A plot that asks for little room: the dock beside the canvas sets its size, not the plot."""
+
+    def __init__(self, height: int = 220, parent=None):
+        super().__init__(parent)
+        self._height = height
+        self.setMouseEnabled(x=False, y=False)
+        self.setMenuEnabled(False)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(300, self._height)
+
+    def apply_style(self, style) -> None:
+        """Background, axes and legend text in the window's theme."""
+        self.setBackground(style.background)
+        fg = pg.mkColor(*style.foreground)
+        for name in ("left", "bottom"):
+            ax = self.plotItem.getAxis(name)
+            ax.setPen(fg)
+            ax.setTextPen(fg)
+        legend = self.plotItem.legend
+        if legend is not None:
+            legend.setLabelTextColor(fg)
+        self.plotItem.titleLabel.setAttr("color", fg)

@@ -102,6 +102,17 @@ def three_in_a_line() -> Dataset:
                    description=EXAMPLES["three-in-a-line"][0])
 
 
+@example("fisher-projection",
+         "Two long, parallel classes (Bishop figure 4.6): projected onto the line joining their means they "
+         "overlap; Fisher's direction separates them. Try Fisher's discriminant.")
+def fisher_projection() -> Dataset:
+    rng = np.random.default_rng(11)
+    sigma = np.array([[1.0, 0.85], [0.85, 1.0]]) * 0.6
+    X = np.vstack([rng.multivariate_normal([0.0, 0.0], sigma, 100), rng.multivariate_normal([1.6, 0.5], sigma, 100)])
+    return Dataset(X, np.repeat([0, 1], 100), ["red", "blue"], colors=["#D55E00", "#0072B2"],
+                   name="fisher-projection", description=EXAMPLES["fisher-projection"][0])
+
+
 @example("iris", "Fisher's iris, petal length and width (real data): three species, two of them overlapping.")
 def iris() -> Dataset:
     from probviz.resources import asset_path

@@ -292,6 +292,36 @@ class Fisher(_TwoClass):
         """The projections w^T x onto the unit direction (Bishop eq. 4.20), shape (N,)."""
         return np.asarray(X, float).reshape(-1, 2) @ self.direction_
 
+    def means_direction(self) -> np.ndarray:
+        """The unit vector along the line joining the class means: the projection Fisher improves on."""
+        d = self.means_[1] - self.means_[0]
+        n = np.hypot(*d)
+        return d / n if n > 0 else np.array([1.0, 0.0])
+
+    def histograms(self, X, y, bins: int = 30) -> dict:
+        """Bishop figure 4.6: each class's histogram of its projections onto the line joining the means
+        and onto Fisher's w, on shared bin edges per projection. {"means"|"fisher": (edges (bins+1,),
+        counts (2, bins), threshold)}; the threshold is the projected overall mean."""
+        X = np.asarray(X, float).reshape(-1, 2)
+        codes = self._codes(y)
+        out = {}
+        for key, v in (("means", self.means_direction()), ("fisher", self.direction_)):
+            p = X @ v
+            lo, hi = float(p.min()), float(p.max())
+            edges = np.linspace(lo, hi if hi > lo else lo + 1.0, bins + 1)
+            counts = np.stack([np.histogram(p[codes == k], edges)[0] for k in range(2)])
+            out[key] = (edges, counts, float(self.mean_ @ v))
+        return out
+
+    def overlap(self, X, y, direction) -> float:
+        """Fisher's criterion J(v) = (m_2 - m_1)^2 / (s_1^2 + s_2^2) of the projections onto ``direction``
+        (eq. 4.25, s_k^2 the summed squared deviations of class k's projections)."""
+        X = np.asarray(X, float).reshape(-1, 2)
+        codes = self._codes(y)
+        p = [X[codes == k] @ direction for k in range(2)]
+        return float((p[1].mean() - p[0].mean()) ** 2 / (np.sum((p[0] - p[0].mean()) ** 2)
+                                                         + np.sum((p[1] - p[1].mean()) ** 2)))
+
 
 class Perceptron(_TwoClass):
     """Rosenblatt's perceptron (Bishop 4.1.7): w <- w + eta phi_n t_n for each misclassified point

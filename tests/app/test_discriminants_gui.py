@@ -1,0 +1,44 @@
+"""Least squares, Fisher and the perceptron in the window: regions, notices, the projections panel."""
+
+import numpy as np
+
+from guihelp import settle
+
+
+def test_fisher_projections_panel_draws_the_histograms_of_both_projections(qtbot, window):
+    assert window.open_path("example:fisher-projection")
+    window.doc.set_model("fisher")
+    settle(window)
+    box = window.panel.fisher
+    assert box.isVisible()
+    X, y = window.doc.X, window.doc.labels
+    m = [X[y == k].mean(axis=0) for k in (0, 1)]
+    S_W = sum((X[y == k] - m[k]).T @ (X[y == k] - m[k]) for k in (0, 1))
+    w = np.linalg.solve(S_W, m[1] - m[0])
+    for key, v in (("means", (m[1] - m[0]) / np.linalg.norm(m[1] - m[0])), ("fisher", w / np.linalg.norm(w))):
+        p = X @ v
+        edges = np.linspace(p.min(), p.max(), 31)
+        expected = [np.histogram(p[y == k], edges)[0] for k in (0, 1)]
+        np.testing.assert_array_equal(box.counts(key), expected)
+    # Fisher's criterion (eq. 4.25) is larger along w: the classes overlap less
+    assert box.criteria["fisher"] > 2 * box.criteria["means"]
+    assert "J = " in box.labels["fisher"].text()
+    window.doc.set_model("lda")
+    settle(window)
+    assert not box.isVisible()
+
+
+def test_least_squares_says_it_masks_and_one_vs_rest_hatches(qtbot, window):
+    assert window.open_path("example:three-in-a-line")
+    window.doc.set_model("leastsquares")
+    settle(window)
+    assert "masked" in window.message.toolTip() and "C2 only" in window.message.toolTip()
+    assert window.result.scene.posterior is None and window.result.scene.ambiguous is None
+    assert window.canvas.heatmap.isVisible()
+    window.doc.set_param("scheme", "one-vs-rest")
+    settle(window)
+    assert window.canvas.ambiguous.isVisible() and "undecided" in window.message.toolTip()
+    readout = window.result.readout_at(0.0, 0.0)
+    assert "y_C1(x) = " in readout and "→" in readout and "p(" not in readout
+    # the probe and the parameters speak of y_k(x), never of p(C_k|x)
+    assert any("No probabilities" in line for line in window.panel.params.lines("text"))
