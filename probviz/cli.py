@@ -10,7 +10,7 @@ import sys
 from probviz import __version__
 from probviz.cli_options import add_model_options, add_training_options, model_overrides, training_args
 
-COMMANDS = ("fit", "examples", "export", "bench", "install-desktop", "gui")
+COMMANDS = ("fit", "examples", "export", "sample", "curve", "bench", "install-desktop", "gui")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -40,6 +40,35 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("examples", help="list the built-in examples")
 
+    s = sub.add_parser("sample", help="draw labelled points from a source's truth (or from a fitted model)",
+                       description="Draw N labelled points from SOURCE's truth (the Gaussians its data come "
+                                   "from: example:fruit carries Bishop's apple-and-peach model), or with --fitted "
+                                   "from the generative model fitted to SOURCE's points, and write them as CSV "
+                                   "(x, y, label). Each label is drawn with the priors, then x from its Gaussian; "
+                                   "the same --seed gives the same points.")
+    s.add_argument("source", help="a .probviz session or example:NAME with a truth (or, with --fitted, any input)")
+    s.add_argument("-n", type=_count, required=True, metavar="N", help="how many points")
+    s.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    s.add_argument("-o", "--output", required=True, help="the CSV file to write (- for standard output)")
+    s.add_argument("--fitted", action="store_true", help="sample from the model fitted to SOURCE's points")
+    s.add_argument("--model", help="with --fitted: a generative model, lda, qda or nb (default lda)")
+    _column_options(s)
+
+    c = sub.add_parser("curve", help="learning curves: the true error of models against the training-set size",
+                       description="For each size n and seed, n points per class on average are drawn from "
+                                   "SOURCE's truth (n K points shared by its priors, at least two a class); every "
+                                   "model is fitted to that same set and its error under the truth computed "
+                                   "exactly. Prints the mean and standard deviation per size, or JSON.")
+    c.add_argument("source", help="a .probviz session or example:NAME with a truth")
+    c.add_argument("--models", default="lda,logistic", help="comma-separated models (default lda,logistic)")
+    c.add_argument("--sizes", default="4,8,16,32,64,128,256,512,1000",
+                   help="points per class, comma-separated (default 4,8,...,512,1000)")
+    c.add_argument("--seeds", type=int, default=20, help="training sets per size (default 20)")
+    c.add_argument("--json", action="store_true", help="print JSON")
+    c.add_argument("-o", "--output", help="also draw the curves into this figure (.png, .svg or .pdf)")
+    c.add_argument("--width", type=int, default=1200, help="figure width in pixels (default 1200)")
+    c.add_argument("--height", type=int, default=900, help="figure height in pixels (default 900)")
+
     from probviz.export_cli import add_parser as add_export
 
     add_export(sub, _column_options, add_model_options)
@@ -53,6 +82,16 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--repeat", type=int, default=15, help="runs per measurement (default 15)")
     b.add_argument("--quick", action="store_true", help="only the fit + grid table (no window, no 1M points)")
     return p
+
+
+def _count(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= v <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"{v} is out of range (0 to 1000000)")
+    return v
 
 
 def _column_options(p):
@@ -84,10 +123,20 @@ def _fit(args) -> int:
               f"classes {', '.join(data.class_names[c] for c in model.classes_)}")
         for line in model_lines(model, data.class_names, fit.summary):
             print(f"  {line}")
+        if data.truth is not None:
+            from probviz.models.truth import error_rate
+
+            print(f"  Bayes error of the truth: {data.truth.bayes_error():.4g}; this fit's error under the truth: "
+                  f"{error_rate(data.truth, model, model.classes_):.4g}")
         for n in fit.notices:
             print(f"  note: {n}")
         return 0
     out = dict(fit.summary)
+    if data.truth is not None:  # the truth the data come from: the best possible error, and this fit's
+        from probviz.models.truth import error_rate
+
+        out["bayes_error"] = data.truth.bayes_error()
+        out["true_error"] = error_rate(data.truth, model, model.classes_)
     out["classes"] = [data.class_names[c] for c in model.classes_]
     out["n_points"] = int(len(data.X))
     out["parameters"] = spec.kwargs
@@ -141,6 +190,96 @@ def _train(args, session, spec, optimizer, eta, steps) -> int:
     return 0
 
 
+def _need_truth(session, source: str):
+    truth = session.dataset.truth
+    if truth is None:
+        raise ValueError(f"{source} has no truth (the model its points were drawn from); example:fruit, "
+                         "example:shared-vs-own-covariance and example:xor have one, and a session saved with "
+                         "a truth keeps it")
+    if truth.K != len(session.dataset.class_names):
+        raise ValueError(f"{source}: its truth has {truth.K} classes but the data {len(session.dataset.class_names)}")
+    return truth
+
+
+def _sample(args) -> int:
+    """``probviz sample``: labelled points from the truth (or the fitted model), as CSV."""
+    import numpy as np
+
+    from probviz.data.csvio import csv_text, write_csv
+    from probviz.data.dataset import Dataset
+    from probviz.data.inputs import load_session
+    from probviz.models.truth import fitted_truth
+    from probviz.pipeline import fit_model, session_spec
+
+    session = load_session(args.source, args.x, args.y, args.label)
+    data = session.dataset
+    if args.fitted:
+        spec = session_spec(session, args.model or "lda")
+        fit = fit_model(spec, data.X, data.labels, names=data.class_names)
+        if fit.error:
+            raise ValueError(f"{args.source}: cannot fit: {fit.error}")
+        truth = fitted_truth(fit.model)
+        names = [data.class_names[c] for c in fit.model.classes_]
+    else:
+        if args.model:
+            raise ValueError("--model goes with --fitted")
+        truth = _need_truth(session, args.source)
+        names = list(data.class_names)
+    X, labels = truth.sample(args.n, args.seed)
+    out = Dataset(X, labels, names, axis_names=data.axis_names)
+    if args.output == "-":
+        sys.stdout.write(csv_text(out))
+    else:
+        write_csv(args.output, out)
+        print(f"wrote {args.output} ({args.n} points, "
+              + ", ".join(f"{n} {c}" for n, c in zip(names, np.bincount(labels, minlength=len(names)))) + ")")
+    return 0
+
+
+def _curve(args) -> int:
+    """``probviz curve``: learning curves against the truth."""
+    from probviz.data.inputs import load_session
+    from probviz.models.learning import learning_curve
+    from probviz.models.registry import info
+
+    if args.output:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        from probviz.app.export import figure_format
+
+        figure_format(args.output)
+    names = [m.strip() for m in args.models.split(",") if m.strip()]
+    for n in names:
+        info(n)
+    try:
+        sizes = [int(v) for v in args.sizes.split(",") if v.strip()]
+    except ValueError:
+        raise ValueError(f"--sizes must be whole numbers separated by commas, got {args.sizes!r}") from None
+    session = load_session(args.source)
+    truth = _need_truth(session, args.source)
+    params = session.params
+    result = learning_curve(truth, [(n, params.get(n, {})) for n in names], sizes, args.seeds)
+    if args.output:
+        from PySide6.QtWidgets import QApplication
+
+        from probviz.app.export import export_curves, learning_curves
+
+        app = QApplication.instance() or QApplication(["probviz"])  # noqa: F841 - needed to draw
+        curves, axes, bounds, ticks = learning_curves(result)
+        export_curves(args.output, curves, axes, args.width, args.height, bounds=bounds, x_labels=ticks,
+                      title=f"Learning curves on {session.dataset.name or args.source}")
+    if args.json:
+        print(json.dumps(result, indent=2, allow_nan=False, default=lambda v: None))
+        return 0
+    print(f"true error (mean ± sd over {args.seeds} seeds) against points per class; Bayes error "
+          f"{result['bayes_error']:.4g}")
+    print(f"{'size':>6} " + " ".join(f"{m:>20}" for m in result["models"]))
+    for i, n in enumerate(result["sizes"]):
+        print(f"{n:>6} " + " ".join(f"{r['mean'][i]:>11.4f} ± {r['sd'][i]:<6.4f}" for r in result["models"].values()))
+    if args.output:
+        print(f"wrote {args.output}")
+    return 0
+
+
 def _examples(args) -> int:
     from probviz.data.examples import EXAMPLES
 
@@ -173,6 +312,10 @@ def main(argv: list[str] | None = None) -> int:
             return _fit(args)
         if command == "examples":
             return _examples(args)
+        if command == "sample":
+            return _sample(args)
+        if command == "curve":
+            return _curve(args)
         if command == "bench":
             from probviz import bench
 

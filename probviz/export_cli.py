@@ -26,6 +26,11 @@ def add_parser(sub, column_options, model_options):
     from probviz.cli_options import add_training_options
 
     add_training_options(e, curve=True)
+    g = e.add_argument_group("comparing and looking closer")
+    g.add_argument("--compare", metavar="M2", help="overlay a second model's boundaries, dashed (any model name)")
+    g.add_argument("--section", metavar="X1,Y1,X2,Y2", help="a cross-section line, drawn on the figure")
+    g.add_argument("--section-out", metavar="OUT", help="with --section: the plot of p(C_k|x) (and, for "
+                                                        "generative models, p(x|C_k)p(C_k)) along the line")
     return e
 
 
@@ -73,12 +78,56 @@ def main(args) -> int:
 
             export_curves(args.curve, *training_curves([trainer]), width=args.width, height=args.height,
                           title=args.title, dpi=args.dpi, style=style, transparent=args.transparent)
+    compare = None
+    if args.compare:
+        compare = session_spec(session, args.compare)
+        label = f"{label or spec.label}; {compare.label} dashed"
+    section = _section(args)
     frame = export_figure(session, args.output, args.width, args.height, layers=layers, title=args.title,
                           legend=not args.no_legend, transparent=args.transparent, dpi=args.dpi,
-                          style=style, spec=spec, fits=fits, model_label=label)
+                          style=style, spec=spec, fits=fits, model_label=label, compare=compare, section=section)
+    if section is not None and args.section_out:
+        from probviz.app.export import export_curves, section_curves
+        from probviz.pipeline import session_theta
+        from probviz.scene import cross_section
+
+        if frame.fit.model is None:
+            raise ValueError(f"{args.input}: cannot fit: {frame.fit.error}")
+        theta = session_theta(session)
+        sec = cross_section(frame.fit.model, *section, theta=theta)
+        data = session.dataset
+        names = [data.class_names[c] for c in frame.fit.class_index]
+        colors = [data.colors[c] for c in frame.fit.class_index]
+        curves, axes, bands = section_curves(sec, names, colors, theta)
+        export_curves(args.section_out, curves, axes, args.width, args.height, title=args.title, dpi=args.dpi,
+                      style=style, transparent=args.transparent, bands=bands,
+                      bounds=(0.0, float(sec.t[-1]), 0.0, 1.05))
     notes = "; ".join(frame.fit.notices) if frame is not None else ""
     print(f"wrote {args.output} ({args.width}x{args.height}, {label or frame.fit.spec.name}"
           f"{', ' + notes if notes else ''})")
     if training is not None and args.curve:
         print(f"wrote {args.curve} (E(w) against the step)")
+    if section is not None and args.section_out:
+        print(f"wrote {args.section_out} (the cross-section)")
     return 0
+
+
+def _section(args):
+    """--section X1,Y1,X2,Y2 as two points, checked; --section-out needs it."""
+    if args.section is None:
+        if args.section_out:
+            raise ValueError("--section-out needs --section X1,Y1,X2,Y2")
+        return None
+    try:
+        v = [float(t) for t in args.section.split(",")]
+    except ValueError:
+        v = []
+    import math
+
+    if len(v) != 4 or not all(math.isfinite(t) for t in v) or (v[0], v[1]) == (v[2], v[3]):
+        raise ValueError(f"--section needs four numbers X1,Y1,X2,Y2 (two different points), got {args.section!r}")
+    if args.section_out:
+        from probviz.app.export import figure_format
+
+        figure_format(args.section_out)
+    return ((v[0], v[1]), (v[2], v[3]))

@@ -67,6 +67,7 @@ class Layout:
     height: int
     plot: tuple[float, float, float, float]
     bounds: Bounds
+    x_labels: tuple | None = None  # ((value, text), ...): ticks of their own (a log axis), else nice ones
 
     def x_px(self, x):
         left, _, w, _ = self.plot

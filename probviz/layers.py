@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-LAYERS = ("heatmap", "decision", "boundaries", "ellipses", "density", "points")
+LAYERS = ("heatmap", "decision", "boundaries", "ellipses", "density", "truth", "points")
 DEFAULT_LAYERS = frozenset({"heatmap", "boundaries", "ellipses", "points"})
 
 #: (label, tooltip) of each layer
@@ -14,6 +14,8 @@ LAYER_LABELS = {
                  "Mahalanobis radius 1, 2 and 3 of each p(x|C_k), holding 39%, 86% and 99% of a 2-D "
                  "Gaussian's mass, with the means"),
     "density": ("Density contours", "Lines of equal p(x|C_k), at the same levels for every class"),
+    "truth": ("True model", "The model the points were drawn from, when it is known: its Bayes-optimal boundary "
+                            "(dashed) and each Gaussian's 2σ ellipse (dotted)"),
     "points": ("Points", "The data; a cross marks points the model misclassifies"),
 }
 

@@ -142,6 +142,8 @@ class FrameRequest:
     generation: int = 0
     revision: int = 0
     highlight: tuple | None = None  # a point to ring: the one the last on-line training step used
+    truth: object = None  # the Truth the points come from (drawn with the "truth" layer), or None
+    section: tuple | None = None  # ((x, y), (x, y)): a cross-section line to draw
 
 
 @dataclass
@@ -162,6 +164,7 @@ class Frame:
     scene: scenes.Scene | None = None
     overlays: list = field(default_factory=list)  # per extra fit: its boundaries
     probe: Probe | None = None
+    truth: scenes.TruthScene | None = None  # the true model's boundaries and ellipses
 
     @property
     def fit(self) -> Fit:
@@ -207,6 +210,9 @@ def fit_all(request: FrameRequest, previous: "Frame | None" = None, moved=None, 
 def build_frame(request: FrameRequest, fits: list) -> Frame:
     """The frame of ``request`` showing ``fits`` (fitted by :func:`fit_all` or by a trainer)."""
     frame = Frame(request, list(fits))
+    truth = request.truth
+    if truth is not None and "truth" in request.layers and truth.K == len(request.class_names):
+        frame.truth = scenes.truth_scene(truth, request.bounds)
     shown = frame.fit
     if shown.model is None:
         return frame
@@ -256,13 +262,17 @@ def session_spec(session: Session, model: str | None = None, overrides: dict | N
 
 
 def session_request(session: Session, bounds, shape=(256, 256), layers=None, model: str | None = None,
-                    background=(255, 255, 255), reject=(170, 170, 170), spec: ModelSpec | None = None) -> FrameRequest:
-    """The frame request of a session: what ``probviz export`` and the window's export draw."""
+                    background=(255, 255, 255), reject=(170, 170, 170), spec: ModelSpec | None = None,
+                    compare: ModelSpec | None = None, section=None) -> FrameRequest:
+    """The frame request of a session: what ``probviz export`` and the window's export draw. ``compare``
+    is a second model overlaid by its boundaries; ``section`` a cross-section line to draw."""
     data = session.dataset
-    return FrameRequest(data.X, data.labels, tuple(data.class_names), tuple(data.colors),
-                        (spec or session_spec(session, model),), tuple(bounds), tuple(shape),
+    specs = (spec or session_spec(session, model),) + ((compare,) if compare is not None else ())
+    return FrameRequest(data.X, data.labels, tuple(data.class_names), tuple(data.colors), specs,
+                        tuple(bounds), tuple(shape),
                         frozenset(session.layers if layers is None else layers) or DEFAULT_LAYERS,
-                        session_theta(session), data.probe, background, reject)
+                        session_theta(session), data.probe, background, reject, truth=data.truth,
+                        section=section)
 
 
 def session_trainer(session: Session, spec: ModelSpec, optimizer: str, eta: float | None = None):

@@ -589,3 +589,90 @@ def discriminant_lines(model, bounds: Bounds) -> list[Boundary]:
 def _with_zero(poly):  # noqa: N802
     """Two scores (poly, 0): their tie is poly's zero line."""
     return type(poly)(poly.center, poly.scale, np.concatenate([poly.coefs, np.zeros_like(poly.coefs)]))
+
+
+# --- a cross-section -----------------------------------------------------------------
+
+@dataclass
+class Section:
+    """The model along the segment a -> b: the two stages of Bishop 1.5.4 in one dimension."""
+
+    a: np.ndarray
+    b: np.ndarray
+    t: np.ndarray  # (n,) distance from a, in data units
+    posterior: np.ndarray | None  # (n, K) p(C_k|x); None for a discriminant function
+    joint: np.ndarray | None  # (n, K) p(x|C_k) p(C_k) for generative models, else None
+    decision: np.ndarray  # (n,) class index (into the model's classes), -1 undecided or rejected
+    changes: np.ndarray  # distances where the decision changes (the boundaries crossed)
+    reject: list  # (t0, t1) intervals where max_k p(C_k|x) < theta
+
+
+def cross_section(model, a, b, n: int = 512, theta: float = 0.0) -> Section:
+    """Sample the model at n points from a to b (a != b)."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    length = float(np.hypot(*(b - a)))
+    if not length > 0:
+        raise ValueError("a cross-section needs two different end points")
+    t = np.linspace(0.0, length, n)
+    X = a + np.outer(t / length, b - a)
+    posterior = joint = None
+    if getattr(model, "probabilistic", True):
+        posterior = model.predict_proba(X)
+        decision = np.argmax(posterior, axis=1)
+        if theta > 0:
+            decision = np.where(posterior.max(axis=1) < theta, -1, decision)
+        if getattr(model, "generative", False):
+            joint = np.exp(model.log_joint(X))
+    else:
+        decision = model.decide(X)
+    flips = np.flatnonzero(decision[1:] != decision[:-1])
+    changes = 0.5 * (t[flips] + t[flips + 1])
+    reject = []
+    if posterior is not None and theta > 0:
+        low = posterior.max(axis=1) < theta
+        edges = np.flatnonzero(np.diff(np.r_[0, low.astype(int), 0]))
+        reject = [(float(t[i]), float(t[min(j, n) - 1])) for i, j in zip(edges[::2], edges[1::2])]
+    return Section(a, b, t, posterior, joint, decision, changes, reject)
+
+
+# --- the truth -------------------------------------------------------------------------
+
+@dataclass
+class TruthScene:
+    """What a known truth draws: the Bayes-optimal boundaries and each component's 2-sigma ellipse."""
+
+    boundaries: list = field(default_factory=list)  # Boundary, classes as the truth's
+    ellipses: list = field(default_factory=list)  # (class k, polyline (M, 2))
+
+
+def _ellipse(mu, S, r):
+    w, V = np.linalg.eigh(S)
+    return (np.asarray(mu)[:, None] + r * ((V * np.sqrt(np.maximum(w, 0.0))) @ _unit_circle())).T
+
+
+def truth_scene(truth, bounds: Bounds, resolution: int = 256) -> TruthScene:
+    """The Bayes-optimal boundaries of ``truth`` in ``bounds`` (exact, as a QDA's, for one Gaussian a
+    class; for mixtures traced by contourpy on ln p(x|C_k)p(C_k) - ln p(x|C_j)p(C_j) where k and j are
+    the two most probable classes) and the 2-sigma ellipse of every component."""
+    out = TruthScene()
+    for k, (means, covs) in enumerate(zip(truth.means, truth.covariances)):
+        for mu, S in zip(means, covs):
+            out.ellipses.append((k, _ellipse(mu, S, 2.0)))
+    bayes = truth.model()
+    if bayes is not None:
+        out.boundaries = boundaries(bayes, bounds)
+        return out
+    xs = np.linspace(bounds[0], bounds[1], resolution)
+    ys = np.linspace(bounds[2], bounds[3], resolution)
+    gx, gy = np.meshgrid(xs, ys)
+    A = truth.log_joint(np.column_stack([gx.ravel(), gy.ravel()])).reshape(resolution, resolution, truth.K)
+    order = np.argsort(-A, axis=2)
+    for k in range(truth.K):
+        for j in range(k + 1, truth.K):
+            top_two = ((order[..., 0] == k) & (order[..., 1] == j)) | ((order[..., 0] == j) & (order[..., 1] == k))
+            D = np.ma.masked_array(A[..., k] - A[..., j], mask=~top_two)
+            lines = contourpy.contour_generator(xs, ys, D, line_type=contourpy.LineType.Separate).lines(0.0)
+            pieces = [line for line in lines if len(line) >= 2]
+            if pieces:
+                out.boundaries.append(Boundary(k, j, _join(pieces)))
+    return out

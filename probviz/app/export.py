@@ -10,6 +10,7 @@ same. Files are written atomically: a temporary file beside the target, then a r
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import numpy as np
 from PySide6.QtCore import QMarginsF, QRectF, QSize, QSizeF, Qt
@@ -51,7 +52,8 @@ def check_target(path: str) -> None:
 
 def export_figure(session: Session, path: str, width: int = 1200, height: int = 900, bounds=None,
                   layers=None, title: str | None = None, legend: bool = True, transparent: bool = False,
-                  dpi: int | None = None, style: Style | None = None, spec=None, fits=None, model_label=None):
+                  dpi: int | None = None, style: Style | None = None, spec=None, fits=None, model_label=None,
+                  compare=None, section=None):
     """Draw ``session`` into a figure file; returns the pipeline Frame it shows. ``bounds`` default to
     the session's view, else the data's extent; ``spec`` overrides the session's model; ``fits``
     (a trainer's step, see :func:`probviz.pipeline.trainer_fit`) replace the fit, ``model_label``
@@ -64,10 +66,15 @@ def export_figure(session: Session, path: str, width: int = 1200, height: int = 
     lay = figure_layout(width, height, bounds, style.font_px, bool(title))
     shape = (min(round(lay.plot[2]), 600), min(round(lay.plot[3]), 600))
     request = session_request(session, bounds, shape, shown, background=style.background,
-                              reject=style.reject, spec=spec)
+                              reject=style.reject, spec=spec, compare=compare, section=section)
+    if fits is not None and compare is not None:
+        fits = list(fits) + pipeline.fit_all(request)[1:]
     frame = pipeline.compute(request) if fits is None else pipeline.build_frame(request, fits)
     entries = [(n, c) for n, c, k in zip(data.class_names, data.colors, data.counts()) if k > 0]
-    legend_spec = (model_label or request.specs[0].label, entries) if legend else None
+    title_text = model_label or request.specs[0].label
+    if frame.truth is not None:
+        title_text += "; true model dash-dotted"
+    legend_spec = (title_text, entries) if legend else None
 
     def paint(device):
         painter = QPainter(device)
@@ -107,19 +114,22 @@ def curve_bounds(curves, x_from_zero: bool = True) -> tuple[float, float, float,
 
 def export_curves(path: str, curves, axis_names=("step", "E(w)"), width: int = 1200, height: int = 900,
                   title: str | None = None, dpi: int | None = None, style: Style | None = None,
-                  transparent: bool = False, bounds=None) -> None:
-    """Line plots (label, xs, ys, colour, dashed) as a figure file, like :func:`export_figure`."""
+                  transparent: bool = False, bounds=None, bands=(), x_labels=None) -> None:
+    """Line plots (label, xs, ys, colour, dashed) as a figure file, like :func:`export_figure`;
+    ``x_labels`` ((value, text), ...) replaces the x axis's ticks."""
     ext = _check(path, width, height, dpi)
     style = style or Style()
     bounds = bounds or curve_bounds(curves)
     lay = figure_layout(width, height, bounds, style.font_px, bool(title))
+    if x_labels is not None:
+        lay = replace(lay, x_labels=tuple(x_labels))
 
     def paint(device):
         painter = QPainter(device)
         try:
             if ext == ".pdf":
                 painter.scale(device.width() / width, device.height() / height)
-            paint_curves(painter, lay, curves, style, axis_names, title or "", transparent)
+            paint_curves(painter, lay, curves, style, axis_names, title or "", transparent, bands)
         finally:
             painter.end()
 
@@ -173,3 +183,47 @@ def _render(ext, path, width, height, dpi, transparent, paint) -> None:
         pdf.setTitle("probviz figure")
         pdf.setCreator("probviz")
         paint(pdf)
+
+
+def learning_curves(result: dict):
+    """(curves, axis names, bounds) of a :func:`probviz.models.learning.learning_curve` result: each
+    model's mean true error against log2 of the size, its mean plus and minus one standard deviation
+    dotted, the Bayes error dashed."""
+    from probviz.colors import OKABE_ITO
+
+    sizes = np.log2(np.asarray(result["sizes"], float))
+    curves = []
+    for i, (label, r) in enumerate(result["models"].items()):
+        color = OKABE_ITO[i % len(OKABE_ITO)]
+        E = np.asarray(r["errors"], float)
+        curves.append((f"{label}: mean true error", sizes, np.asarray(r["mean"], float), color, False))
+        with np.errstate(invalid="ignore"):
+            lo, hi = np.nanpercentile(E, 10, axis=1), np.nanpercentile(E, 90, axis=1)
+        curves.append(("" if i else "10% and 90% of the seeds", sizes, hi, color, True))
+        curves.append(("", sizes, lo, color, True))
+    b = result["bayes_error"]
+    curves.append((f"Bayes error {b:.3g}", [sizes[0], sizes[-1]], [b, b], "#555555", True))
+    x0, x1, y0, y1 = curve_bounds(curves, x_from_zero=False)
+    labels = [(float(v), f"{2 ** v:g}") for v in range(int(np.floor(sizes.min())), int(np.ceil(sizes.max())) + 1)]
+    return curves, ("points per class (log scale)", "error rate under the truth"), (x0, x1, min(y0, 0.0), y1), labels
+
+
+def section_curves(section, names, colors, theta: float = 0.0):
+    """(curves, axis names, bands) of a :class:`probviz.scene.Section`: p(C_k|x) solid, p(x|C_k)p(C_k)
+    scaled to a largest value of 1 dashed, the boundaries crossed as vertical lines, theta's reject band
+    shaded."""
+    curves = []
+    t = section.t
+    if section.posterior is not None:
+        for k, (n, c) in enumerate(zip(names, colors)):
+            curves.append((f"p({n}|x)", t, section.posterior[:, k], c, False))
+    if section.joint is not None:
+        top = float(section.joint.max()) or 1.0
+        for k, (n, c) in enumerate(zip(names, colors)):
+            curves.append((f"p(x|{n})p({n}), scaled", t, section.joint[:, k] / top, c, True))
+    for x in section.changes:
+        curves.append(("", [x, x], [0.0, 1.0], "#555555", False))
+    if theta > 0 and section.posterior is not None:
+        curves.append((f"θ = {theta:g}", [t[0], t[-1]], [theta, theta], "#555555", True))
+    bands = [(t0, t1, (170, 170, 170)) for t0, t1 in section.reject]
+    return curves, ("distance along the line", "p(C_k|x)"), bands

@@ -106,12 +106,23 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
         for k, line in enumerate(sc.ellipses):
             p.setPen(_pen(colors[k], style.ellipse_width))
             p.drawPath(_path(layout, line))
-        lines = [b.xy for b in sc.boundaries] + [b.xy for over in frame.overlays for b in over]
-        if lines:
-            path = _path(layout, np.vstack([part for line in lines for part in (line, np.full((1, 2), np.nan))]))
-            p.setPen(_pen(bg, style.boundary_width + 2.5 * style.scale))  # an outline: it reads on any heatmap
+        for lines, dash in (([b.xy for b in sc.boundaries], Qt.PenStyle.SolidLine),
+                            ([b.xy for over in frame.overlays for b in over], Qt.PenStyle.DashLine)):
+            if lines:  # the shown model's boundaries solid, a compared model's dashed
+                path = _path(layout, _joined(lines))
+                p.setPen(_pen(bg, style.boundary_width + 2.5 * style.scale))  # an outline: it reads on any heatmap
+                p.drawPath(path)
+                p.setPen(_pen(fg, style.boundary_width, dash))
+                p.drawPath(path)
+    if frame is not None and frame.truth is not None:  # the true model: Bayes boundary dashed, ellipses dotted
+        for k, line in frame.truth.ellipses:
+            p.setPen(_pen(frame.request.colors[k], style.ellipse_width, Qt.PenStyle.DotLine))
+            p.drawPath(_path(layout, line))
+        if frame.truth.boundaries:
+            path = _path(layout, _joined([b.xy for b in frame.truth.boundaries]))
+            p.setPen(_pen(bg, 0.6 * style.boundary_width + 2 * style.scale))
             p.drawPath(path)
-            p.setPen(_pen(fg, style.boundary_width))
+            p.setPen(_pen(fg, 0.6 * style.boundary_width, Qt.PenStyle.DashDotLine))
             p.drawPath(path)
     X, labels, point_colors = points
     if "points" in layers and len(X):
@@ -138,6 +149,14 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
                 p.setPen(_pen(color, width))
                 p.drawLine(QPointF(x - d / 2, y), QPointF(x + d / 2, y))
                 p.drawLine(QPointF(x, y - d / 2), QPointF(x, y + d / 2))
+    if frame is not None and frame.request.section is not None:  # a cross-section: the line and its ends
+        a, b = (np.asarray(v, float) for v in frame.request.section)
+        p.setPen(_pen(fg, 2.0 * style.scale, Qt.PenStyle.DashLine))
+        p.drawPath(_path(layout, np.vstack([a, b])))
+        p.setBrush(QBrush(_color(fg)))
+        for x, y in layout.to_px(np.vstack([a, b])):
+            p.drawEllipse(QPointF(x, y), 3.5 * style.scale, 3.5 * style.scale)
+        p.setBrush(Qt.BrushStyle.NoBrush)
     if frame is not None and frame.probe is not None and _inside(layout, layout.to_px([frame.probe.x]), 0).all():
         _probe(p, layout, frame.probe, style)
     p.restore()
@@ -149,6 +168,11 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
         p.drawText(QRectF(0, 0, layout.width, top), Qt.AlignmentFlag.AlignCenter, title)
     if legend is not None:
         _legend(p, layout, style, *legend)
+
+
+def _joined(lines) -> np.ndarray:
+    """Polylines as one, NaN rows between them."""
+    return np.vstack([part for line in lines for part in (line, np.full((1, 2), np.nan))])
 
 
 def _probe(p, layout, probe, style):
@@ -187,8 +211,12 @@ def _axes(p, layout, style, axis_names):
     p.setPen(_pen(fg, 1.0 * style.scale))
     p.drawLine(QPointF(left, top), QPointF(left, bottom))
     p.drawLine(QPointF(left, bottom), QPointF(left + w, bottom))
-    values, spacing = layout.x_ticks()
-    for v, text in zip(values, tick_labels(values, spacing)):
+    if layout.x_labels is not None:
+        values, texts = [v for v, _ in layout.x_labels], [t for _, t in layout.x_labels]
+    else:
+        values, spacing = layout.x_ticks()
+        texts = tick_labels(values, spacing)
+    for v, text in zip(values, texts):
         x = float(layout.x_px(v))
         p.drawLine(QPointF(_crisp(x), bottom), QPointF(_crisp(x), bottom + tick))
         tw = fm.horizontalAdvance(text)
@@ -239,16 +267,20 @@ def _legend(p, layout, style, model_label, entries):
 
 
 def paint_curves(p: QPainter, layout: Layout, curves, style: Style, axis_names=("step", "E(w)"),
-                 title: str = "", transparent: bool = False) -> None:
+                 title: str = "", transparent: bool = False, bands=()) -> None:
     """Line plots in data coordinates: ``curves`` is a list of (label, xs, ys, colour, dashed), drawn
     in order, with the axes of ``layout`` and a legend of their labels (the error against the step,
-    the projected histograms, the learning curves)."""
+    the learning curves, a cross-section). ``bands`` are (x0, x1, colour) shaded across the plot's
+    height, under the curves (the reject band of a cross-section)."""
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
     fg, bg = style.foreground, style.background
     if not transparent:
         p.fillRect(QRectF(0, 0, layout.width, layout.height), _color(bg))
     p.save()
     p.setClipRect(QRectF(*layout.plot))
+    for x0, x1, color in bands:
+        left, right = float(layout.x_px(x0)), float(layout.x_px(x1))
+        p.fillRect(QRectF(left, layout.plot[1], right - left, layout.plot[3]), _color(color, 110))
     p.setBrush(Qt.BrushStyle.NoBrush)
     for _, xs, ys, color, dashed in curves:
         xy = np.column_stack([xs, ys]).astype(float)
@@ -267,11 +299,21 @@ def paint_curves(p: QPainter, layout: Layout, curves, style: Style, axis_names=(
     fm = QFontMetricsF(font)
     row, sw = fm.height() + 4 * style.scale, 28 * style.scale
     width = max(fm.horizontalAdvance(label) for label, _, _ in labelled) + sw + 24
-    x0 = layout.plot[0] + layout.plot[2] - width - 10
-    y0 = layout.plot[1] + 10
+    height = row * len(labelled) + 8
+    left, top, w, h = layout.plot
+    corners = [(left + w - width - 10, top + 10), (left + 10, top + 10), (left + w - width - 10, top + h - height - 10),
+               (left + 10, top + h - height - 10)]
+    px = [layout.to_px(np.column_stack([xs, ys]).astype(float)) for _, xs, ys, _, _ in curves if len(xs)]
+    px = np.vstack(px) if px else np.empty((0, 2))
+
+    def covered(corner):  # how much of the curves the box would hide
+        x, y = corner
+        return np.count_nonzero((px[:, 0] > x) & (px[:, 0] < x + width) & (px[:, 1] > y) & (px[:, 1] < y + height))
+
+    x0, y0 = min(corners, key=covered)  # the first corner (top right) unless another hides less
     p.setPen(_pen(fg, 1))
     p.setBrush(QBrush(_color(bg, 225)))
-    p.drawRect(QRectF(x0, y0, width, row * len(labelled) + 8))
+    p.drawRect(QRectF(x0, y0, width, height))
     p.setFont(font)
     y = y0 + 4
     for label, color, dashed in labelled:

@@ -413,14 +413,19 @@ def _parse_slow(text: str, layout: CsvLayout, name: str):
     return X, (np.array(labels) if layout.label is not None else None)
 
 
-def write_csv(path: str, data: Dataset) -> None:
-    """Write x, y, label (class names) with the axis names as header; atomic."""
-    from probviz.data.atomic import atomic_write_text
-
+def csv_text(data: Dataset) -> str:
+    """x, y, label (class names) with the axis names as header, every number exactly (repr)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow([data.axis_names[0], data.axis_names[1], "label"])
     names = np.asarray(data.class_names, dtype=object)
     for (a, b), lab in zip(data.X.tolist(), names[data.labels]):
         w.writerow([repr(a), repr(b), lab])
-    atomic_write_text(path, buf.getvalue())
+    return buf.getvalue()
+
+
+def write_csv(path: str, data: Dataset) -> None:
+    """Write :func:`csv_text` atomically."""
+    from probviz.data.atomic import atomic_write_text
+
+    atomic_write_text(path, csv_text(data))

@@ -7,6 +7,7 @@ from typing import Callable
 import numpy as np
 
 from probviz.data.dataset import Dataset
+from probviz.models.truth import Truth
 
 EXAMPLES: dict[str, tuple[str, Callable[[], Dataset]]] = {}
 
@@ -48,7 +49,8 @@ def fruit() -> Dataset:
                  rng.multivariate_normal([1.7, 2.5], sigma, N))
     return Dataset(X, np.where(apple, 0, 1), ["apple", "peach"], colors=["#D55E00", "#0072B2"],
                    axis_names=("roughness", "colour"), name="fruit",
-                   description=EXAMPLES["fruit"][0], probe=(2.3, 1.5), view=(-1.0, 3.0, -1.0, 4.0))
+                   description=EXAMPLES["fruit"][0], probe=(2.3, 1.5), view=(-1.0, 3.0, -1.0, 4.0),
+                   truth=Truth.make([p_apple, 1 - p_apple], [[1.0, 1.0], [1.7, 2.5]], [sigma, sigma]))
 
 
 @example("shared-vs-own-covariance",
@@ -58,11 +60,12 @@ def shared_vs_own() -> Dataset:
     rng = np.random.default_rng(4)
     shared = np.array([[0.6, 0.35], [0.35, 0.5]])
     own = np.array([[0.15, 0.0], [0.0, 1.2]])
-    parts = [rng.multivariate_normal(m, c, 80)
-             for m, c in (([-1.5, 0.0], shared), ([1.5, 1.0], shared), ([0.5, -2.2], own))]
+    classes = (([-1.5, 0.0], shared), ([1.5, 1.0], shared), ([0.5, -2.2], own))
+    parts = [rng.multivariate_normal(m, c, 80) for m, c in classes]
     return Dataset(np.vstack(parts), np.repeat([0, 1, 2], 80), ["red", "green", "blue"],
                    colors=["#D55E00", "#009E73", "#0072B2"], name="shared-vs-own-covariance",
-                   description=EXAMPLES["shared-vs-own-covariance"][0])
+                   description=EXAMPLES["shared-vs-own-covariance"][0],
+                   truth=Truth.make([1, 1, 1], [m for m, _ in classes], [c for _, c in classes]))
 
 
 @example("xor", "No line separates XOR: linear models fail, a quadratic basis succeeds.")
@@ -70,7 +73,11 @@ def xor() -> Dataset:
     rng = np.random.default_rng(5)
     centers = np.array([[-1, -1], [1, 1], [-1, 1], [1, -1]], float)
     X = np.vstack([rng.normal(c, 0.35, (40, 2)) for c in centers])
-    return Dataset(X, np.repeat([0, 0, 1, 1], 40), ["A", "B"], name="xor", description=EXAMPLES["xor"][0])
+    spread = 0.35 ** 2 * np.eye(2)
+    truth = Truth.mixture([0.5, 0.5], [[(1, centers[0], spread), (1, centers[1], spread)],
+                                       [(1, centers[2], spread), (1, centers[3], spread)]])
+    return Dataset(X, np.repeat([0, 0, 1, 1], 40), ["A", "B"], name="xor", description=EXAMPLES["xor"][0],
+                   truth=truth)
 
 
 @example("circles", "One class inside a ring of the other: QDA and a quadratic basis see it, LDA cannot.")

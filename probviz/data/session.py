@@ -76,6 +76,8 @@ def to_json(s: Session) -> str:
         "view": list(s.view) if s.view is not None else None,
         "extra": s.extra,
     }
+    if d.truth is not None:
+        doc["truth"] = d.truth.to_json()
     return json.dumps(doc, indent=1, allow_nan=False)
 
 
@@ -187,13 +189,38 @@ def from_json(text: str, name: str = "session") -> Session:
         theta = extra["theta"]
         _need(isinstance(theta, (int, float)) and not isinstance(theta, bool) and 0 <= theta <= 1, name,
               "theta must be a number from 0 to 1")
+    truth = _truth(doc.get("truth"), len(classes), name)
     try:
         data = Dataset(np.c_[xs, ys] if xs else np.empty((0, 2)), np.asarray(labels, dtype=np.int64),
                        [c["name"] for c in classes], colors, tuple(axis), title, description,
-                       tuple(probe) if probe else None, tuple(view) if view else None)
+                       tuple(probe) if probe else None, tuple(view) if view else None, truth)
     except ValueError as e:
         raise DataError(f"{name}: not a valid probviz session ({e})") from None
     return Session(data, model, checked, layers, tuple(view) if view else None, extra)
+
+
+def _truth(value, n_classes: int, name: str):
+    """The session's truth (one Gaussian and prior per class), checked; None when it has none."""
+    if value is None:
+        return None
+    from probviz.models.truth import Truth
+
+    def numbers_only(v) -> bool:
+        if isinstance(v, dict):
+            return all(numbers_only(x) for x in v.values())
+        if isinstance(v, list):
+            return all(numbers_only(x) for x in v)
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+    _need(isinstance(value, dict) and numbers_only(value), name, "truth must hold numbers only")
+    try:
+        truth = Truth.from_json(value)
+    except (ValueError, TypeError) as e:
+        raise DataError(f"{name}: not a valid probviz session ({e})") from None
+    _need(truth.K == n_classes, name, f"the truth has {truth.K} classes, the session {n_classes}")
+    _need(all(np.all(np.abs(m) <= MAX_ABS) for m in truth.means)
+          and all(np.all(np.abs(S) <= MAX_ABS) for S in truth.covariances), name, f"a truth's number beyond ±{MAX_ABS:g}")
+    return truth
 
 
 def read_session(path: str) -> Session:

@@ -42,7 +42,7 @@ def test_fit_json_on_the_fruit_example():
     (("fit", "example:nope"), "no example named 'nope'"),
     (("fit", "example:fruit", "--model", "svm"), "invalid choice: 'svm' (choose from 'lda', 'qda', 'nb', "
                                                  "'logistic', 'softmax', 'leastsquares', 'fisher', 'perceptron')"),
-    (("frobnicate",), "'frobnicate' is neither a command (fit, examples, export, bench, install-desktop, gui) "
+    (("frobnicate",), "'frobnicate' is neither a command (fit, examples, export, sample, curve, bench, install-desktop, gui) "
                       "nor an existing file"),
 ])
 def test_errors_are_one_line_without_traceback(args, message):

@@ -1,0 +1,337 @@
+"""A known truth: the model the data are drawn from (Bishop 4.2), each class a Gaussian or a mixture of
+Gaussians, with its prior.
+
+With the truth known, three things the lecture claims can be measured instead of believed: the
+Bayes-optimal classifier (its boundary and its error rate, the least any classifier can have), a
+fitted model's true error (under the truth, not on its training points), and how both change with
+the number of training points.
+
+Error rates are integrals over the plane, computed line by line: on a vertical line x1 = a every
+Gaussian component's p(x|C_k)p(C_k) is a scaled 1-D Gaussian in x2, and a fitted classifier's
+decision changes only where two of its (polynomial) scores are equal, so the mass each class puts
+where the decision is wrong is a sum of normal CDF differences, exact. The Bayes decision of a
+mixture truth changes where two classes' mixture densities are equal: those points are bracketed
+on a fine grid along the line and refined by Brent's method. The integral over a is taken by
+adaptive quadrature (scipy.integrate.quad) to an absolute 1e-10.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+from scipy import integrate, optimize
+from scipy.special import logsumexp, ndtr
+
+MAX_SAMPLE = 1_000_000
+MAX_COMPONENTS = 8
+
+
+@dataclass(frozen=True)
+class Truth:
+    """Class k has prior ``priors[k]`` and density sum_c weights[k][c] N(x | means[k][c], covariances[k][c]).
+
+    ``weights``, ``means``, ``covariances`` are tuples (one per class) of arrays (M_k,), (M_k, 2),
+    (M_k, 2, 2). Single-Gaussian truths (every M_k = 1) also expose ``means_`` (K, 2) and
+    ``covariances_`` (K, 2, 2) and a Bayes classifier that is a QDA.
+    """
+
+    priors: np.ndarray
+    weights: tuple
+    means: tuple
+    covariances: tuple
+
+    # --- making one -----------------------------------------------------------------------
+    @classmethod
+    def make(cls, priors, means, covariances) -> "Truth":
+        """One Gaussian per class: priors (K,), means (K, 2), covariances (K, 2, 2)."""
+        m = np.asarray(means, float)
+        S = np.asarray(covariances, float)
+        K = len(np.ravel(priors))
+        if m.shape != (K, 2) or S.shape != (K, 2, 2):
+            raise ValueError(f"a truth needs, per class, a prior, a mean (2 numbers) and a 2x2 covariance; got "
+                             f"{K} priors, means of shape {m.shape}, covariances of shape {S.shape}")
+        return cls.mixture(priors, [[(1.0, m[k], S[k])] for k in range(K)])
+
+    @classmethod
+    def mixture(cls, priors, components) -> "Truth":
+        """``components[k]`` lists class k's (weight, mean (2,), covariance (2, 2)); weights renormalised."""
+        p = np.asarray(priors, float).ravel()
+        K = len(p)
+        if K < 1 or len(components) != K:
+            raise ValueError(f"a truth needs one prior and one list of components per class; got {K} priors "
+                             f"and {len(components)} classes of components")
+        if not np.all(np.isfinite(p)) or np.any(p <= 0):
+            raise ValueError("a truth's priors must be positive numbers")
+        weights, means, covs = [], [], []
+        for k, comps in enumerate(components):
+            if not 1 <= len(comps) <= MAX_COMPONENTS:
+                raise ValueError(f"class {k + 1} of the truth needs 1 to {MAX_COMPONENTS} components")
+            w = np.array([float(c[0]) for c in comps])
+            m = np.array([np.asarray(c[1], float) for c in comps])
+            S = np.array([np.asarray(c[2], float) for c in comps])
+            if m.shape != (len(comps), 2) or S.shape != (len(comps), 2, 2):
+                raise ValueError(f"class {k + 1} of the truth: a mean is 2 numbers and a covariance 2x2")
+            if not (np.all(np.isfinite(w)) and np.all(np.isfinite(m)) and np.all(np.isfinite(S))):
+                raise ValueError("a truth's numbers must be finite")
+            if np.any(w <= 0):
+                raise ValueError("a truth's component weights must be positive")
+            if not np.allclose(S, np.swapaxes(S, 1, 2), rtol=1e-12, atol=0):
+                raise ValueError("a truth's covariances must be symmetric")
+            S = 0.5 * (S + np.swapaxes(S, 1, 2))
+            if np.any(S[:, 0, 0] <= 0) or np.any(np.linalg.det(S) <= 1e-12 * S[:, 0, 0] * S[:, 1, 1]):
+                raise ValueError("a truth's covariances must be positive definite")
+            weights.append(w / w.sum())
+            means.append(m)
+            covs.append(S)
+        return cls(p / p.sum(), tuple(weights), tuple(means), tuple(covs))
+
+    @classmethod
+    def from_json(cls, value) -> "Truth":
+        """The session form: {"priors", "means", "covariances"} or {"priors", "components": per class a
+        list of {"weight", "mean", "covariance"}}; a ValueError says what is wrong."""
+        if not isinstance(value, dict) or "priors" not in value:
+            raise ValueError("a truth needs priors, and means and covariances (or components)")
+        if "components" in value:
+            comps = value["components"]
+            if not isinstance(comps, list) or not all(
+                    isinstance(c, list) and all(isinstance(d, dict) and {"weight", "mean", "covariance"} <= set(d)
+                                                for d in c) for c in comps):
+                raise ValueError("truth components: per class a list of {weight, mean, covariance}")
+            return cls.mixture(value["priors"], [[(d["weight"], d["mean"], d["covariance"]) for d in c]
+                                                 for c in comps])
+        if "means" not in value or "covariances" not in value:
+            raise ValueError("a truth needs priors, means and covariances")
+        return cls.make(value["priors"], value["means"], value["covariances"])
+
+    def to_json(self) -> dict:
+        if self.single:
+            return {"priors": self.priors.tolist(), "means": self.means_.tolist(),
+                    "covariances": self.covariances_.tolist()}
+        return {"priors": self.priors.tolist(), "components": [
+            [{"weight": float(w), "mean": m.tolist(), "covariance": S.tolist()} for w, m, S in zip(*c)]
+            for c in zip(self.weights, self.means, self.covariances)]}
+
+    # --- what it is -----------------------------------------------------------------------
+    @property
+    def K(self) -> int:
+        return len(self.priors)
+
+    @property
+    def single(self) -> bool:
+        """Every class one Gaussian: the Bayes classifier is then a QDA with these parameters."""
+        return all(len(w) == 1 for w in self.weights)
+
+    @property
+    def means_(self) -> np.ndarray:
+        return np.array([m[0] for m in self.means])
+
+    @property
+    def covariances_(self) -> np.ndarray:
+        return np.array([S[0] for S in self.covariances])
+
+    def _flat(self):
+        """Every component: class (C,), log(prior * weight) (C,), means (C, 2), covariances (C, 2, 2)."""
+        cls = np.concatenate([np.full(len(w), k) for k, w in enumerate(self.weights)])
+        logw = np.concatenate([np.log(p) + np.log(w) for p, w in zip(self.priors, self.weights)])
+        return cls, logw, np.concatenate(self.means), np.concatenate(self.covariances)
+
+    def log_joint(self, X) -> np.ndarray:
+        """ln p(x|C_k) p(C_k) at each row of X: (N, K)."""
+        X = np.asarray(X, float).reshape(-1, 2)
+        cls, logw, mu, S = self._flat()
+        P = np.linalg.inv(S)
+        D = X[:, None, :] - mu[None]
+        maha = np.einsum("nci,cij,ncj->nc", D, P, D)
+        comp = logw - 0.5 * (maha + 2 * np.log(2 * np.pi) + np.linalg.slogdet(S)[1])
+        out = np.full((len(X), self.K), -np.inf)
+        for k in range(self.K):
+            out[:, k] = logsumexp(comp[:, cls == k], axis=1)
+        return out
+
+    def posterior(self, X) -> np.ndarray:
+        """p(C_k|x) under the truth: (N, K)."""
+        A = self.log_joint(X)
+        return np.exp(A - logsumexp(A, axis=1, keepdims=True))
+
+    def mean_and_covariance(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per class the mean (K, 2) and covariance (K, 2, 2) of its (mixture) density."""
+        means, covs = [], []
+        for w, m, S in zip(self.weights, self.means, self.covariances):
+            mu = w @ m
+            D = m - mu
+            means.append(mu)
+            covs.append(np.einsum("c,cij->ij", w, S) + np.einsum("c,ci,cj->ij", w, D, D))
+        return np.array(means), np.array(covs)
+
+    # --- drawing from it ------------------------------------------------------------------
+    def sample(self, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """n labelled points: each label drawn with the priors, a component with its weights, then
+        x ~ N(mu, Sigma). The same seed gives the same points (numpy's PCG64)."""
+        n = int(n)
+        if not 0 <= n <= MAX_SAMPLE:
+            raise ValueError(f"the number of points must be from 0 to {MAX_SAMPLE:,}, got {n}")
+        rng = np.random.default_rng(int(seed))
+        labels = rng.choice(self.K, size=n, p=self.priors)
+        return self._draw(rng, labels), labels
+
+    def sample_counts(self, counts, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """``counts[k]`` points of class k (the labels in class order), seeded."""
+        rng = np.random.default_rng(int(seed))
+        labels = np.repeat(np.arange(self.K), np.asarray(counts, int))
+        return self._draw(rng, labels), labels
+
+    def _draw(self, rng, labels) -> np.ndarray:
+        X = np.empty((len(labels), 2))
+        Z = rng.standard_normal((len(labels), 2))
+        for k in range(self.K):
+            idx = np.flatnonzero(labels == k)
+            comp = rng.choice(len(self.weights[k]), size=len(idx), p=self.weights[k])
+            L = np.linalg.cholesky(self.covariances[k])
+            X[idx] = self.means[k][comp] + np.einsum("nij,nj->ni", L[comp], Z[idx])
+        return X
+
+    # --- the Bayes-optimal classifier -----------------------------------------------------
+    def model(self, classes=None, names=None):
+        """The Bayes-optimal classifier of a single-Gaussian truth as a fitted QDA (scores
+        ln p(x|C_k) + ln p(C_k)): drawn with the machinery of any fit. None for a mixture truth."""
+        if not self.single:
+            return None
+        from probviz.models.base import class_names
+        from probviz.models.gaussian import QDA
+
+        m = QDA()
+        m.classes_ = np.arange(self.K) if classes is None else np.asarray(classes)
+        m.class_names_ = class_names(m.classes_, names)
+        m.notices_, m.n_features_in_, m.regularized_ = [], 2, False
+        m.means_, m.priors_, m.covariances_ = self.means_, self.priors.copy(), self.covariances_
+        m.precisions_ = np.linalg.inv(m.covariances_)
+        m.log_dets_ = np.linalg.slogdet(m.covariances_)[1]
+        mu, S = self.mean_and_covariance()
+        center = self.priors @ mu
+        scale = np.sqrt(np.maximum(np.einsum("k,kii->i", self.priors, S), 1e-300))
+        m.scores_ = m._score_poly(center, scale)
+        return m
+
+    def bayes_error(self) -> float:
+        """1 - integral of max_k p(x|C_k) p(C_k): the least error any classifier can have."""
+        return _integrate_errors(self, lambda a: _bayes_cuts(self, a), lambda X: np.argmax(self.log_joint(X), axis=1))
+
+    # --- the line x1 = a --------------------------------------------------------------------
+    def _span(self) -> tuple[float, float]:
+        _, _, mu, S = self._flat()
+        sd = np.sqrt(S[:, 0, 0])
+        return float(np.min(mu[:, 0] - 12 * sd)), float(np.max(mu[:, 0] + 12 * sd))
+
+    def _line(self, a: float):
+        """On x1 = a, per component: its class, ln c (the log mass of its slice, prior and weight
+        included), the conditional mean m and standard deviation s of x2."""
+        cls, logw, mu, S = self._flat()
+        v1 = S[:, 0, 0]
+        m = mu[:, 1] + S[:, 1, 0] / v1 * (a - mu[:, 0])
+        s = np.sqrt(S[:, 1, 1] - S[:, 1, 0] ** 2 / v1)
+        log_c = logw - 0.5 * np.log(2 * np.pi * v1) - 0.5 * (a - mu[:, 0]) ** 2 / v1
+        return cls, log_c, m, s
+
+
+def _line_scores(poly, a: float) -> np.ndarray:
+    """Polynomials (K, D + 1) of ``poly`` on the line x1 = a, in powers of x2, highest first."""
+    C = poly.coefs  # in z = (x - center) / scale
+    za = (a - poly.center[0]) / poly.scale[0]
+    n = C.shape[1]
+    in_z2 = np.einsum("kij,i->kj", C, za ** np.arange(n))
+    c2, s2 = poly.center[1], poly.scale[1]
+    T = np.zeros((n, n))
+    for j in range(n):  # z2^j = sum_b C(j, b) x2^b (-c2)^(j - b) / s2^j
+        for b in range(j + 1):
+            T[j, b] = comb(j, b) * (-c2) ** (j - b) / s2 ** j
+    return (in_z2 @ T)[:, ::-1]
+
+
+def _real_roots(d: np.ndarray) -> list:
+    d = np.trim_zeros(d, "f")
+    if len(d) <= 1:
+        return []
+    r = np.roots(d)
+    return list(r.real[np.abs(r.imag) <= 1e-9 * (1 + np.abs(r.real))])
+
+
+def model_cuts(model, a: float) -> np.ndarray:
+    """x2 values on the line x1 = a where ``model``'s decision may change: real roots of every pairwise
+    score difference, and of the discriminant lines it draws (one-vs-rest, one-vs-one)."""
+    P = _line_scores(model.scores_, a)
+    roots = [r for k in range(len(P)) for j in range(k + 1, len(P)) for r in _real_roots(P[k] - P[j])]
+    lines = model.lines(None) if hasattr(model, "lines") else None
+    for _, _, poly in lines or []:
+        roots += _real_roots(_line_scores(poly, a)[0])
+    return np.unique(np.asarray(roots, float))
+
+
+def _bayes_cuts(truth: Truth, a: float, grid: int = 1024) -> np.ndarray:
+    """Where the Bayes decision changes on x1 = a: exact roots for a single-Gaussian truth; for a
+    mixture, the argmax bracketed on a grid and refined by Brent's method on ln f_k - ln f_j."""
+    if truth.single:
+        return model_cuts(truth.model(), a)
+    _, _, m, s = truth._line(a)
+    lo, hi = float(np.min(m - 12 * s)), float(np.max(m + 12 * s))
+    xs = np.linspace(lo, hi, grid)
+    A = truth.log_joint(np.column_stack([np.full(grid, a), xs]))
+    best = np.argmax(A, axis=1)
+    cuts = []
+    for i in np.flatnonzero(best[1:] != best[:-1]):
+        k, j = best[i], best[i + 1]
+        f = lambda x2, k=k, j=j: float(np.diff(truth.log_joint([[a, x2]])[0, [j, k]])[0])  # noqa: E731
+        cuts.append(optimize.brentq(f, xs[i], xs[i + 1], xtol=1e-12 * max(1.0, abs(xs[i]))))
+    return np.asarray(cuts)
+
+
+def _integrate_errors(truth: Truth, cuts_of, decide) -> float:
+    """The integral over x1 of, on each line, the mass of every class where ``decide`` names another
+    (or none, -1) between consecutive ``cuts_of(a)``."""
+
+    def wrong_mass(a: float) -> float:
+        cls, log_c, m, s = truth._line(a)
+        lo, hi = np.min(m - 12 * s), np.max(m + 12 * s)
+        cuts = cuts_of(a)
+        cuts = cuts[(cuts > lo) & (cuts < hi)]
+        edges = np.r_[-np.inf, cuts, np.inf]
+        mids = np.r_[cuts[0] - 1.0, 0.5 * (cuts[1:] + cuts[:-1]), cuts[-1] + 1.0] if len(cuts) else \
+            np.array([0.5 * (lo + hi)])
+        owner = decide(np.column_stack([np.full(len(mids), a), mids]))
+        c = np.exp(log_c)
+        total = 0.0
+        for e0, e1, w in zip(edges[:-1], edges[1:], owner):
+            z0, z1 = (e0 - m) / s, (e1 - m) / s
+            mass = np.where(z0 > 0, ndtr(-z0) - ndtr(-z1), ndtr(z1) - ndtr(z0))  # no cancellation in a tail
+            total += float(np.sum((c * mass)[cls != w]))
+        return total
+
+    lo, hi = truth._span()
+    _, _, mu, _ = truth._flat()
+    points = sorted(set(np.clip(mu[:, 0], lo, hi).tolist()))
+    value, _ = integrate.quad(wrong_mass, lo, hi, points=points, limit=500, epsabs=1e-10, epsrel=1e-8)
+    return float(min(max(value, 0.0), 1.0))
+
+
+def error_rate(truth: Truth, model, class_index=None) -> float:
+    """The probability under ``truth`` that ``model`` assigns a point to another class than its own:
+    sum_k p(C_k) P(decision != k | C_k). ``class_index[i]`` is the truth's class of the model's class i
+    (default: the same order); a truth class the model never predicts is always wrong there, and an
+    undecided point (-1) is an error."""
+    idx = np.arange(len(model.classes_)) if class_index is None else np.asarray(class_index)
+
+    def decide(X):
+        d = model.decide(X) if hasattr(model, "decide") else np.argmax(model.decision_function(X), axis=1)
+        return np.where(d >= 0, idx[np.maximum(d, 0)], -1)
+
+    return _integrate_errors(truth, lambda a: model_cuts(model, a), decide)
+
+
+def fitted_truth(model) -> Truth:
+    """The truth a fitted generative model believes in: its priors, means and covariances (Bishop 4.2:
+    a generative model can generate data). A ValueError for models of p(C_k|x) alone."""
+    if not getattr(model, "generative", False):
+        raise ValueError(f"{model.label} models p(C_k|x) only: it cannot generate points x (Bishop 4.3); "
+                         "sample from lda, qda or nb")
+    return Truth.make(model.priors_, model.means_, model.covariances_)
