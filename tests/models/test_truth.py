@@ -1,0 +1,208 @@
+"""A known truth: samples by their moments and a goodness-of-fit test, error rates against closed forms,
+a grid integral and Monte Carlo; learning curves; the truth in sessions."""
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+from scipy.special import logsumexp
+
+from hypo import examples
+from probviz.data.examples import load, session
+from probviz.data.files import DataError
+from probviz.data.session import from_json, to_json
+from probviz.models import create
+from probviz.models.learning import class_counts, learning_curve
+from probviz.models.truth import Truth, error_rate, fitted_truth
+from probviz.scene import cross_section, truth_scene
+
+FRUIT_SIGMA = np.array([[0.2, 0.1], [0.1, 0.3]])
+
+
+def shared_bayes_error(p1, m1, m2, S):
+    """Two Gaussians sharing S: the log-odds is N(+-D^2/2 + c, D^2) under each class, D the Mahalanobis
+    distance of the means and c = ln(p1/p2), so the error is
+    p1 Phi((-D^2/2 - c)/D) + p2 Phi((-D^2/2 + c)/D)."""
+    d = np.asarray(m2, float) - np.asarray(m1, float)
+    D = np.sqrt(d @ np.linalg.solve(S, d))
+    c = np.log(p1 / (1 - p1))
+    return p1 * stats.norm.cdf((-D * D / 2 - c) / D) + (1 - p1) * stats.norm.cdf((-D * D / 2 + c) / D)
+
+
+def _log_joint(truth, X):
+    """ln p(x|C_k)p(C_k) written from scipy's multivariate normal (independent of probviz's)."""
+    out = []
+    for p, w, m, S in zip(truth.priors, truth.weights, truth.means, truth.covariances):
+        comps = [np.log(p * wc) + stats.multivariate_normal(mc, Sc).logpdf(X) for wc, mc, Sc in zip(w, m, S)]
+        out.append(logsumexp(np.array(comps), axis=0))
+    return np.array(out).T
+
+
+def grid_error(truth, decide, n=900, span=9.0):
+    """The error by brute force: sum over a fine grid of sum_k p(x, C_k) [decide(x) != k] dA."""
+    mu = np.vstack(truth.means)
+    sd = np.sqrt(np.max([np.max(np.linalg.eigvalsh(S)) for S in np.vstack(truth.covariances)]))
+    lo, hi = mu.min(axis=0) - span * sd, mu.max(axis=0) + span * sd
+    xs, ys = np.linspace(lo[0], hi[0], n), np.linspace(lo[1], hi[1], n)
+    gx, gy = np.meshgrid(xs, ys)
+    X = np.column_stack([gx.ravel(), gy.ravel()])
+    J = np.exp(_log_joint(truth, X))
+    d = decide(X)
+    wrong = J.sum(axis=1) - np.where(d >= 0, J[np.arange(len(X)), np.maximum(d, 0)], 0.0)
+    return wrong.sum() * (xs[1] - xs[0]) * (ys[1] - ys[0])
+
+
+@pytest.mark.parametrize("p1,offset,scale", [(0.7, 0.0, 1.0), (0.5, 1e6, 1.0), (0.9, 0.0, 1e-3), (0.2, -3e4, 1e3),
+                                             (0.999, 0.0, 1.0)])
+def test_bayes_error_of_a_shared_covariance_pair_is_the_closed_form(p1, offset, scale):
+    m1, m2 = np.array([1.0, 1.0]), np.array([1.7, 2.5])
+    S = FRUIT_SIGMA * scale ** 2
+    t = Truth.make([p1, 1 - p1], [m1 * scale + offset, m2 * scale + offset], [S, S])
+    expected = shared_bayes_error(p1, m1, m2, FRUIT_SIGMA)
+    assert t.bayes_error() == pytest.approx(expected, rel=1e-6, abs=1e-12)
+
+
+@settings(max_examples=examples(8), deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 3))
+def test_bayes_and_fitted_errors_match_a_grid_integral(seed, K):
+    """Own covariances (quadratic Bayes boundaries), K up to 3, and a fitted LDA's (linear) decision."""
+    rng = np.random.default_rng(seed)
+    means = rng.normal(0, 1.5, (K, 2))
+    covs = []
+    for _ in range(K):
+        A = rng.normal(0, 0.6, (2, 2))
+        covs.append(A @ A.T + 0.15 * np.eye(2))
+    t = Truth.make(rng.uniform(0.2, 1, K), means, covs)
+    ref = grid_error(t, lambda X: np.argmax(_log_joint(t, X), axis=1))
+    assert t.bayes_error() == pytest.approx(ref, abs=2e-4)
+    X, y = t.sample(60, seed)
+    if len(np.unique(y)) == K:
+        lda = create("lda").fit(X, y)
+        assert error_rate(t, lda) == pytest.approx(grid_error(t, lda.predict), abs=2e-4)
+        assert error_rate(t, lda) >= t.bayes_error() - 1e-9  # nothing beats the Bayes classifier
+
+
+def test_a_mixture_truth_and_its_errors_against_monte_carlo():
+    d = load("xor")
+    t = d.truth
+    assert not t.single and t.model() is None
+    X, y = t.sample(300_000, 11)
+    mc = np.mean(np.argmax(_log_joint(t, X), axis=1) != y)
+    se = np.sqrt(mc * (1 - mc) / len(y))
+    assert abs(t.bayes_error() - mc) < 4 * se
+    for name, params in (("lda", {}), ("logistic", {"basis": "quadratic"})):
+        m = create(name, **params).fit(d.X, d.labels)
+        mc = np.mean(m.predict(X) != y)
+        assert abs(error_rate(t, m) - mc) < 4 * np.sqrt(mc * (1 - mc) / len(y)) + 1e-4
+
+
+def test_discriminant_functions_have_true_errors_too():
+    """Undecided regions count as errors: one-vs-rest least squares is worse than its k-class form."""
+    d = load("shared-vs-own-covariance")
+    t = d.truth
+    k_class = create("leastsquares").fit(d.X, d.labels)
+    ovr = create("leastsquares", scheme="one-vs-rest").fit(d.X, d.labels)
+    assert error_rate(t, ovr) > error_rate(t, k_class) > t.bayes_error()
+    assert error_rate(t, ovr) == pytest.approx(grid_error(t, ovr.decide, n=1000), abs=5e-4)
+
+
+def test_samples_have_the_truths_moments_and_distribution():
+    t = load("fruit").truth
+    X, y = t.sample(20_000, seed=5)
+    # class proportions: a two-sided binomial test at the prior
+    assert stats.binomtest(int(np.sum(y == 0)), len(y), 0.7).pvalue > 1e-3
+    for k, mu in enumerate(([1.0, 1.0], [1.7, 2.5])):
+        Xk = X[y == k]
+        se = np.sqrt(np.diag(FRUIT_SIGMA) / len(Xk))
+        assert np.all(np.abs(Xk.mean(axis=0) - mu) < 4 * se)
+        np.testing.assert_allclose(np.cov(Xk.T), FRUIT_SIGMA, atol=0.02)
+        # Mahalanobis distances of a 2-D Gaussian are chi-squared with 2 degrees of freedom
+        D = Xk - mu
+        m2 = np.einsum("ni,ij,nj->n", D, np.linalg.inv(FRUIT_SIGMA), D)
+        assert stats.kstest(m2, stats.chi2(2).cdf).pvalue > 1e-3
+    X2, y2 = t.sample(20_000, seed=5)
+    np.testing.assert_array_equal(X, X2)
+    assert not np.array_equal(t.sample(100, seed=6)[0], X[:100])
+
+
+def test_a_fitted_generative_model_can_generate_and_a_discriminative_one_cannot():
+    d = load("circles")
+    lda = create("lda").fit(d.X, d.labels)
+    ft = fitted_truth(lda)
+    np.testing.assert_allclose(ft.covariances_[0], ft.covariances_[1])  # LDA believes in one covariance
+    X, y = ft.sample(30_000, 1)
+    np.testing.assert_allclose([X[y == k].mean(axis=0) for k in (0, 1)], lda.means_, atol=0.05)
+    with pytest.raises(ValueError, match="cannot generate"):
+        fitted_truth(create("logistic").fit(d.X, d.labels))
+
+
+def test_learning_curves_show_when_each_model_wins():
+    """Shared-covariance Gaussians: LDA is closer to the Bayes error with few points; a truth whose
+    covariances differ breaks LDA's assumption and logistic regression ends lower (Bishop 4.3,
+    the generative/discriminative trade-off)."""
+    t = load("fruit").truth
+    r = learning_curve(t, [("lda", {}), ("logistic", {})], [8, 16], seeds=30)
+    lda, logistic = (np.array(r["models"][m]["mean"]) for m in ("lda", "logistic"))
+    assert np.all(lda < logistic) and np.all(lda > r["bayes_error"])
+    assert np.array(r["models"]["lda"]["errors"]).shape == (2, 30)
+    other = Truth.make([0.5, 0.5], [[0, 0], [2, 0.5]], [[[1, 0], [0, 1]], [[0.1, 0], [0, 3]]])
+    r = learning_curve(other, [("lda", {}), ("logistic", {})], [1000], seeds=3)
+    assert r["models"]["logistic"]["mean"][0] < r["models"]["lda"]["mean"][0] - 0.01
+    np.testing.assert_array_equal(class_counts(t, 4), [6, 2])  # 8 points by the priors, at least 2 a class
+    with pytest.raises(ValueError):
+        learning_curve(t, [("lda", {})], [0], 3)
+
+
+def test_a_truth_survives_a_session_and_bad_ones_are_refused():
+    for name in ("fruit", "xor"):
+        s = session(name)
+        back = from_json(to_json(s)).dataset.truth
+        assert back.to_json() == s.dataset.truth.to_json()
+    doc = json.loads(to_json(session("fruit")))
+    for bad, message in (({"priors": [1, 1], "means": [[0, 0], [1, 1]], "covariances": [[[1, 2], [2, 1]]] * 2},
+                          "positive definite"),
+                         ({"priors": [1], "means": [[0, 0]], "covariances": [[[1, 0], [0, 1]]]}, "1 classes"),
+                         ({"priors": [1, "a"], "means": [[0, 0], [1, 1]], "covariances": [[[1, 0], [0, 1]]] * 2},
+                          "numbers only"),
+                         ({"priors": [1, 1]}, "means and covariances")):
+        doc["truth"] = bad
+        with pytest.raises(DataError, match=message):
+            from_json(json.dumps(doc), "t.probviz")
+
+
+def test_truth_scene_draws_the_bayes_boundary():
+    t = load("shared-vs-own-covariance").truth
+    sc = truth_scene(t, (-5, 5, -6, 4))
+    for b in sc.boundaries:  # on the boundary the two classes' p(x|C)p(C) are equal
+        pts = b.xy[np.all(np.isfinite(b.xy), axis=1)]
+        A = _log_joint(t, pts)
+        np.testing.assert_allclose(A[:, b.k], A[:, b.j], atol=1e-6)
+    assert len(sc.ellipses) == 3
+    x = truth_scene(load("xor").truth, (-3, 3, -3, 3))
+    assert len(x.ellipses) == 4 and x.boundaries
+    pts = x.boundaries[0].xy[np.all(np.isfinite(x.boundaries[0].xy), axis=1)]
+    A = _log_joint(load("xor").truth, pts)
+    assert np.max(np.abs(A[:, 0] - A[:, 1])) < 0.05  # traced on a grid: close, not exact
+
+
+def test_cross_section_follows_the_posterior():
+    d = load("fruit")
+    m = create("lda").fit(d.X, d.labels)
+    sec = cross_section(m, (0, 0), (2.5, 3.5), n=301, theta=0.8)
+    X = np.array([0, 0]) + np.outer(sec.t / sec.t[-1], [2.5, 3.5])
+    np.testing.assert_allclose(sec.posterior, m.predict_proba(X), atol=1e-12)
+    np.testing.assert_allclose(sec.joint, np.exp(m.log_joint(X)), rtol=1e-10)
+    assert len(sec.reject) == 1
+    t0, t1 = sec.reject[0]
+    inside = (sec.t >= t0) & (sec.t <= t1)
+    assert np.all(sec.posterior[inside].max(axis=1) < 0.8) and np.all(sec.posterior[~inside].max(axis=1) >= 0.8)
+    assert len(sec.changes) == 2  # into and out of the reject band
+    plain = cross_section(m, (0, 0), (2.5, 3.5), n=301)
+    (c,) = plain.changes  # the boundary: where p(apple|x) = 1/2
+    p = m.predict_proba([np.array([2.5, 3.5]) * c / sec.t[-1]])[0]
+    assert abs(p[0] - 0.5) < 0.02
+    with pytest.raises(ValueError, match="two different"):
+        cross_section(m, (1, 1), (1, 1))
