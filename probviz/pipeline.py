@@ -74,6 +74,7 @@ class Fit:
     notices: list = field(default_factory=list)
     error: str = ""
     incremental: bool = False  # updated from the previous fit's sufficient statistics
+    held_out: dict = field(default_factory=dict)  # accuracy (and likelihood) on the held-out points
 
     @property
     def ok(self) -> bool:
@@ -120,7 +121,8 @@ def evaluate(fit: Fit, X, labels) -> Fit:
     if fit.model is None or fit.summary:
         return fit
     summary, wrong = fit.model.evaluate(X, labels)
-    return Fit(fit.spec, fit.model, fit.class_index, summary, wrong, fit.notices, fit.error, fit.incremental)
+    return Fit(fit.spec, fit.model, fit.class_index, summary, wrong, fit.notices, fit.error, fit.incremental,
+               fit.held_out)
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,7 @@ class FrameRequest:
     highlight: tuple | None = None  # a point to ring: the one the last on-line training step used
     truth: object = None  # the Truth the points come from (drawn with the "truth" layer), or None
     section: tuple | None = None  # ((x, y), (x, y)): a cross-section line to draw
+    held_out: np.ndarray | None = None  # (N,) bool: points kept out of the fit (a train/test split)
 
 
 @dataclass
@@ -200,11 +203,53 @@ class Frame:
 
 
 def fit_all(request: FrameRequest, previous: "Frame | None" = None, moved=None, evaluate: bool = True) -> list:
-    """One fit per spec; each may start from the previous frame's fit of the same spec."""
+    """One fit per spec; each may start from the previous frame's fit of the same spec. With held-out
+    points the models see only the others, and are scored on both."""
     before = {f.spec: f for f in previous.fits} if previous is not None else {}
     first = previous.fits[0] if previous is not None and previous.fits else None
-    return [fit_model(spec, request.X, request.labels, before.get(spec, first if i == 0 else None),
-                      moved, evaluate, request.class_names) for i, spec in enumerate(request.specs)]
+    held = request.held_out
+    if held is None or not np.any(held):
+        return [fit_model(spec, request.X, request.labels, before.get(spec, first if i == 0 else None),
+                          moved, evaluate, request.class_names) for i, spec in enumerate(request.specs)]
+    train = ~held
+    fits = [fit_model(spec, request.X[train], request.labels[train], before.get(spec, first if i == 0 else None),
+                      None, False, request.class_names) for i, spec in enumerate(request.specs)]
+    return [evaluate_request(f, request) for f in fits] if evaluate else fits
+
+
+def held_out_mask(n: int, fraction: float, seed: int = 0) -> np.ndarray | None:
+    """Which of n points a split holds out: point i when u_i < fraction, u the seeded uniform sequence
+    (the first n numbers of it, so adding points keeps the earlier points' roles). None for no split."""
+    if fraction <= 0 or n == 0:
+        return None
+    return np.random.default_rng(int(seed)).random(n) < fraction
+
+
+def evaluate_request(fit: Fit, request: FrameRequest) -> Fit:
+    """``fit`` with its summary on the training points, its held-out scores and the misclassified mask
+    over every point (a held-out point of a class the model never saw counts as misclassified)."""
+    if fit.model is None or fit.summary:
+        return fit
+    held = request.held_out
+    if held is None or not np.any(held):
+        return evaluate(fit, request.X, request.labels)
+    X, labels = request.X, request.labels
+    train = ~held
+    summary, wrong_train = fit.model.evaluate(X[train], labels[train])
+    wrong = np.zeros(len(X), bool)
+    wrong[train] = wrong_train
+    known = np.isin(labels, fit.model.classes_) & held
+    scores = {"n": int(np.count_nonzero(held)), "accuracy": 0.0}
+    if np.any(known):
+        held_summary, wrong_held = fit.model.evaluate(X[known], labels[known])
+        wrong[known] = wrong_held
+        scores["accuracy"] = float(np.count_nonzero(~wrong_held)) / scores["n"]
+        if "log_likelihood" in held_summary and np.count_nonzero(known) == scores["n"]:
+            # the held-out points' own likelihood (a generative summary reads the training statistics)
+            scores["log_likelihood"] = float(fit.model.log_likelihood(X[known], labels[known]))
+            scores["log_likelihood_kind"] = held_summary["log_likelihood_kind"]
+    wrong[held & ~known] = True
+    return Fit(fit.spec, fit.model, fit.class_index, summary, wrong, fit.notices, fit.error, fit.incremental, scores)
 
 
 def build_frame(request: FrameRequest, fits: list) -> Frame:

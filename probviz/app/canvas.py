@@ -16,6 +16,8 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem
 
 from probviz import scene as scenes
+from probviz.models.truth import handles as truth_handles
+from probviz.models.truth import with_handle as truth_with_handle
 from probviz.app.document import Document
 from probviz.app.figure import rings_path
 from probviz.figure_layout import view_of
@@ -111,6 +113,17 @@ class Canvas(pg.PlotWidget):
         self.boundary.setZValue(5)
         self.boundary_outline = pg.PlotCurveItem(connect="finite")  # reads on any heatmap, light or dark
         self.boundary_outline.setZValue(4.9)
+        self.overlay = pg.PlotCurveItem(connect="finite")  # a compared model's boundaries, dashed
+        self.overlay.setZValue(5.1)
+        self.truth_boundary = pg.PlotCurveItem(connect="finite")  # the Bayes-optimal boundary, dash-dotted
+        self.truth_boundary.setZValue(5.2)
+        self.truth_items: list[pg.PlotCurveItem] = []  # the truth's ellipses, dotted
+        self.section_line = pg.PlotCurveItem()  # the cross-section
+        self.section_line.setZValue(14)
+        self.holes = pg.ScatterPlotItem(pxMode=True)  # held-out points are drawn hollow
+        self.holes.setZValue(10.5)
+        self.truth_handles = pg.ScatterPlotItem(pxMode=True)  # drag the truth: means and ellipse axes
+        self.truth_handles.setZValue(12.8)
         self.ellipse_items: list[pg.PlotCurveItem] = []
         self.density_items: list[pg.PlotCurveItem] = []
         self.means = pg.ScatterPlotItem(symbol="+", pxMode=True)
@@ -133,7 +146,9 @@ class Canvas(pg.PlotWidget):
         self.band.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # never steal the drag it draws
         self.band.setZValue(20)
         self.band.hide()
-        for item in (self.heatmap, self.decision, self.reject, self.ambiguous, self.boundary_outline, self.boundary, self.means,
+        for item in (self.heatmap, self.decision, self.reject, self.ambiguous, self.boundary_outline, self.boundary,
+                     self.overlay, self.truth_boundary, self.section_line, self.holes, self.truth_handles,
+                     self.means,
                      self.density, self.wrong, self.selected, self.spotlight,
                      self.probe, self.probe_label):
             self._add_passive(item)
@@ -170,6 +185,9 @@ class Canvas(pg.PlotWidget):
         self.probe.setPen(pg.mkPen(fg, width=2.5 * style.scale))
         self.probe.setBrush(pg.mkBrush(*style.background))
         self.spotlight.setPen(pg.mkPen(fg, width=3.0 * style.scale))
+        self.overlay.setPen(pg.mkPen(fg, width=style.boundary_width, style=Qt.PenStyle.DashLine))
+        self.truth_boundary.setPen(pg.mkPen(fg, width=0.6 * style.boundary_width, style=Qt.PenStyle.DashDotLine))
+        self.section_line.setPen(pg.mkPen(fg, width=2.0 * style.scale, style=Qt.PenStyle.DashLine))
         self.band.setPen(pg.mkPen(fg, width=1, style=Qt.PenStyle.DashLine))
         self.band.setBrush(pg.mkBrush(*style.foreground, 30))
         self.hint.setColor(fg)
@@ -277,6 +295,7 @@ class Canvas(pg.PlotWidget):
             self._update_wrong()
             self._draw_probe(None)
             self.spotlight.setData(pos=np.empty((0, 2)))
+            self._draw_analysis(frame)
             return
         spot = frame.request.highlight
         self.spotlight.setData(pos=np.empty((0, 2)) if spot is None else [spot], size=2.2 * s.point_size)
@@ -286,15 +305,16 @@ class Canvas(pg.PlotWidget):
         self.reject.setBrush(QBrush(QColor(*sc.reject_color)))
         self.reject.setVisible(bool(sc.reject))
         self._set_image(self.ambiguous, sc.ambiguous, sc.bounds)
-        lines = [b.xy for b in sc.boundaries] + [b.xy for over in frame.overlays for b in over]
-        if lines:
-            sep = np.full((1, 2), np.nan)
-            xy = np.vstack([part for line in lines for part in (line, sep)])
-            self.boundary.setData(xy[:, 0], xy[:, 1], connect="finite")
+        lines = [b.xy for b in sc.boundaries]
+        overlays = [b.xy for over in frame.overlays for b in over]
+        if lines or overlays:
+            xy = _joined(lines + overlays)  # the outline under both: they read on any heatmap
             self.boundary_outline.setData(xy[:, 0], xy[:, 1], connect="finite")
         else:
-            self.boundary.setData([], [])
             self.boundary_outline.setData([], [])
+        _set_line(self.boundary, lines)
+        _set_line(self.overlay, overlays)
+        self._draw_analysis(frame)
         fit = frame.fit
         colors = [frame.request.colors[i] for i in fit.class_index]
         self._set_curves(self.ellipse_items, sc.ellipses, colors, s.ellipse_width)
@@ -307,6 +327,64 @@ class Canvas(pg.PlotWidget):
         self._wrong = fit.wrong
         self._update_wrong()
         self._draw_probe(frame.probe)
+
+    def _draw_analysis(self, frame) -> None:
+        """The true model, the held-out points and the cross-section line of ``frame``'s request."""
+        s = self.style
+        truth = frame.truth if frame is not None else None
+        _set_line(self.truth_boundary, [b.xy for b in truth.boundaries] if truth is not None else [])
+        ellipses = truth.ellipses if truth is not None else []
+        colors = [frame.request.colors[k] for k, _ in ellipses]
+        self._set_curves(self.truth_items, [line for _, line in ellipses], colors, s.ellipse_width,
+                         Qt.PenStyle.DotLine)
+        req = frame.request if frame is not None else None
+        held = req.held_out if req is not None else None
+        if held is not None and len(held) == len(req.X) and np.any(held) and "points" in req.layers:
+            self.holes.setData(pos=req.X[held], size=0.5 * s.point_size, brush=pg.mkBrush(*s.background),
+                               pen=pg.mkPen(None))
+        else:
+            self.holes.setData(pos=np.empty((0, 2)))
+        self.update_truth_handles()
+        line = req.section if req is not None else None
+        if line is not None:
+            (x0, y0), (x1, y1) = line
+            self.section_line.setData([x0, x1], [y0, y1])
+        else:
+            self.section_line.setData([], [])
+
+    def _truth_handles(self):
+        """(K, 3, 2) handles of the document's truth when it is shown and editable here, else None."""
+        doc = self.doc
+        truth = doc.usable_truth() if doc is not None else None
+        if truth is None or not truth.single or "truth" not in doc.layers:
+            return None
+        return truth_handles(truth)
+
+    def update_truth_handles(self) -> None:
+        H = self._truth_handles()
+        if H is None:
+            self.truth_handles.setData(pos=np.empty((0, 2)))
+            return
+        s = self.style
+        colors = [c.color for c in self.doc.classes]
+        spots = []
+        for k, h in enumerate(H):
+            spots.append({"pos": h[0], "symbol": "d", "size": 16 * s.scale, "brush": pg.mkBrush(colors[k]),
+                          "pen": pg.mkPen(s.foreground, width=1.5 * s.scale)})
+            for p in h[1:]:
+                spots.append({"pos": p, "symbol": "s", "size": 9 * s.scale, "brush": pg.mkBrush(s.background),
+                              "pen": pg.mkPen(colors[k], width=2 * s.scale)})
+        self.truth_handles.setData(spots)
+
+    def truth_at(self, pos: QPointF):
+        """(class, handle) of the truth's handle under ``pos`` (0 the mean, 1 and 2 the axis ends), or None."""
+        H = self._truth_handles()
+        if H is None:
+            return None
+        pw, ph = self.vb.viewPixelSize()
+        d2 = ((H[..., 0] - pos.x()) / pw) ** 2 + ((H[..., 1] - pos.y()) / ph) ** 2
+        k, which = np.unravel_index(int(np.argmin(d2)), d2.shape)
+        return (int(k), int(which)) if d2[k, which] <= (8 * self.style.scale + GRAB_TOLERANCE) ** 2 else None
 
     def _set_curves(self, items, lines, colors, width, style=Qt.PenStyle.SolidLine):
         while len(items) < len(lines):
@@ -392,6 +470,8 @@ class Canvas(pg.PlotWidget):
             return True
         if button != Qt.MouseButton.LeftButton:
             return False
+        if self.tool == "section":  # the section tool draws by dragging; a click adds nothing
+            return True
         if self.tool == "select":
             self.set_selection([] if hit is None else [hit])
         elif self.tool == "brush":
@@ -409,7 +489,12 @@ class Canvas(pg.PlotWidget):
         if ev.isStart():
             start = self.vb.mapSceneToView(ev.buttonDownScenePos())
             hit = self.point_at(start)
-            if self.near_probe(start) and self.tool != "brush":
+            handle = self.truth_at(start) if self.tool != "brush" else None
+            if self.tool == "section":
+                self._drag = ("section", (start.x(), start.y()))
+            elif handle is not None:
+                self._drag = ("truth", handle, self.doc.new_stroke())
+            elif self.near_probe(start) and self.tool != "brush":
                 self._drag = ("probe", self.doc.new_stroke())
             elif self.tool == "brush":
                 self._drag = ("brush", self.doc.new_stroke())
@@ -426,7 +511,19 @@ class Canvas(pg.PlotWidget):
         if self._drag is None:
             return False
         kind = self._drag[0]
-        if kind == "probe":
+        if kind == "section":
+            a = self._drag[1]
+            if (pos.x(), pos.y()) != a:
+                self.doc.view_state.set_section((a, (pos.x(), pos.y())))
+        elif kind == "truth":
+            (k, which), stroke = self._drag[1], self._drag[2]
+            try:
+                truth = truth_with_handle(self.doc.truth, k, which, (pos.x(), pos.y()))
+            except ValueError:  # a degenerate shape (an axis of zero length): keep the last good one
+                truth = None
+            if truth is not None:
+                self.doc.set_truth(truth, "Edit the true model", stroke)
+        elif kind == "probe":
             self.doc.set_probe((pos.x(), pos.y()), self._drag[1])
         elif kind == "brush":
             self._spray(pos, self._drag[1])
@@ -532,3 +629,17 @@ class Canvas(pg.PlotWidget):
         self._hover = None
         self.left.emit()
         super().leaveEvent(ev)
+
+
+def _joined(lines) -> np.ndarray:
+    sep = np.full((1, 2), np.nan)
+    return np.vstack([part for line in lines for part in (line, sep)])
+
+
+def _set_line(item, lines) -> None:
+    """Polylines into one curve item (NaN rows between them), or nothing."""
+    if lines:
+        xy = _joined(lines)
+        item.setData(xy[:, 0], xy[:, 1], connect="finite")
+    else:
+        item.setData([], [])

@@ -83,12 +83,53 @@ class ViewState(QObject):
 
     layers_changed = Signal()
     active_class_changed = Signal()
+    analysis_changed = Signal()  # the compared model, the train/test split or the cross-section
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.layers: set[str] = set(DEFAULT_LAYERS)
         self.view: tuple[float, float, float, float] | None = None
         self.active_class = 0
+        self.compare: str | None = None  # a second model overlaid by its boundaries
+        self.split = (0.0, 0)  # (held-out fraction, seed): 0 keeps every point for the fit
+        self.section: tuple | None = None  # ((x, y), (x, y)) of the cross-section line
+
+    def set_compare(self, name: str | None) -> None:
+        if name is not None and name not in REGISTRY:
+            raise ValueError(f"unknown model {name!r}")
+        if name != self.compare:
+            self.compare = name
+            self.analysis_changed.emit()
+
+    def set_split(self, fraction: float, seed: int = 0) -> None:
+        fraction = float(fraction)
+        if not 0.0 <= fraction <= 0.9:
+            raise ValueError("the held-out fraction must be from 0 to 0.9")
+        if (fraction, int(seed)) != self.split:
+            self.split = (fraction, int(seed))
+            self.analysis_changed.emit()
+
+    def set_section(self, line) -> None:
+        line = None if line is None else tuple(tuple(float(v) for v in p) for p in line)
+        if line != self.section:
+            self.section = line
+            self.analysis_changed.emit()
+
+    def set_truth(self, truth, text: str = "Set the true model", stroke: int | None = None) -> None:
+        """Set or remove (None) the truth the points are drawn from (one undo step; the edits of one
+        drag, sharing ``stroke``, merge into one)."""
+        if truth is not None and truth.K != len(self.classes):
+            raise ValueError(f"the truth has {truth.K} classes, the document {len(self.classes)}")
+        if truth is not self.truth:
+            self._push(SetAttr(self, "truth", truth, text, stroke))
+
+    def replace_points(self, X, labels, text: str) -> None:
+        """All the points at once (a sample drawn from a truth): one undo step."""
+        X = _points(X)
+        labels = np.asarray(labels, dtype=np.int64).ravel()
+        if len(labels) != len(X) or (len(labels) and (labels.min() < 0 or labels.max() >= len(self.classes))):
+            raise ValueError("replace_points needs one existing class per point")
+        self._push(SetPoints(self, X, labels, text))
 
     def set_layer(self, layer: str, visible: bool) -> None:
         if (layer in self.layers) != visible:
@@ -116,6 +157,7 @@ class Document(QObject):
     model_changed = Signal()  # the model, its parameters or the priors
     probe_changed = Signal()
     theta_changed = Signal()
+    truth_changed = Signal()  # the truth the points are drawn from (set, edited or removed)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -133,6 +175,7 @@ class Document(QObject):
         self.probe: tuple[float, float] | None = None
         self.priors: list[float] | None = None  # p(C_k) per class for the generative models; None: frequencies
         self.theta = 0.0  # reject threshold of the decision layer
+        self.truth = None  # a probviz.models.truth.Truth: the model the points come from, if known
         self._stroke = 0
 
     # the view state's fields, for the many readers that only look
@@ -162,6 +205,7 @@ class Document(QObject):
         self.title = data.name
         self.description = data.description
         self.probe = data.probe
+        self.truth = data.truth
         self.priors = None
         self.view_state.view = data.view
         self.view_state.active_class = 0
@@ -184,12 +228,25 @@ class Document(QObject):
             self.view_state.view = session.view
         self.priors = session_priors(session)
         self.theta = session_theta(session)
+        vs = self.view_state
+        compare = session.extra.get("compare")
+        vs.compare = compare if isinstance(compare, str) and compare in REGISTRY else None
+        split = session.extra.get("split")
+        ok = (isinstance(split, list) and len(split) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                                  for v in split) and 0 <= split[0] <= 0.9)
+        vs.split = (float(split[0]), int(split[1])) if ok else (0.0, 0)
+        vs.section = None
         self.reset.emit()
 
     def to_session(self, view=None) -> Session:
+        vs = self.view_state
+        extra = {"priors": self.priors, "theta": self.theta}
+        if vs.compare is not None:
+            extra["compare"] = vs.compare
+        if vs.split[0] > 0:
+            extra["split"] = list(vs.split)
         return Session(self.dataset(), self.model_name, {k: dict(v) for k, v in self.params.items()},
-                       sorted(self.layers), view if view is not None else self.view,
-                       {"priors": self.priors, "theta": self.theta})
+                       sorted(self.layers), view if view is not None else self.view, extra)
 
     def new(self) -> None:
         self.load(Dataset(np.empty((0, 2)), np.empty(0, int), ["1", "2"], name="untitled"))
@@ -197,7 +254,7 @@ class Document(QObject):
     def dataset(self) -> Dataset:
         return Dataset(self.X.copy(), self.labels.copy(), [c.name for c in self.classes],
                        [c.color for c in self.classes], self.axis_names, self.title, self.description, probe=self.probe,
-                       view=self.view)
+                       view=self.view, truth=self.usable_truth())
 
     # --- queries ------------------------------------------------------------------
     @property
@@ -207,13 +264,25 @@ class Document(QObject):
     def moves_since(self, revision: int):
         return self.log.moves_since(revision)
 
-    def model_spec(self) -> ModelSpec:
-        """The model these settings mean, as the pipeline fits it."""
+    def model_spec(self, name: str | None = None) -> ModelSpec:
+        """The model these settings mean (or model ``name`` with its settings), as the pipeline fits it."""
+        name = name or self.model_name
         priors = self.effective_priors() if self.priors is not None else None
-        return model_spec(self.model_name, self.params[self.model_name], priors, self.labels)
+        return model_spec(name, self.params[name], priors, self.labels)
 
     def counts(self) -> np.ndarray:
         return np.bincount(self.labels, minlength=len(self.classes))
+
+    def usable_truth(self):
+        """The truth, when it has one class per class of the document (else None: say why elsewhere)."""
+        t = self.truth
+        return t if t is not None and t.K == len(self.classes) else None
+
+    def held_out(self):
+        """The train/test split's held-out mask over the points, or None."""
+        from probviz.pipeline import held_out_mask
+
+        return held_out_mask(len(self.X), *self.view_state.split)
 
     def new_stroke(self) -> int:
         """An id shared by the commands of one drag or brush stroke, so they merge."""
@@ -566,7 +635,7 @@ class SetAttr(_Command):
         if self.attr == "priors":
             _model_changed(self.doc)
         else:
-            getattr(self.doc, f"{self.attr}_changed").emit()  # probe_changed, theta_changed
+            getattr(self.doc, f"{self.attr}_changed").emit()  # probe_changed, theta_changed, truth_changed
 
     def redo(self):
         self._set(self.new)
@@ -578,7 +647,27 @@ class SetAttr(_Command):
         return self.ID
 
     def mergeWith(self, other):
-        if other.attr != self.attr or (self.attr == "probe" and (self.stroke is None or other.stroke != self.stroke)):
+        if other.attr != self.attr or (self.attr in ("probe", "truth")
+                                       and (self.stroke is None or other.stroke != self.stroke)):
             return False
         self.new = other.new
         return True
+
+
+class SetPoints(_Command):
+    """Replace every point and label (a sample from the truth or from the fitted model)."""
+
+    def __init__(self, doc, X, labels, text):
+        super().__init__(doc, text)
+        self.new = (X.copy(), labels.copy())
+        self.old = (doc.X.copy(), doc.labels.copy())
+
+    def _set(self, state):
+        self.doc.X, self.doc.labels = state[0].copy(), state[1].copy()
+        _points_changed(self.doc)
+
+    def redo(self):
+        self._set(self.new)
+
+    def undo(self):
+        self._set(self.old)

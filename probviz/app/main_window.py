@@ -24,11 +24,13 @@ from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.fileops import FileOps
 from probviz.app.panel import Panel
 from probviz.app.refit import Job, Refitter
+from probviz.app.lab import LabPanel
 from probviz.app.training import TrainingPanel
 from probviz.app.widgets import ElidedLabel, NumberField, ShortcutsDialog
 from probviz.data import examples
 from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS
 from probviz.models import MODEL_NAMES, REGISTRY
+from probviz import pipeline
 from probviz.pipeline import FrameRequest
 
 GRID = (256, 256)
@@ -61,6 +63,12 @@ class MainWindow(QMainWindow):
         self.training_dock.setWidget(self.training)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.training_dock)
         self.tabifyDockWidget(self.dock, self.training_dock)
+        self.lab = LabPanel(self.doc)
+        self.lab_dock = QDockWidget("Lab", self)
+        self.lab_dock.setObjectName("lab")
+        self.lab_dock.setWidget(self.lab)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.lab_dock)
+        self.tabifyDockWidget(self.training_dock, self.lab_dock)
         self.dock.raise_()
 
         self.message = ElidedLabel()  # the fit's summary: cut with "…" (whole in its tooltip), never overlapped
@@ -100,9 +108,12 @@ class MainWindow(QMainWindow):
         for signal in (doc.points_changed, doc.points_moved):
             signal.connect(self.training.restart)
         self.training.changed.connect(lambda: self.refitter.schedule(refit=True))
+        self.lab.message.connect(self.flash)
         doc.probe_changed.connect(self._redraw)
         doc.theta_changed.connect(self._redraw)
         view.layers_changed.connect(self._on_layers_changed)
+        view.analysis_changed.connect(lambda: self.refitter.schedule(refit=True))
+        doc.truth_changed.connect(self._redraw)
         view.active_class_changed.connect(self._on_active_class)
         self.doc.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.canvas.hovered.connect(lambda *_: self._refresh_hover())
@@ -196,7 +207,8 @@ class MainWindow(QMainWindow):
         for tool, label, key, tip in (
                 ("add", "Add / move", "P", "Click to add a point of the active class; drag a point to move it"),
                 ("brush", "Brush", "B", "Drag to spray points of the active class"),
-                ("select", "Select", "S", "Drag a rectangle to select points; drag the selection to move it")):
+                ("select", "Select", "S", "Drag a rectangle to select points; drag the selection to move it"),
+                ("section", "Section", "X", "Drag a line across the canvas: the Lab panel plots p(C_k|x) along it")):
             a = self._action(tools, label, lambda checked=False, t=tool: self.set_tool(t), QKeySequence(key),
                              checkable=True)
             a.setToolTip(f"{tip} ({key})")
@@ -237,6 +249,9 @@ class MainWindow(QMainWindow):
         train_panel = self.training_dock.toggleViewAction()
         train_panel.setText("Training &panel")
         train.addAction(train_panel)
+        lab = self.lab_dock.toggleViewAction()
+        lab.setText("&Lab panel (true model, samples, comparison)")
+        view.addAction(lab)
 
         help_ = mb.addMenu("&Help")
         self.shortcuts_action = self._action(help_, "&Keyboard shortcuts", self.show_shortcuts,
@@ -307,8 +322,9 @@ class MainWindow(QMainWindow):
                 w.setFont(f)
         self._restyle()
         self.dock.setVisible(not on)
-        if on:  # the training dock too (Space or "." brings it back, large)
+        if on:  # the training and lab docks too (Space or "." brings training back, large)
             self.training_dock.setVisible(False)
+            self.lab_dock.setVisible(False)
         self.legend_action.setChecked(on)
         self._legend_toggled(on)
         self._update_caption()
@@ -415,6 +431,7 @@ class MainWindow(QMainWindow):
         self.canvas.apply_style(Style(scale, dark))
         self.training.apply_style(Style(scale, dark))
         self.panel.fisher.apply_style(Style(scale, dark))
+        self.lab.apply_style(Style(scale, dark))
         self.refitter.schedule(refit=False)  # the heatmap is blended over the new background
         if self.legend_action.isChecked():
             self._legend_toggled(True)
@@ -546,13 +563,20 @@ class MainWindow(QMainWindow):
     # --- document -> view -------------------------------------------------------------------
     def _make_job(self, generation, refit, previous) -> Job:
         doc, style = self.doc, self.canvas.style
+        vs = doc.view_state
+        specs = (doc.model_spec(),)
+        if vs.compare is not None and vs.compare != doc.model_name:
+            specs += (doc.model_spec(vs.compare),)
         request = FrameRequest(
             doc.X.copy(), doc.labels.copy(), tuple(c.name for c in doc.classes),
-            tuple(c.color for c in doc.classes), (doc.model_spec(),), self.canvas.view_bounds(), GRID,
+            tuple(c.color for c in doc.classes), specs, self.canvas.view_bounds(), GRID,
             frozenset(doc.layers), doc.theta, doc.probe, style.background, style.reject, generation,
-            doc.revision, self.training.highlight())
+            doc.revision, self.training.highlight(), doc.usable_truth(), vs.section, doc.held_out())
         fits = self.training.fits_for(request)
-        moved = doc.moves_since(previous.revision) if previous is not None and refit and fits is None else None
+        if fits is not None and len(specs) > 1:  # the compared model is fitted as usual
+            fits = fits + pipeline.fit_all(request)[1:]
+        moved = (doc.moves_since(previous.revision) if previous is not None and refit and fits is None
+                 and request.held_out is None else None)
         return Job(request, refit, previous, moved, fits)
 
     def _show_points(self):
@@ -628,6 +652,7 @@ class MainWindow(QMainWindow):
         if not self._flash_timer.isActive():
             self._show_status()
         self.panel.show_result(frame)
+        self.lab.show_result(frame)
         self._refresh_hover()
         self._update_caption()
 

@@ -42,7 +42,7 @@ def complete(job: Job, frame: Frame) -> Frame:
     """``frame`` with the training summaries (a pass over every point) filled in."""
     if all(f.summary or f.model is None for f in frame.fits):
         return frame
-    fits = [pipeline.evaluate(f, job.request.X, job.request.labels) for f in frame.fits]
+    fits = [pipeline.evaluate_request(f, job.request) for f in frame.fits]
     return Frame(frame.request, fits, frame.scene, frame.overlays, frame.probe)
 
 

@@ -335,3 +335,36 @@ def fitted_truth(model) -> Truth:
         raise ValueError(f"{model.label} models p(C_k|x) only: it cannot generate points x (Bishop 4.3); "
                          "sample from lda, qda or nb")
     return Truth.make(model.priors_, model.means_, model.covariances_)
+
+
+# --- editing a single-Gaussian truth by its handles ---------------------------------------
+
+def handles(truth: Truth) -> np.ndarray:
+    """Per class the mean and the ends of the 2-sigma ellipse's two axes: (K, 3, 2), rows
+    [mean, major axis end, minor axis end] (single-Gaussian truths)."""
+    out = []
+    for mu, S in zip(truth.means_, truth.covariances_):
+        w, V = np.linalg.eigh(S)  # ascending: column 1 is the major axis
+        out.append([mu, mu + 2 * np.sqrt(w[1]) * V[:, 1], mu + 2 * np.sqrt(w[0]) * V[:, 0]])
+    return np.array(out)
+
+
+def with_handle(truth: Truth, k: int, which: int, xy) -> Truth:
+    """The truth with class k's handle ``which`` (0 the mean, 1 the major axis end, 2 the minor) moved to
+    ``xy``: the mean moves the Gaussian; an axis end sets that axis's direction and 2-sigma length, the
+    other axis keeping its length at right angles."""
+    means, covs = truth.means_.copy(), truth.covariances_.copy()
+    xy = np.asarray(xy, float)
+    if which == 0:
+        means[k] = xy
+    else:
+        h = handles(truth)[k]
+        v = xy - means[k]
+        length = float(np.hypot(*v))
+        if not length > 0:
+            return truth
+        u = v / length
+        other = float(np.hypot(*(h[3 - which] - h[0])))  # the other axis's 2-sigma length
+        perp = np.array([-u[1], u[0]])
+        covs[k] = (np.outer(u, u) * length ** 2 + np.outer(perp, perp) * other ** 2) / 4.0
+    return Truth.make(truth.priors, means, covs)

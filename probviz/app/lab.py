@@ -1,0 +1,589 @@
+"""The Lab dock: generative against discriminative with the truth known (Bishop 4.2-4.3).
+
+The true model (edit it here or drag its handles on the canvas), samples drawn from it or from the
+fitted model, the Bayes error beside each model's true error, a second model to compare, a
+train/test split, learning curves, and a cross-section of p(C_k|x) along a line. Everything it shows
+comes from the pure layers (probviz.models.truth, probviz.models.learning, probviz.scene); the dock
+holds the widgets and the timing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView, QComboBox, QDialog, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView,
+    QLabel, QLineEdit, QMessageBox, QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget,
+    QTableWidgetItem, QVBoxLayout, QWidget,
+)
+
+from probviz.app.widgets import NumberField, SmallPlot, guard_wheel
+from probviz.colors import OKABE_ITO
+from probviz.models import MODEL_NAMES, REGISTRY, create
+from probviz.models.learning import learning_curve
+from probviz.models.truth import Truth, error_rate, fitted_truth
+from probviz.scene import cross_section
+from probviz.style import Style
+
+TRUTH_COLUMNS = ("p(C)", "μ₁", "μ₂", "σ₁²", "σ₁₂", "σ₂²")
+COMPARE_ROWS = ("parameters", "accuracy", "held-out accuracy", "ln-likelihood", "held-out ln-lik.", "true error")
+
+
+def _fit_height(table: QTableWidget) -> None:
+    """A table as tall as its rows (no empty space, no scroll bar of its own)."""
+    table.resizeRowsToContents()
+    h = table.horizontalHeader().sizeHint().height() + sum(table.rowHeight(r) for r in range(table.rowCount()))
+    table.setFixedHeight(h + 2 * table.frameWidth() + 2)
+
+
+def _item(text: str, editable: bool = False) -> QTableWidgetItem:
+    item = QTableWidgetItem(text)
+    flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+    item.setFlags(flags | Qt.ItemFlag.ItemIsEditable if editable else flags)
+    return item
+
+
+class LabPanel(QWidget):
+    """Truth, sampling, comparison, split, learning curves, cross-section."""
+
+    message = Signal(str)  # a passing status message
+
+    def __init__(self, doc, parent=None):
+        super().__init__(parent)
+        self.doc = doc
+        self.frame = None
+        self.errors: dict = {}  # spec -> true error of the frame on screen (and "bayes")
+        inner = QWidget()
+        lay = QVBoxLayout(inner)
+
+        # the true model
+        box = QGroupBox("True model")
+        box.setToolTip("The Gaussians the points are drawn from, when known (example:fruit has Bishop's "
+                       "apple-and-peach model). Edit the numbers, or show the True model layer and drag a "
+                       "mean (diamond) or an ellipse axis (squares) on the canvas.")
+        v = QVBoxLayout(box)
+        self.truth_status = QLabel()
+        self.truth_status.setTextFormat(Qt.TextFormat.PlainText)
+        self.truth_status.setWordWrap(True)
+        v.addWidget(self.truth_status)
+        self.truth_table = QTableWidget(0, len(TRUTH_COLUMNS))
+        self.truth_table.setHorizontalHeaderLabels(TRUTH_COLUMNS)
+        self.truth_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.truth_table.setToolTip("Per class: prior p(C_k), mean and covariance of p(x|C_k). Type a number and "
+                                    "press Enter (one undo step).")
+        self.truth_table.itemChanged.connect(self._truth_edited)
+        self.truth_table.horizontalHeader().setMinimumSectionSize(20)
+        v.addWidget(self.truth_table)
+        row = QHBoxLayout()
+        self.from_data = QPushButton("From the data")
+        self.from_data.setToolTip("Make the true model the Gaussians fitted to the points (each class its own "
+                                  "covariance, maximum likelihood)")
+        self.remove_truth = QPushButton("Remove")
+        self.remove_truth.setToolTip("Forget the true model (undoable)")
+        row.addWidget(self.from_data)
+        row.addWidget(self.remove_truth)
+        v.addLayout(row)
+        self.errors_label = QLabel()
+        self.errors_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.errors_label.setWordWrap(True)
+        self.errors_label.setToolTip("The Bayes error is the least error any classifier can have under the true "
+                                     "model; a model's true error is its error under the true model, not on its "
+                                     "training points (computed numerically, exact to about 1e-9)")
+        v.addWidget(self.errors_label)
+        lay.addWidget(box)
+        self.from_data.clicked.connect(self._truth_from_data)
+        self.remove_truth.clicked.connect(lambda: self.doc.set_truth(None, "Remove the true model"))
+
+        # sampling
+        box = QGroupBox("Sample")
+        form = QFormLayout(box)
+        self.n = QSpinBox()
+        self.n.setRange(1, 100_000)
+        self.n.setValue(250)
+        self.n.setToolTip("How many points to draw")
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setToolTip("The same seed draws the same points")
+        self.mode = QComboBox()
+        self.mode.addItem("replace the points", "replace")
+        self.mode.addItem("add to the points", "add")
+        guard_wheel(self.n, self.seed, self.mode)
+        form.addRow("Points", self.n)
+        form.addRow("Seed", self.seed)
+        form.addRow("Then", self.mode)
+        row = QVBoxLayout()
+        self.sample_truth = QPushButton("From the true model")
+        self.sample_truth.setToolTip("Draw labelled points from the true model: a label with the priors, then x "
+                                     "from its Gaussian (one undo step)")
+        self.sample_fitted = QPushButton("From the fitted model")
+        self.sample_fitted.setToolTip("Draw points from what the fitted generative model believes the data look "
+                                      "like (LDA, QDA, naive Bayes; Bishop 4.2)")
+        row.addWidget(self.sample_truth)
+        row.addWidget(self.sample_fitted)
+        form.addRow(row)
+        lay.addWidget(box)
+        self.sample_truth.clicked.connect(lambda: self.sample(False))
+        self.sample_fitted.clicked.connect(lambda: self.sample(True))
+
+        # comparing
+        box = QGroupBox("Compare")
+        v = QVBoxLayout(box)
+        form = QFormLayout()
+        self.compare = QComboBox()
+        self.compare.addItem("(none)", None)
+        for name in MODEL_NAMES:
+            self.compare.addItem(REGISTRY[name].label, name)
+        self.compare.setToolTip("A second model, fitted to the same points and drawn by its boundaries (dashed)")
+        self.held = NumberField(0.0, 0.9, decimals=2, step=0.05)
+        self.held.setToolTip("Hold out this fraction of the points (drawn hollow): the models are fitted to the "
+                             "others and scored on both")
+        self.split_seed = QSpinBox()
+        self.split_seed.setRange(0, 2**31 - 1)
+        self.split_seed.setToolTip("Which points are held out (the same seed, the same points)")
+        guard_wheel(self.compare, self.split_seed)
+        form.addRow("Second model", self.compare)
+        form.addRow("Held out", self.held)
+        form.addRow("Split seed", self.split_seed)
+        v.addLayout(form)
+        self.table = QTableWidget(len(COMPARE_ROWS), 0)  # a column per model, a row per measure
+        self.table.setVerticalHeaderLabels(COMPARE_ROWS)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.setToolTip("The shown model and the second one: free parameters, accuracy on the points they "
+                              "were fitted to and on the held-out ones, log-likelihood (its kind as in the "
+                              "Parameters panel), and the error under the true model")
+        _fit_height(self.table)
+        v.addWidget(self.table)
+        self.curves_button = QPushButton("Learning curves…")
+        self.curves_button.setToolTip("The true error of the two models against the training-set size, drawn from "
+                                      "the true model over many seeds")
+        v.addWidget(self.curves_button)
+        lay.addWidget(box)
+        self.compare.currentIndexChanged.connect(lambda _i: self.doc.view_state.set_compare(self.compare.currentData()))
+        self.held.valueChanged.connect(lambda _v: self._split_changed())
+        self.split_seed.valueChanged.connect(lambda _v: self._split_changed())
+        self.curves_button.clicked.connect(self.open_curves)
+
+        # the cross-section
+        box = QGroupBox("Cross-section")
+        v = QVBoxLayout(box)
+        self.section_hint = QLabel("Choose the Section tool (X) and drag a line across the canvas.")
+        self.section_hint.setWordWrap(True)
+        v.addWidget(self.section_hint)
+        self.section_plot = SmallPlot(height=200)
+        self.section_plot.setLabel("bottom", "distance along the line")
+        self.section_plot.setLabel("left", "p(C_k|x)")
+        self.section_key = QLabel("Solid: p(C_k|x); dashed: p(x|C_k)p(C_k), scaled to a top of 1 (inference); the "
+                                  "vertical lines are the boundaries crossed, grey the reject band (decision).")
+        self.section_key.setWordWrap(True)
+        v.addWidget(self.section_key)
+        v.addWidget(self.section_plot)
+        self.clear_section = QPushButton("Clear the line")
+        self.clear_section.clicked.connect(lambda: self.doc.view_state.set_section(None))
+        v.addWidget(self.clear_section)
+        lay.addWidget(box)
+        lay.addStretch(1)
+
+        scroll = QScrollArea()
+        scroll.setWidget(inner)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # the dock sets the width
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+        self._error_timer = QTimer(self, singleShot=True, interval=250)  # true errors after the edits settle
+        self._error_timer.timeout.connect(self._compute_errors)
+        doc.reset.connect(self.sync)
+        doc.truth_changed.connect(self.sync)
+        doc.classes_changed.connect(self.sync)
+        doc.view_state.analysis_changed.connect(self._sync_analysis)
+        self.apply_style(Style())
+        self.sync()
+
+    # --- document -> widgets ----------------------------------------------------------------
+    def sync(self):
+        doc = self.doc
+        truth, usable = doc.truth, doc.usable_truth()
+        if truth is None:
+            self.truth_status.setText("No true model: these points' source is not known. Make one from the data, "
+                                      "or open example:fruit (Bishop's apple-and-peach model).")
+        elif usable is None:
+            self.truth_status.setText(f"The true model has {truth.K} classes but the points have {len(doc.classes)}: "
+                                      "make it again from the data.")
+        elif not truth.single:
+            self.truth_status.setText(f"A mixture: {', '.join(str(len(w)) for w in truth.weights)} Gaussians per "
+                                      "class (not a Gaussian a class: shown, not edited here).")
+        else:
+            self.truth_status.setText(f"{truth.K} Gaussian classes: the points' source.")
+        t = self.truth_table
+        t.blockSignals(True)
+        editable = usable is not None and usable.single
+        rows = usable.K if editable else 0
+        t.setRowCount(rows)
+        t.setVerticalHeaderLabels([c.name for c in doc.classes[:rows]])
+        for k in range(rows):
+            S = usable.covariances_[k]
+            values = (usable.priors[k], *usable.means_[k], S[0, 0], S[0, 1], S[1, 1])
+            for j, v in enumerate(values):
+                t.setItem(k, j, _item(f"{v:.6g}", editable=True))
+        t.setVisible(editable)
+        _fit_height(t)
+        t.blockSignals(False)
+        self.remove_truth.setEnabled(truth is not None)
+        self.sample_truth.setEnabled(usable is not None)
+        self._sync_analysis()
+        self._error_timer.start()
+
+    def _sync_analysis(self):
+        vs = self.doc.view_state
+        self.compare.blockSignals(True)
+        self.compare.setCurrentIndex(max(0, self.compare.findData(vs.compare)))
+        self.compare.blockSignals(False)
+        self.held.setValue(vs.split[0])
+        self.split_seed.blockSignals(True)
+        self.split_seed.setValue(vs.split[1])
+        self.split_seed.blockSignals(False)
+        self.clear_section.setEnabled(vs.section is not None)
+        self.curves_button.setEnabled(self.doc.usable_truth() is not None)
+        self.curves_button.setToolTip("The true error of the two models against the training-set size"
+                                      if self.doc.usable_truth() is not None else "Needs a true model")
+
+    def apply_style(self, style: Style) -> None:
+        self.section_plot.apply_style(style)
+
+    # --- edits --------------------------------------------------------------------------------
+    def _truth_edited(self, item):
+        doc = self.doc
+        truth = doc.usable_truth()
+        if truth is None:
+            return
+        t = self.truth_table
+        try:
+            values = np.array([[float(t.item(k, j).text()) for j in range(len(TRUTH_COLUMNS))] for k in range(t.rowCount())])
+            covs = np.stack([[[r[3], r[4]], [r[4], r[5]]] for r in values])
+            new = Truth.make(values[:, 0], values[:, 1:3], covs)
+        except ValueError as e:
+            self.message.emit(f"Not a valid true model: {e}")
+            self.sync()
+            return
+        doc.set_truth(new, "Edit the true model")
+
+    def _truth_from_data(self):
+        doc = self.doc
+        counts = doc.counts()
+        if len(doc.classes) == 0 or np.any(counts < 3):
+            self.message.emit("Each class needs at least 3 points to estimate its Gaussian")
+            return
+        m = create("qda").fit(doc.X, doc.labels)
+        try:
+            doc.set_truth(Truth.make(m.priors_, m.means_, m.covariances_), "True model from the data")
+        except ValueError as e:
+            self.message.emit(f"Cannot make a true model from these points: {e}")
+
+    def _split_changed(self):
+        try:
+            self.doc.view_state.set_split(self.held.value(), self.split_seed.value())
+        except ValueError as e:
+            self.message.emit(str(e))
+
+    def sample(self, fitted: bool):
+        """Draw points from the truth or the fitted model: replace or add, one undo step."""
+        doc = self.doc
+        if fitted:
+            fit = self.frame.fit if self.frame is not None else None
+            if fit is None or fit.model is None:
+                self.message.emit("Nothing is fitted yet")
+                return
+            try:
+                truth = fitted_truth(fit.model)
+            except ValueError as e:
+                self.message.emit(str(e))
+                return
+            index = np.asarray(fit.class_index)
+            what = f"Sample from the fitted {fit.model.label}"
+        else:
+            truth = doc.usable_truth()
+            if truth is None:
+                self.message.emit("No true model to sample from")
+                return
+            index = np.arange(truth.K)
+            what = "Sample from the true model"
+        X, codes = truth.sample(self.n.value(), self.seed.value())
+        labels = index[codes]
+        if self.mode.currentData() == "add":
+            X, labels = np.vstack([doc.X, X]), np.r_[doc.labels, labels]
+        doc.replace_points(X, labels, f"{what} ({self.n.value()} points)")
+        self.message.emit(f"{what}: {self.n.value()} points, seed {self.seed.value()}")
+
+    # --- frames -------------------------------------------------------------------------------
+    def show_result(self, frame):
+        self.frame = frame
+        fitted = frame.fit.model if frame is not None else None
+        self.sample_fitted.setEnabled(fitted is not None and getattr(fitted, "generative", False))
+        self._fill_table()
+        self._draw_section()
+        self._error_timer.start()
+
+    def _fill_table(self):
+        frame = self.frame
+        fits = [f for f in frame.fits if f.model is not None] if frame is not None else []
+        t = self.table
+        t.setColumnCount(len(fits))
+        t.setHorizontalHeaderLabels([f.spec.name for f in fits])
+        for c, f in enumerate(fits):
+            s, h = f.summary, f.held_out
+            err = self.errors.get(f.spec)
+            cells = (str(f.model.n_parameters()),
+                     f"{100 * s['accuracy']:.1f}%" if "accuracy" in s else "",
+                     f"{100 * h['accuracy']:.1f}% of {h['n']}" if h else "",
+                     f"{s['log_likelihood']:.2f}" if "log_likelihood" in s else "",
+                     f"{h['log_likelihood']:.2f}" if "log_likelihood" in h else "",
+                     "" if err is None else f"{err:.4g}")
+            for r, text in enumerate(cells):
+                t.setItem(r, c, _item(text))
+        _fit_height(t)
+
+    def _compute_errors(self):
+        """The true error of each fit on screen and the Bayes error (a few tens of ms each, once the edits
+        settle)."""
+        truth = self.doc.usable_truth()
+        frame = self.frame
+        self.errors = {}
+        if truth is None or frame is None:
+            self.errors_label.setText("")
+            self._fill_table()
+            return
+        self.errors["bayes"] = truth.bayes_error()
+        parts = [f"Bayes error {self.errors['bayes']:.4g}"]
+        for f in frame.fits:
+            if f.model is None:
+                continue
+            self.errors[f.spec] = error_rate(truth, f.model, f.class_index)
+            parts.append(f"{f.model.label}: true error {self.errors[f.spec]:.4g}")
+        self.errors_label.setText("  ·  ".join(parts))
+        self._fill_table()
+
+    def _draw_section(self):
+        plot = self.section_plot
+        plot.clear()
+        frame = self.frame
+        line = self.doc.view_state.section
+        self.section_hint.setVisible(line is None)
+        self.section_key.setVisible(line is not None)
+        self.section = None
+        if frame is None or line is None or frame.fit.model is None:
+            return
+        model = frame.fit.model
+        if not getattr(model, "probabilistic", True):
+            self.section_hint.setText("A discriminant function has no p(C_k|x) to plot (Bishop 4.1).")
+            self.section_hint.setVisible(True)
+            return
+        self.section_hint.setText("Choose the Section tool (X) and drag a line across the canvas.")
+        theta = self.doc.theta if "decision" in self.doc.layers else 0.0
+        sec = self.section = cross_section(model, *line, theta=theta)
+        names = [frame.request.class_names[i] for i in frame.fit.class_index]
+        colors = [frame.request.colors[i] for i in frame.fit.class_index]
+        for t0, t1 in sec.reject:
+            region = pg.LinearRegionItem((t0, t1), movable=False, brush=pg.mkBrush(170, 170, 170, 90),
+                                         pen=pg.mkPen(None))
+            plot.addItem(region)
+        for k, (n, c) in enumerate(zip(names, colors)):
+            plot.plot(sec.t, sec.posterior[:, k], pen=pg.mkPen(c, width=2.5), name=f"p({n}|x)")
+        if sec.joint is not None:
+            top = float(sec.joint.max()) or 1.0
+            for k, (n, c) in enumerate(zip(names, colors)):
+                plot.plot(sec.t, sec.joint[:, k] / top, pen=pg.mkPen(c, width=1.5, style=Qt.PenStyle.DashLine),
+                          name=f"p(x|{n})p({n}), scaled")
+        for x in sec.changes:
+            plot.addItem(pg.InfiniteLine(x, angle=90, pen=pg.mkPen("#555555", width=1.5)))
+        if theta > 0:
+            plot.addItem(pg.InfiniteLine(theta, angle=0, pen=pg.mkPen("#555555", width=1, style=Qt.PenStyle.DashLine)))
+        plot.setYRange(0, 1.05, padding=0)
+        plot.setXRange(0, float(sec.t[-1]), padding=0.01)
+
+    # --- learning curves -------------------------------------------------------------------------
+    def open_curves(self):
+        truth = self.doc.usable_truth()
+        if truth is None:
+            self.message.emit("Learning curves need a true model")
+            return
+        vs = self.doc.view_state
+        first = self.doc.model_name
+        second = vs.compare or ("logistic" if first != "logistic" else "lda")
+        dialog = LearningDialog(truth, [(first, self.doc.params[first]), (second, self.doc.params[second])], self)
+        dialog.exec()
+
+
+class _CurveWorker(QObject):
+    progress = Signal(int, int)
+    done = Signal(object)
+
+    def __init__(self, truth, models, sizes, seeds):
+        super().__init__()
+        self.args = (truth, models, sizes, seeds)
+        self.cancelled = False
+
+    @Slot()
+    def run(self):
+        try:
+            result = learning_curve(*self.args, progress=self._progress)
+        except ValueError as e:
+            result = str(e)
+        self.done.emit(result)
+
+    def _progress(self, done, total):
+        self.progress.emit(done, total)
+        return not self.cancelled
+
+
+class LearningDialog(QDialog):
+    """Two models' true error against the training-set size, computed on a worker thread."""
+
+    def __init__(self, truth, models, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Learning curves")
+        self.truth = truth
+        self.result = None
+        self._thread = None
+        self.models = []
+        form = QFormLayout()
+        for i, (name, _params) in enumerate(models):
+            combo = QComboBox()
+            for m in MODEL_NAMES:
+                combo.addItem(REGISTRY[m].label, m)
+            combo.setCurrentIndex(combo.findData(name))
+            form.addRow(f"Model {i + 1}", combo)
+            self.models.append(combo)
+        self.params = {name: dict(params) for name, params in models}
+        self.sizes = QLineEdit("4,8,16,32,64,128,256,512,1000")
+        self.sizes.setToolTip("Points per class on average (n K points shared by the priors, at least 2 a class)")
+        form.addRow("Sizes", self.sizes)
+        self.seeds = QSpinBox()
+        self.seeds.setRange(1, 200)
+        self.seeds.setValue(20)
+        self.seeds.setToolTip("Training sets drawn per size")
+        form.addRow("Seeds", self.seeds)
+        self.run_button = QPushButton("Run")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.export_button = QPushButton("Export…")
+        self.export_button.setEnabled(False)
+        self.progress = QProgressBar()
+        self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status.setWordWrap(True)
+        self.plot = SmallPlot(height=320)
+        self.plot.setLogMode(x=True, y=False)
+        self.plot.setLabel("bottom", "points per class")
+        self.plot.setLabel("left", "true error")
+        self.plot.addLegend(offset=(-10, 10))
+        if parent is not None and hasattr(parent, "section_plot"):
+            self.plot.setBackground(parent.section_plot.backgroundBrush())
+        row = QHBoxLayout()
+        for b in (self.run_button, self.cancel_button, self.export_button):
+            row.addWidget(b)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addLayout(row)
+        lay.addWidget(self.progress)
+        lay.addWidget(self.status)
+        lay.addWidget(self.plot, 1)
+        self.resize(640, 640)
+        self.run_button.clicked.connect(self.run)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.export_button.clicked.connect(self.export)
+
+    def chosen(self):
+        names = [c.currentData() for c in self.models]
+        return [(n, self.params.get(n, {})) for n in names]
+
+    def run(self):
+        try:
+            sizes = [int(v) for v in self.sizes.text().split(",") if v.strip()]
+        except ValueError:
+            self.status.setText("Sizes: whole numbers separated by commas")
+            return
+        self.run_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.status.setText("Fitting…")
+        self._thread = QThread(self)
+        self._worker = _CurveWorker(self.truth, self.chosen(), sizes, self.seeds.value())
+        self._worker.moveToThread(self._thread)
+        self._thread.started.connect(self._worker.run)
+        self._worker.progress.connect(self._progress)
+        self._worker.done.connect(self._done)
+        self._thread.start()
+
+    def _progress(self, done, total):
+        self.progress.setMaximum(total)
+        self.progress.setValue(done)
+
+    def cancel(self):
+        if self._thread is not None:
+            self._worker.cancelled = True
+
+    def _done(self, result):
+        self._thread.quit()
+        self._thread.wait()
+        self._thread = None
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        if result is None:
+            self.status.setText("Cancelled")
+            return
+        if isinstance(result, str):
+            self.status.setText(result)
+            return
+        self.result = result
+        self.export_button.setEnabled(True)
+        self.status.setText(f"Bayes error {result['bayes_error']:.4g}; the mean over {result['seeds']} seeds, "
+                            "10% and 90% dotted")
+        self.draw()
+
+    def draw(self):
+        r = self.result
+        plot = self.plot
+        plot.clear()
+        legend = plot.plotItem.legend
+        if legend is not None:
+            legend.clear()
+        sizes = np.asarray(r["sizes"], float)
+        for i, (label, m) in enumerate(r["models"].items()):
+            c = OKABE_ITO[i % len(OKABE_ITO)]
+            E = np.asarray(m["errors"], float)
+            plot.plot(sizes, m["mean"], pen=pg.mkPen(c, width=2.5), symbol="o", symbolBrush=c, symbolSize=6,
+                      name=REGISTRY[m["name"]].label)
+            with np.errstate(invalid="ignore"):
+                for q in (10, 90):
+                    plot.plot(sizes, np.nanpercentile(E, q, axis=1), pen=pg.mkPen(c, width=1, style=Qt.PenStyle.DotLine))
+        plot.addItem(pg.InfiniteLine(r["bayes_error"], angle=0,
+                                     pen=pg.mkPen("#555555", width=1.5, style=Qt.PenStyle.DashLine)))
+
+    def export(self):
+        from probviz.app.export import export_curves, learning_curves
+
+        path, _ = QFileDialog.getSaveFileName(self, "Export the learning curves", "learning-curves.png",
+                                              "Figures (*.png *.svg *.pdf)")
+        if not path:
+            return
+        curves, axes, bounds, ticks = learning_curves(self.result)
+        try:
+            export_curves(path, curves, axes, bounds=bounds, x_labels=ticks, title="Learning curves")
+        except (OSError, ValueError) as e:
+            QMessageBox.warning(self, "Export failed", str(e))
+
+    def closeEvent(self, ev):  # noqa: N802
+        self.cancel()
+        if self._thread is not None:
+            self._thread.quit()
+            self._thread.wait(10_000)
+        super().closeEvent(ev)
+
+    def reject(self):
+        self.cancel()
+        if self._thread is not None:
+            self._thread.quit()
+            self._thread.wait(10_000)
+        super().reject()
