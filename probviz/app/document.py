@@ -115,22 +115,6 @@ class ViewState(QObject):
             self.section = line
             self.analysis_changed.emit()
 
-    def set_truth(self, truth, text: str = "Set the true model", stroke: int | None = None) -> None:
-        """Set or remove (None) the truth the points are drawn from (one undo step; the edits of one
-        drag, sharing ``stroke``, merge into one)."""
-        if truth is not None and truth.K != len(self.classes):
-            raise ValueError(f"the truth has {truth.K} classes, the document {len(self.classes)}")
-        if truth is not self.truth:
-            self._push(SetAttr(self, "truth", truth, text, stroke))
-
-    def replace_points(self, X, labels, text: str) -> None:
-        """All the points at once (a sample drawn from a truth): one undo step."""
-        X = _points(X)
-        labels = np.asarray(labels, dtype=np.int64).ravel()
-        if len(labels) != len(X) or (len(labels) and (labels.min() < 0 or labels.max() >= len(self.classes))):
-            raise ValueError("replace_points needs one existing class per point")
-        self._push(SetPoints(self, X, labels, text))
-
     def set_layer(self, layer: str, visible: bool) -> None:
         if (layer in self.layers) != visible:
             (self.layers.add if visible else self.layers.discard)(layer)
@@ -363,6 +347,22 @@ class Document(QObject):
         value = spec.check(value)
         if self.params[self.model_name].get(name) != value:
             self._push(SetParam(self, self.model_name, name, value))
+
+    def set_truth(self, truth, text: str = "Set the true model", stroke: int | None = None) -> None:
+        """Set or remove (None) the truth the points are drawn from (one undo step; the edits of one
+        drag, sharing ``stroke``, merge into one)."""
+        if truth is not None and truth.K != len(self.classes):
+            raise ValueError(f"the truth has {truth.K} classes, the document {len(self.classes)}")
+        if truth is not self.truth:
+            self._push(SetAttr(self, "truth", truth, text, stroke))
+
+    def replace_points(self, X, labels, text: str) -> None:
+        """All the points at once (a sample drawn from a truth): one undo step."""
+        X = _points(X)
+        labels = np.asarray(labels, dtype=np.int64).ravel()
+        if len(labels) != len(X) or (len(labels) and (labels.min() < 0 or labels.max() >= len(self.classes))):
+            raise ValueError("replace_points needs one existing class per point")
+        self._push(SetPoints(self, X, labels, text))
 
     def set_layer(self, layer: str, visible: bool) -> None:
         """Show or hide a layer: a view option like zoom, so not an undo step."""

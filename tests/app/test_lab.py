@@ -1,0 +1,167 @@
+"""The Lab dock, as a lecturer drives it: generate 002's fruit from its truth, compare LDA and logistic
+regression against the Bayes boundary, hold points out, draw a cross-section and the learning curves."""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from guihelp import drag, key, settle
+from probviz.models import create
+from probviz.models.truth import Truth, error_rate
+
+
+def _fruit(window):
+    assert window.open_path("example:fruit")
+    settle(window)
+    return window.doc
+
+
+def test_sample_from_the_truth_is_one_undo_step_and_reproducible(qtbot, window):
+    doc = _fruit(window)
+    before = doc.X.copy()
+    lab = window.lab
+    lab.n.setValue(400)
+    lab.seed.setValue(3)
+    qtbot.mouseClick(lab.sample_truth, Qt.MouseButton.LeftButton)
+    settle(window)
+    X, y = doc.truth.sample(400, 3)
+    np.testing.assert_array_equal(doc.X, X)
+    np.testing.assert_array_equal(doc.labels, y)
+    assert doc.undo_stack.undoText().startswith("Sample from the true model")
+    doc.undo_stack.undo()
+    np.testing.assert_array_equal(doc.X, before)
+    lab.mode.setCurrentIndex(lab.mode.findData("add"))
+    qtbot.mouseClick(lab.sample_truth, Qt.MouseButton.LeftButton)
+    assert len(doc.X) == len(before) + 400
+
+
+def test_sample_from_the_fitted_model(qtbot, window):
+    doc = _fruit(window)
+    lda = window.result.fit.model
+    window.lab.n.setValue(20_000)
+    qtbot.mouseClick(window.lab.sample_fitted, Qt.MouseButton.LeftButton)
+    settle(window)
+    for k in (0, 1):  # what LDA believes: its means, its one covariance
+        np.testing.assert_allclose(doc.X[doc.labels == k].mean(axis=0), lda.means_[k], atol=0.03)
+        np.testing.assert_allclose(np.cov(doc.X[doc.labels == k].T), lda.covariance_, atol=0.03)
+    doc.set_model("logistic")
+    settle(window)
+    assert not window.lab.sample_fitted.isEnabled()
+
+
+def test_errors_and_the_comparison_table(qtbot, window):
+    doc = _fruit(window)
+    doc.view_state.set_compare("logistic")
+    settle(window)
+    window.lab._compute_errors()
+    fits = window.result.fits
+    assert [f.spec.name for f in fits] == ["lda", "logistic"]
+    assert window.result.overlays and window.canvas.overlay.getData()[0] is not None
+    truth = doc.truth
+    expected = [error_rate(truth, f.model, f.class_index) for f in fits]
+    table = window.lab.table
+    assert [table.item(5, c).text() for c in range(2)] == [f"{e:.4g}" for e in expected]
+    assert f"Bayes error {truth.bayes_error():.4g}" in window.lab.errors_label.text()
+    # parameters (Bishop 4.2-4.3, M = 2): LDA (K - 1) + K M + M(M + 1)/2 = 8, logistic M + 1 = 3
+    assert [table.item(0, c).text() for c in range(2)] == ["8", "3"]
+
+
+def test_a_split_fits_on_the_rest_and_scores_the_held_out(qtbot, window):
+    doc = _fruit(window)
+    window.lab.held.spin.setValue(0.4)  # as typed: the field emits
+    settle(window)
+    held = doc.held_out()
+    assert 60 < held.sum() < 140
+    fit = window.result.fit
+    ref = create("lda").fit(doc.X[~held], doc.labels[~held])
+    np.testing.assert_allclose(fit.model.means_, ref.means_)
+    assert fit.held_out["n"] == held.sum()
+    assert fit.held_out["accuracy"] == pytest.approx(ref.accuracy(doc.X[held], doc.labels[held]))
+    assert fit.held_out["log_likelihood"] == pytest.approx(ref.log_likelihood(doc.X[held], doc.labels[held]))
+    np.testing.assert_allclose(window.canvas.holes.getData()[0], doc.X[held][:, 0])  # drawn hollow
+    # a new point keeps the others' roles
+    doc.add_points([[0.0, 0.0]], 0)
+    np.testing.assert_array_equal(doc.held_out()[:-1], held)
+
+
+def test_edit_the_truth_in_the_table_and_by_dragging_its_mean(qtbot, window):
+    doc = _fruit(window)
+    doc.set_layer("truth", True)
+    settle(window)
+    table = window.lab.truth_table
+    table.item(1, 2).setText("3.0")  # peach mean, second coordinate
+    settle(window)
+    np.testing.assert_allclose(doc.truth.means_[1], [1.7, 3.0])
+    assert doc.undo_stack.undoText() == "Edit the true model"
+    table.item(0, 3).setText("-1")  # not a covariance: refused, the truth stays
+    settle(window)
+    np.testing.assert_allclose(doc.truth.covariances_[0], [[0.2, 0.1], [0.1, 0.3]])
+    # drag the apple mean (a diamond) by (0.5, 0.25) on the canvas: one undo step
+    window.set_tool("add")
+    drag(qtbot, window, (1.0, 1.0), (1.5, 1.25))
+    np.testing.assert_allclose(doc.truth.means_[0], [1.5, 1.25], atol=0.03)
+    assert len(doc.X) == 250  # no point was added or moved
+    bayes = window.result.truth.boundaries[0].xy
+    pts = bayes[np.all(np.isfinite(bayes), axis=1)]
+    A = doc.truth.log_joint(pts)
+    np.testing.assert_allclose(A[:, 0], A[:, 1], atol=1e-6)  # the drawn Bayes boundary follows
+    doc.undo_stack.undo()
+    np.testing.assert_allclose(doc.truth.means_[0], [1.0, 1.0])
+
+
+def test_the_section_tool_plots_the_posterior_along_the_line(qtbot, window):
+    doc = _fruit(window)
+    key(qtbot, window, Qt.Key.Key_X)
+    assert window.canvas.tool == "section"
+    drag(qtbot, window, (0.0, 0.0), (2.5, 3.5))
+    (a, b) = doc.view_state.section
+    np.testing.assert_allclose(a, (0, 0), atol=0.03)
+    np.testing.assert_allclose(b, (2.5, 3.5), atol=0.03)
+    assert len(doc.X) == 250
+    sec = window.lab.section
+    model = window.result.fit.model
+    X = np.asarray(a) + np.outer(sec.t / sec.t[-1], np.subtract(b, a))
+    np.testing.assert_allclose(sec.posterior, model.predict_proba(X), atol=1e-12)
+    curves = window.lab.section_plot.plotItem.listDataItems()
+    assert len(curves) == 4  # two posteriors, two scaled joints
+    np.testing.assert_allclose(curves[0].yData, sec.posterior[:, 0])
+    qtbot.mouseClick(window.lab.clear_section, Qt.MouseButton.LeftButton)
+    assert doc.view_state.section is None
+
+
+def test_learning_curves_dialog_runs_on_a_worker(qtbot, window):
+    from probviz.app.lab import LearningDialog
+
+    doc = _fruit(window)
+    dialog = LearningDialog(doc.truth, [("lda", {}), ("logistic", {})], window.lab)
+    qtbot.addWidget(dialog)
+    dialog.sizes.setText("4,16")
+    dialog.seeds.setValue(3)
+    dialog.show()
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=20_000)
+    r = dialog.result
+    assert r["sizes"] == [4, 16] and set(r["models"]) == {"lda", "logistic"}
+    items = dialog.plot.plotItem.listDataItems()
+    assert len(items) == 6  # a mean and two percentiles per model
+    np.testing.assert_allclose(items[0].yData, r["models"]["lda"]["mean"])
+    assert dialog.export_button.isEnabled()
+
+
+def test_without_a_truth_the_lab_says_so(qtbot, window):
+    assert window.open_path("example:circles")
+    settle(window)
+    assert "No true model" in window.lab.truth_status.text()
+    assert not window.lab.sample_truth.isEnabled() and not window.lab.curves_button.isEnabled()
+    qtbot.mouseClick(window.lab.from_data, Qt.MouseButton.LeftButton)
+    settle(window)
+    t = window.doc.truth
+    assert isinstance(t, Truth) and t.K == 2
+    qda = create("qda").fit(window.doc.X, window.doc.labels)
+    np.testing.assert_allclose(t.covariances_, qda.covariances_)
+    assert window.lab.sample_truth.isEnabled()
+    window.doc.add_class()
+    QApplication.processEvents()
+    assert "has 2 classes but the points have 3" in window.lab.truth_status.text()
+    assert window.doc.usable_truth() is None and window.result.truth is None
