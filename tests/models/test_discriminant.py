@@ -199,3 +199,47 @@ def test_single_class_and_degenerate_data_fit_without_nan():
         assert np.all(m.predict(X) == 0) and any("one class" in n for n in m.notices_)
         m = create(name).fit(np.array([[0.0, 0.0], [0.0, 0.0], [1e-300, 0.0]]), [0, 1, 1])
         assert np.all(np.isfinite(m.decision_function(np.array([[1.0, 2.0]]))))
+
+
+def test_fisher_reports_its_means_scatter_and_projections():
+    d = load("fisher-projection")
+    X, y = d.X, d.labels
+    f = create("fisher").fit(X, y)
+    m = [X[y == k].mean(axis=0) for k in (0, 1)]
+    np.testing.assert_allclose(f.means_, m, atol=1e-12)
+    np.testing.assert_allclose(f.mean_, X.mean(axis=0), atol=1e-12)
+    S_W = sum((X[y == k] - m[k]).T @ (X[y == k] - m[k]) for k in (0, 1))
+    np.testing.assert_allclose(f.within_, S_W, rtol=1e-10)
+    np.testing.assert_allclose(f.means_direction(), (m[1] - m[0]) / np.linalg.norm(m[1] - m[0]))
+    h = f.histograms(X, y, bins=12)
+    for key, v in (("means", f.means_direction()), ("fisher", f.direction_)):
+        edges, counts, threshold = h[key]
+        p = X @ v
+        np.testing.assert_allclose(edges, np.linspace(p.min(), p.max(), 13))
+        np.testing.assert_array_equal(counts, [np.histogram(p[y == k], edges)[0] for k in (0, 1)])
+        assert threshold == pytest.approx(X.mean(axis=0) @ v)
+        J = f.overlap(X, y, v)
+        P = [X[y == k] @ v for k in (0, 1)]
+        assert J == pytest.approx((P[1].mean() - P[0].mean()) ** 2 / (np.sum((P[0] - P[0].mean()) ** 2)
+                                                                       + np.sum((P[1] - P[1].mean()) ** 2)))
+    assert f.overlap(X, y, f.direction_) > 2 * f.overlap(X, y, f.means_direction())
+
+
+def test_least_squares_notices_name_the_scheme_and_the_undecided():
+    d = load("three-in-a-line")
+    ovr = create("leastsquares", scheme="one-vs-rest").fit(d.X, d.labels, names=d.class_names)
+    undecided = int(np.count_nonzero(ovr.decide(d.X) < 0))
+    assert undecided > 0
+    assert ovr.notices_[0] == ("one-vs-rest: hatched regions are ambiguous (Bishop 4.1.2, figure 4.2): no class or "
+                               f"several claim them; {undecided} training points fall there")
+    ovo = create("leastsquares", scheme="one-vs-one").fit(d.X, d.labels, names=d.class_names)
+    assert ovo.notices_[0].startswith("one-vs-one: hatched regions are ambiguous (Bishop 4.1.2, figure 4.2): a tie")
+    assert [(k, j) for k, j, _ in ovo.pairs_] == [(0, 1), (0, 2), (1, 2)]
+    two = create("leastsquares").fit(d.X[d.labels < 2], d.labels[d.labels < 2])
+    assert two.notices_ == []  # two classes, one discriminant: nothing to say
+    with pytest.raises(ValueError, match="scheme must be one of k-class, one-vs-rest, one-vs-one, got 'svm'"):
+        create("leastsquares", scheme="svm").fit(d.X, d.labels)
+    assert create("leastsquares", scheme="one-vs-one").fit(d.X, d.labels).n_parameters() == 9
+    four = np.vstack([d.X, d.X[:5] + 8])
+    m4 = create("leastsquares", scheme="one-vs-one").fit(four, np.r_[d.labels, [3] * 5])
+    assert m4.n_parameters() == 18 and create("leastsquares").fit(four, np.r_[d.labels, [3] * 5]).n_parameters() == 12

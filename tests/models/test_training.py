@@ -228,3 +228,33 @@ def test_a_training_step_is_a_model_in_the_units_of_x():
     assert m.n_iter_ == 7 and not m.converged_
     fitted = create("logistic").fit(d.X, d.labels)
     assert not np.allclose(m.coef_, fitted.coef_, rtol=1e-3)
+
+
+def test_a_perceptron_step_is_a_model_with_that_steps_weights():
+    """Any step (not only the last) as a drawable model: its discriminant is w^T phi at that step, its
+    counts say how far it got, its names are the classes'."""
+    rng = np.random.default_rng(8)
+    X = np.vstack([rng.normal([-2, 0], 0.5, (6, 2)), rng.normal([2, 0], 0.5, (6, 2))])
+    y = np.repeat([0, 1], 6)
+    t = Trainer("perceptron", X, y, optimizer="sgd", eta=0.5, names=["left", "right"])
+    t.step(7)
+    Phi = features(X, 1, True, _frame(X))
+    for s in (t.history[3], t.history[7]):
+        m = t.model(s)
+        y_step = m.decision_function(X)[:, 1] - m.decision_function(X)[:, 0]
+        np.testing.assert_allclose(y_step, Phi @ s.W[0], atol=1e-12)
+        assert m.n_iter_ == s.index and m.epochs_ == -(-s.index // len(X))
+        assert m.class_names_ == ["left", "right"] and m.n_features_in_ == 2
+        assert m.converged_ == (s.wrong == 0)
+    assert t.model().n_iter_ == 7
+
+
+def test_logistic_step_models_know_their_classes_and_state():
+    d = load("shared-vs-own-covariance")
+    t = Trainer("logistic", d.X, d.labels, optimizer="newton", l2=0.1, names=["r", "g", "b"])
+    m0 = t.model()
+    np.testing.assert_allclose(m0.predict_proba(d.X), 1 / 3)  # w = 0: every class equally likely
+    assert not m0.converged_ and m0.ovr_ and m0.class_names_ == ["r", "g", "b"]
+    t.step(20)
+    assert t.model().converged_ and t.model().n_iter_ == 20
+    assert t.model(t.history[1]).n_iter_ == 1
