@@ -36,6 +36,7 @@ from probviz.pipeline import FrameRequest
 GRID = (256, 256)
 PRESENTATION_SCALE = 1.8
 PRESENTATION_FONT = 1.6  # menus, panel, status line
+LAYOUT_VERSION = 2  # of the saved dock layout: 2 has the Training and Lab docks beside the Model panel
 
 
 def likelihood_symbol(kind: str) -> str:
@@ -401,8 +402,8 @@ class MainWindow(QMainWindow):
         geometry, state = settings.value("geometry"), settings.value("state")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
+        if state is not None:  # a layout saved before the Training and Lab docks is not restored
+            self.restoreState(state, LAYOUT_VERSION)
         if settings.contains("dark"):
             dark = settings.value("dark", False, type=bool)
         else:
@@ -416,7 +417,7 @@ class MainWindow(QMainWindow):
         settings = QSettings()
         settings.setValue("geometry", self.saveGeometry())
         if not self.presentation_action.isChecked():
-            settings.setValue("state", self.saveState())
+            settings.setValue("state", self.saveState(LAYOUT_VERSION))
 
     def set_dark(self, on: bool):
         self.dark_action.setChecked(on)

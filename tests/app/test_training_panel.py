@@ -105,3 +105,30 @@ def test_an_edit_starts_the_run_again_and_a_fitted_model_cannot_be_trained(qtbot
     settle(window)
     assert not t.play_button.isEnabled() and "fitted in one go" in t.readout.text()
     assert not t.showing() and _shown(window).name == "lda"
+
+
+def test_a_layout_saved_before_the_new_docks_is_not_restored(qtbot, window):
+    """An older saved layout knew only the Model panel: restoring it would stack the Training and Lab
+    docks in slivers under it. It is ignored; a layout saved now comes back."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+    from probviz.app.main_window import MainWindow
+
+    old = QMainWindow()  # what an older probviz saved: a window with the Model panel alone
+    panel = QDockWidget("Model", old)
+    panel.setObjectName("panel")
+    old.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, panel)
+    settings = QSettings()
+    try:
+        settings.setValue("state", old.saveState())
+        fresh = MainWindow()
+        qtbot.addWidget(fresh, before_close_func=lambda w: w.doc.undo_stack.setClean())
+        assert set(fresh.tabifiedDockWidgets(fresh.dock)) == {fresh.training_dock, fresh.lab_dock}
+        fresh.save_settings()  # the new version: restored as saved
+        again = MainWindow()
+        qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+        assert set(again.tabifiedDockWidgets(again.dock)) == {again.training_dock, again.lab_dock}
+    finally:
+        settings.remove("state")
+        settings.remove("geometry")
