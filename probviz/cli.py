@@ -123,7 +123,7 @@ def _fit(args) -> int:
               f"classes {', '.join(data.class_names[c] for c in model.classes_)}")
         for line in model_lines(model, data.class_names, fit.summary):
             print(f"  {line}")
-        if data.truth is not None:
+        if data.truth is not None and data.truth.K == len(data.class_names):
             from probviz.models.truth import error_rate
 
             print(f"  Bayes error of the truth: {data.truth.bayes_error():.4g}; this fit's error under the truth: "
@@ -132,7 +132,7 @@ def _fit(args) -> int:
             print(f"  note: {n}")
         return 0
     out = dict(fit.summary)
-    if data.truth is not None:  # the truth the data come from: the best possible error, and this fit's
+    if data.truth is not None and data.truth.K == len(data.class_names):  # the best possible error, and this fit's
         from probviz.models.truth import error_rate
 
         out["bayes_error"] = data.truth.bayes_error()

@@ -53,8 +53,13 @@ def main(args) -> int:
     from probviz.cli_options import training_args
 
     training = training_args(args)
-    if training is not None and args.curve:
-        figure_format(args.curve)
+    section = _section(args)
+    from probviz.app.export import check_target
+
+    for out in (args.output, args.curve if training is not None else None, args.section_out):
+        if out:  # every output checked before anything is written
+            figure_format(out)
+            check_target(out)
     session = load_session(args.input, args.x, args.y, args.label)
     name = args.model or session.model
     spec = session_spec(session, name, model_overrides(args, name), args.priors)
@@ -82,7 +87,6 @@ def main(args) -> int:
     if args.compare:
         compare = session_spec(session, args.compare)
         label = f"{label or spec.label}; {compare.label} dashed"
-    section = _section(args)
     frame = export_figure(session, args.output, args.width, args.height, layers=layers, title=args.title,
                           legend=not args.no_legend, transparent=args.transparent, dpi=args.dpi,
                           style=style, spec=spec, fits=fits, model_label=label, compare=compare, section=section)
@@ -126,8 +130,4 @@ def _section(args):
 
     if len(v) != 4 or not all(math.isfinite(t) for t in v) or (v[0], v[1]) == (v[2], v[3]):
         raise ValueError(f"--section needs four numbers X1,Y1,X2,Y2 (two different points), got {args.section!r}")
-    if args.section_out:
-        from probviz.app.export import figure_format
-
-        figure_format(args.section_out)
     return ((v[0], v[1]), (v[2], v[3]))

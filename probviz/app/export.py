@@ -186,9 +186,10 @@ def _render(ext, path, width, height, dpi, transparent, paint) -> None:
 
 
 def learning_curves(result: dict):
-    """(curves, axis names, bounds) of a :func:`probviz.models.learning.learning_curve` result: each
-    model's mean true error against log2 of the size, its mean plus and minus one standard deviation
-    dotted, the Bayes error dashed."""
+    """(curves, axis names, bounds, x tick labels) of a :func:`probviz.models.learning.learning_curve`
+    result: each model's mean true error against log2 of the size, the 10th and 90th percentiles over
+    the seeds dashed (the error never drops below the Bayes error, as mean minus a deviation could),
+    the Bayes error dashed grey; the ticks read as sizes (4, 8, 16, ...)."""
     from probviz.colors import OKABE_ITO
 
     sizes = np.log2(np.asarray(result["sizes"], float))
