@@ -98,7 +98,9 @@ def main(args) -> int:
         if frame.fit.model is None:
             raise ValueError(f"{args.input}: cannot fit: {frame.fit.error}")
         theta = session_theta(session)
-        sec = cross_section(frame.fit.model, *section, theta=theta)
+        truth = frame.request.truth if frame.request.truth is not None and \
+            frame.request.truth.K == len(session.dataset.class_names) else None
+        sec = cross_section(frame.fit.model, *section, theta=theta, truth=truth)
         data = session.dataset
         names = [data.class_names[c] for c in frame.fit.class_index]
         colors = [data.colors[c] for c in frame.fit.class_index]

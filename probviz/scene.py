@@ -605,10 +605,12 @@ class Section:
     decision: np.ndarray  # (n,) class index (into the model's classes), -1 undecided or rejected
     changes: np.ndarray  # distances where the decision changes (the boundaries crossed)
     reject: list  # (t0, t1) intervals where max_k p(C_k|x) < theta
+    true_posterior: np.ndarray | None = None  # (n, K) p(C_k|x) under the truth, when one is given
 
 
-def cross_section(model, a, b, n: int = 512, theta: float = 0.0) -> Section:
-    """Sample the model at n points from a to b (a != b)."""
+def cross_section(model, a, b, n: int = 512, theta: float = 0.0, truth=None) -> Section:
+    """Sample the model (and the ``truth``'s posterior, its classes those of the model's ``classes_``)
+    at n points from a to b (a != b)."""
     a, b = np.asarray(a, float), np.asarray(b, float)
     length = float(np.hypot(*(b - a)))
     if not length > 0:
@@ -632,7 +634,10 @@ def cross_section(model, a, b, n: int = 512, theta: float = 0.0) -> Section:
         low = posterior.max(axis=1) < theta
         edges = np.flatnonzero(np.diff(np.r_[0, low.astype(int), 0]))
         reject = [(float(t[i]), float(t[min(j, n) - 1])) for i, j in zip(edges[::2], edges[1::2])]
-    return Section(a, b, t, posterior, joint, decision, changes, reject)
+    true_posterior = None
+    if truth is not None:
+        true_posterior = truth.posterior(X)[:, np.asarray(model.classes_, dtype=int)]
+    return Section(a, b, t, posterior, joint, decision, changes, reject, true_posterior)
 
 
 # --- the truth -------------------------------------------------------------------------

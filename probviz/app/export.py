@@ -74,6 +74,8 @@ def export_figure(session: Session, path: str, width: int = 1200, height: int = 
     title_text = model_label or request.specs[0].label
     if frame.truth is not None:
         title_text += "; true model dash-dotted"
+    if frame.scene is not None and frame.scene.ambiguous is not None:
+        title_text += "; hatched: undecided"
     legend_spec = (title_text, entries) if legend else None
 
     def paint(device):
@@ -222,6 +224,9 @@ def section_curves(section, names, colors, theta: float = 0.0):
         top = float(section.joint.max()) or 1.0
         for k, (n, c) in enumerate(zip(names, colors)):
             curves.append((f"p(x|{n})p({n}), scaled", t, section.joint[:, k] / top, c, True))
+    if section.true_posterior is not None:
+        for k, (n, c) in enumerate(zip(names, colors)):
+            curves.append(("true p(C_k|x)" if k == 0 else "", t, section.true_posterior[:, k], "#555555", True))
     for x in section.changes:
         curves.append(("", [x, x], [0.0, 1.0], "#555555", False))
     if theta > 0 and section.posterior is not None:

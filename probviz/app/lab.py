@@ -174,8 +174,9 @@ class LabPanel(QWidget):
         self.section_plot = SmallPlot(height=200)
         self.section_plot.setLabel("bottom", "distance along the line")
         self.section_plot.setLabel("left", "p(C_k|x)")
-        self.section_key = QLabel("Solid: p(C_k|x); dashed: p(x|C_k)p(C_k), scaled to a top of 1 (inference); the "
-                                  "vertical lines are the boundaries crossed, grey the reject band (decision).")
+        self.section_key = QLabel("Solid: p(C_k|x); dashed: p(x|C_k)p(C_k), scaled to a top of 1; grey dotted: the "
+                                  "true model's p(C_k|x) (inference). The vertical lines are the boundaries "
+                                  "crossed, grey the reject band (decision).")
         self.section_key.setWordWrap(True)
         v.addWidget(self.section_key)
         v.addWidget(self.section_plot)
@@ -382,7 +383,7 @@ class LabPanel(QWidget):
             return
         self.section_hint.setText("Choose the Section tool (X) and drag a line across the canvas.")
         theta = self.doc.theta if "decision" in self.doc.layers else 0.0
-        sec = self.section = cross_section(model, *line, theta=theta)
+        sec = self.section = cross_section(model, *line, theta=theta, truth=self.doc.usable_truth())
         names = [frame.request.class_names[i] for i in frame.fit.class_index]
         colors = [frame.request.colors[i] for i in frame.fit.class_index]
         for t0, t1 in sec.reject:
@@ -396,6 +397,9 @@ class LabPanel(QWidget):
             for k, (n, c) in enumerate(zip(names, colors)):
                 plot.plot(sec.t, sec.joint[:, k] / top, pen=pg.mkPen(c, width=1.5, style=Qt.PenStyle.DashLine),
                           name=f"p(x|{n})p({n}), scaled")
+        if sec.true_posterior is not None:  # the truth's own posterior: what the fit is trying to reach
+            for k in range(sec.true_posterior.shape[1]):
+                plot.plot(sec.t, sec.true_posterior[:, k], pen=pg.mkPen("#777777", width=1.2, style=Qt.PenStyle.DotLine))
         for x in sec.changes:
             plot.addItem(pg.InfiniteLine(x, angle=90, pen=pg.mkPen("#555555", width=1.5)))
         if theta > 0:

@@ -124,8 +124,9 @@ def test_the_section_tool_plots_the_posterior_along_the_line(qtbot, window):
     X = np.asarray(a) + np.outer(sec.t / sec.t[-1], np.subtract(b, a))
     np.testing.assert_allclose(sec.posterior, model.predict_proba(X), atol=1e-12)
     curves = window.lab.section_plot.plotItem.listDataItems()
-    assert len(curves) == 4  # two posteriors, two scaled joints
+    assert len(curves) == 6  # two posteriors, two scaled joints, the truth's two posteriors
     np.testing.assert_allclose(curves[0].yData, sec.posterior[:, 0])
+    np.testing.assert_allclose(curves[4].yData, doc.truth.posterior(X)[:, 0], atol=1e-12)
     qtbot.mouseClick(window.lab.clear_section, Qt.MouseButton.LeftButton)
     assert doc.view_state.section is None
 

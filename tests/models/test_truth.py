@@ -216,3 +216,7 @@ def test_cross_section_follows_the_posterior():
     assert abs(p[0] - 0.5) < 0.02
     with pytest.raises(ValueError, match="two different"):
         cross_section(m, (1, 1), (1, 1))
+    t = d.truth
+    with_truth = cross_section(m, (0, 0), (2.5, 3.5), n=301, truth=t)
+    np.testing.assert_allclose(with_truth.true_posterior, np.exp(_log_joint(t, X) - logsumexp(_log_joint(t, X), axis=1,
+                                                                                              keepdims=True)), atol=1e-12)
