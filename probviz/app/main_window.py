@@ -107,7 +107,7 @@ class MainWindow(QMainWindow):
         for signal in (doc.reset, doc.model_changed, doc.classes_changed):
             signal.connect(self.training.sync)
         for signal in (doc.points_changed, doc.points_moved):
-            signal.connect(self.training.restart)
+            signal.connect(self.training.data_changed)
         self.training.changed.connect(lambda: self.refitter.schedule(refit=True))
         self.lab.message.connect(self.flash)
         doc.probe_changed.connect(self._redraw)

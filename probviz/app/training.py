@@ -185,6 +185,24 @@ class TrainingPanel(QWidget):
         self._note = separable_note(self.trainer) if self.trainer is not None else ""
         self._refresh()
 
+    def data_changed(self):
+        """Points were added, moved or removed: start again if training is on screen; otherwise only
+        forget the run (a drag then costs nothing here) and start when Step or Play is pressed."""
+        if self.active.isChecked() or self.play_button.isChecked():
+            self.restart()
+            return
+        self.trainer, self.error, self._optimum, self._note = None, "", None, ""
+        self.runs.clear()
+        if self.trainable:
+            self.readout.setText("Step (.) or Play (Space) trains on the points as they are now.")
+        self._draw_curves()
+
+    def _ensure(self) -> bool:
+        """A trainer for the current points, made now if an edit forgot it."""
+        if self.trainer is None and self.trainable and len(self.doc.X) and not self.error:
+            self.restart()
+        return self.trainer is not None
+
     def _optimizer_changed(self):
         self.eta.setValue(DEFAULT_ETA[self.name])
         self.eta.setEnabled(self.trainable and self.name != "newton")
@@ -192,7 +210,7 @@ class TrainingPanel(QWidget):
 
     # --- stepping -------------------------------------------------------------------------
     def step(self, count: int = 1):
-        if self.trainer is None:
+        if not self._ensure():
             return
         self.active.setChecked(True)
         try:
@@ -204,7 +222,7 @@ class TrainingPanel(QWidget):
 
     def play(self, on: bool):
         self.play_button.setText("Pause" if on else "Play")
-        if on and self.trainer is not None:
+        if on and self._ensure():
             self.active.setChecked(True)
             self._set_timer()
             self.timer.start()

@@ -132,3 +132,23 @@ def test_a_layout_saved_before_the_new_docks_is_not_restored(qtbot, window):
     finally:
         settings.remove("state")
         settings.remove("geometry")
+
+
+def test_edits_while_the_fit_is_shown_cost_the_trainer_nothing(qtbot, window, monkeypatch):
+    """With the fitted model on screen, a drag or click forgets the run instead of rebuilding it (no direct
+    fit or separation test per mouse move); Step then trains on the points as they are."""
+    import probviz.app.training as training
+
+    _open(qtbot, window, "fruit", "logistic")
+    t = window.training
+    made = []
+    real = training.Trainer
+    monkeypatch.setattr(training, "Trainer", lambda *a, **k: made.append(1) or real(*a, **k))
+    for x in (0.3, 0.6, 0.9):
+        click(qtbot, window, x, 3.8)
+    assert made == [] and t.trainer is None and "Step" in t.readout.text()
+    key(qtbot, window, Qt.Key.Key_Period)
+    assert len(made) == 1 and t.trainer.current.index == 1 and len(t.trainer.X) == 253
+    assert t.showing()
+    click(qtbot, window, 0.3, -0.5)  # now the step is on screen: an edit starts the run again at once
+    assert len(made) == 2 and t.trainer.current.index == 0 and len(t.trainer.X) == 254
