@@ -145,10 +145,14 @@ def test_edits_while_the_fit_is_shown_cost_the_trainer_nothing(qtbot, window, mo
     real = training.Trainer
     monkeypatch.setattr(training, "Trainer", lambda *a, **k: made.append(1) or real(*a, **k))
     for x in (0.3, 0.6, 0.9):
-        click(qtbot, window, x, 3.8)
+        window.doc.add_points([[x, 3.8]], 0)
+        settle(window)
+    window.doc.move_points([0], [[0.0, 0.0]])
+    settle(window)
     assert made == [] and t.trainer is None and "Step" in t.readout.text()
     key(qtbot, window, Qt.Key.Key_Period)
     assert len(made) == 1 and t.trainer.current.index == 1 and len(t.trainer.X) == 253
     assert t.showing()
-    click(qtbot, window, 0.3, -0.5)  # now the step is on screen: an edit starts the run again at once
+    window.doc.add_points([[0.3, -0.5]], 0)  # now the step is on screen: an edit starts the run again at once
+    settle(window)
     assert len(made) == 2 and t.trainer.current.index == 0 and len(t.trainer.X) == 254
