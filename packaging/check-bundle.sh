@@ -15,6 +15,9 @@ clean "$bin" --version
 clean "$bin" examples | head -1
 clean "$bin" fit example:fruit --json > "$work/fit.json"
 grep -q '"accuracy"' "$work/fit.json"
+grep -q '"bayes_error"' "$work/fit.json"  # the truth's error: scipy's quadrature is in the bundle
+clean "$bin" fit example:fruit --model softmax --optimizer newton --steps 3 --json | grep -q '"error_curve"'
+clean "$bin" sample example:fruit -n 10 --seed 1 -o - | [ "$(wc -l)" = 11 ]
 clean "$bin" export example:fruit -o "$work/fruit.png" --width 640 --height 480
 # the PNG's own header says 640 x 480 (bytes 16-23: width and height, big-endian)
 size=$(od -An -tu1 -j16 -N8 "$work/fruit.png" | awk '{print $3*256+$4, $7*256+$8}')
