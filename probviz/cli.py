@@ -10,7 +10,7 @@ import sys
 from probviz import __version__
 from probviz.cli_options import add_model_options, add_training_options, model_overrides, training_args
 
-COMMANDS = ("fit", "examples", "export", "sample", "curve", "bench", "install-desktop", "gui")
+COMMANDS = ("fit", "examples", "export", "sample", "curve", "bench", "install-desktop", "completion", "gui")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -76,6 +76,13 @@ def _parser() -> argparse.ArgumentParser:
     d = sub.add_parser("install-desktop", help="put probviz in the applications menu (desktop entry, "
                                                 "metainfo and icon in ~/.local/share)")
     d.add_argument("--uninstall", action="store_true", help="remove them again")
+
+    comp = sub.add_parser("completion", help="print a shell completion script (bash, zsh or tcsh)",
+                          description="Print the completion script for SHELL: for bash, "
+                                      "probviz completion bash > ~/.local/share/bash-completion/completions/probviz; "
+                                      "for zsh, put the output of probviz completion zsh in a folder of your "
+                                      "$fpath as _probviz.")
+    comp.add_argument("shell", choices=("bash", "zsh", "tcsh"))
 
     b = sub.add_parser("bench", help="time fits and posterior grids beside scikit-learn")
     b.add_argument("--json", action="store_true", help="print JSON")
@@ -314,6 +321,11 @@ def main(argv: list[str] | None = None) -> int:
             return _examples(args)
         if command == "sample":
             return _sample(args)
+        if command == "completion":
+            import shtab
+
+            print(shtab.complete(parser, shell=args.shell))
+            return 0
         if command == "curve":
             return _curve(args)
         if command == "bench":

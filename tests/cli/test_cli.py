@@ -42,7 +42,7 @@ def test_fit_json_on_the_fruit_example():
     (("fit", "example:nope"), "no example named 'nope'"),
     (("fit", "example:fruit", "--model", "svm"), "invalid choice: 'svm' (choose from 'lda', 'qda', 'nb', "
                                                  "'logistic', 'softmax', 'leastsquares', 'fisher', 'perceptron')"),
-    (("frobnicate",), "'frobnicate' is neither a command (fit, examples, export, sample, curve, bench, install-desktop, gui) "
+    (("frobnicate",), "'frobnicate' is neither a command (fit, examples, export, sample, curve, bench, install-desktop, completion, gui) "
                       "nor an existing file"),
 ])
 def test_errors_are_one_line_without_traceback(args, message):
@@ -226,3 +226,25 @@ def test_fit_reads_standard_input(tmp_path):
     assert r.returncode == 0 and json.loads(r.stdout)["n_points"] == 160
     r = subprocess.run([sys.executable, "-m", "probviz", "fit", "-"], input="x,y\n", capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.startswith("probviz: error: standard input")
+
+
+def test_bash_completion_completes_commands_and_choices(tmp_path):
+    """`probviz completion bash` (shtab, from the parser itself): a valid script whose function offers the
+    commands and each option's choices."""
+    r = run("completion", "bash")
+    assert r.returncode == 0
+    script = tmp_path / "probviz.bash"
+    script.write_text(r.stdout)
+
+    def complete(*words):
+        line = " ".join(["probviz", *words])
+        cmd = (f"source {script}; COMP_WORDS=(probviz {' '.join(repr(w) for w in words)}); "
+               f"COMP_CWORD={len(words)}; COMP_LINE={line!r}; COMP_POINT={len(line)}; _shtab_probviz; "
+               'printf "%s\\n" "${COMPREPLY[@]}"')
+        return subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=30).stdout.split()
+
+    assert complete("ex") == ["examples", "export"]
+    assert complete("fit", "example:fruit", "--optimizer", "") == ["gd", "sgd", "newton"]
+    assert "leastsquares" in complete("export", "x", "--model", "")
+    zsh = run("completion", "zsh")
+    assert zsh.returncode == 0 and zsh.stdout.startswith("#compdef probviz")
