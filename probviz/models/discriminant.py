@@ -272,7 +272,10 @@ class Fisher(_TwoClass):
         lam, V = np.linalg.eigh(S_W)
         flat = lam <= 1e-12 * max(lam[-1], 1e-300)
         along = V.T @ diff
-        if np.any(flat & (np.abs(along) > 1e-12 * np.abs(diff).max())):
+        if not np.any(diff):
+            w = np.array([1.0, 0.0])
+            self.notices_.append("the class means coincide: no direction separates them, so w is the x axis")
+        elif np.any(flat & (np.abs(along) > 1e-12 * np.abs(diff).max())):
             # no within-class spread along some direction that separates the means: the criterion is
             # infinite there, and that direction is Fisher's
             w = V[:, flat] @ along[flat]

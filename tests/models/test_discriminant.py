@@ -243,3 +243,62 @@ def test_least_squares_notices_name_the_scheme_and_the_undecided():
     four = np.vstack([d.X, d.X[:5] + 8])
     m4 = create("leastsquares", scheme="one-vs-one").fit(four, np.r_[d.labels, [3] * 5])
     assert m4.n_parameters() == 18 and create("leastsquares").fit(four, np.r_[d.labels, [3] * 5]).n_parameters() == 12
+
+
+def test_discriminant_summaries_count_what_they_decide():
+    d = load("three-in-a-line")
+    for name, params in (("leastsquares", {}), ("leastsquares", {"scheme": "one-vs-rest"})):
+        m = create(name, **params).fit(d.X, d.labels)
+        summary, wrong = m.evaluate(d.X, d.labels)
+        decided = m.decide(d.X)
+        np.testing.assert_array_equal(wrong, decided != d.labels)
+        assert summary["accuracy"] == pytest.approx(np.mean(decided == d.labels))
+        assert summary == {"model": "leastsquares", "classes": ["0", "1", "2"], "n_parameters": 9,
+                           "accuracy": summary["accuracy"], "undecided": int(np.sum(decided < 0)),
+                           "notices": m.notices_}
+
+
+def test_fisher_when_the_means_are_close_or_equal():
+    rng = np.random.default_rng(9)
+    X = rng.normal(0, 0.1, (40, 2))
+    y = np.repeat([0, 1], 20)
+    X[y == 1] += [0.3, 0.1]  # means closer than 1: still the line joining them
+    f = create("fisher").fit(X, y)
+    d = X[y == 1].mean(axis=0) - X[y == 0].mean(axis=0)
+    np.testing.assert_allclose(f.means_direction(), d / np.linalg.norm(d))
+    same = np.array([[0.0, 0.0], [1.0, 2.0], [0.0, 0.0], [1.0, 2.0]])
+    f = create("fisher").fit(same, [0, 0, 1, 1])
+    np.testing.assert_allclose(f.means_direction(), [1.0, 0.0])  # no line joins equal means: the x axis
+    np.testing.assert_allclose(f.direction_, [1.0, 0.0])
+    assert any("means coincide" in n for n in f.notices_) and np.all(np.isfinite(f.coef_))
+    edges, counts, _ = f.histograms(np.zeros((4, 2)), [0, 0, 1, 1], bins=4)["means"]
+    np.testing.assert_allclose(edges, np.linspace(0.0, 1.0, 5))  # all projections equal: a unit-wide range
+    np.testing.assert_array_equal(counts, [[2, 0, 0, 0], [2, 0, 0, 0]])
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.integers(1, 10), st.integers(1, 4), st.integers(0, 10_000), st.sampled_from([0.0, 1e6]),
+       st.sampled_from([1e-6, 1.0, 1e6]), st.booleans())
+def test_any_few_points_fit_to_finite_discriminants(K, n, seed, offset, scale, collinear):
+    """2-4 points a class (or one), up to 10 classes, far offsets and scales, collinear sets: every
+    discriminant fits to finite weights and decides every point to a class it knows (or, for the
+    one-vs-* schemes, none); the two-class ones refuse more classes with a message."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(K * n, 2))
+    if collinear:
+        X[:, 1] = 2 * X[:, 0]
+    X = X * scale + offset
+    y = np.repeat(np.arange(K), n)
+    probe = np.vstack([X, X.mean(axis=0) + scale * rng.normal(size=(20, 2))])
+    for name, params in (("leastsquares", {}), ("leastsquares", {"scheme": "one-vs-rest"}),
+                         ("leastsquares", {"scheme": "one-vs-one"}), ("fisher", {}), ("perceptron", {})):
+        if name != "leastsquares" and K > 2:
+            with pytest.raises(ValueError, match="two classes"):
+                create(name, **params).fit(X, y)
+            continue
+        m = create(name, **params).fit(X, y)
+        assert np.all(np.isfinite(m.coef_)) and np.all(np.isfinite(m.intercept_))
+        d = m.decide(probe)
+        assert np.all((d >= -1) & (d < K))
+        if params.get("scheme", "k-class") == "k-class":
+            assert np.all(d >= 0)

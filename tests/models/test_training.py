@@ -258,3 +258,47 @@ def test_logistic_step_models_know_their_classes_and_state():
     t.step(20)
     assert t.model().converged_ and t.model().n_iter_ == 20
     assert t.model(t.history[1]).n_iter_ == 1
+
+
+def test_misclassified_counts_and_unstandardized_features():
+    """The readout's count of misclassified points is the plain count of wrong MAP decisions; with
+    standardize off the steps are taken on x itself."""
+    d = load("shared-vs-own-covariance")
+    rng = np.random.default_rng(3)
+    for name in ("logistic", "softmax"):
+        t = Trainer(name, d.X, d.labels, l2=0.1)
+        W = rng.normal(size=t.current.W.shape)
+        A = t.Phi @ W.T
+        assert t.misclassified(W) == np.count_nonzero(np.argmax(A, axis=1) != d.labels)
+    fruit = load("fruit")
+    t = Trainer("logistic", fruit.X, fruit.labels)
+    w = np.array([[0.3, -1.0, 2.0]])
+    a = t.Phi @ w[0]
+    assert t.misclassified(w) == np.count_nonzero((a > 0).astype(int) != fruit.labels)
+    raw = Trainer("logistic", fruit.X, fruit.labels, optimizer="gd", eta=0.001, l2=0.5, standardize=False)
+    np.testing.assert_array_equal(raw.Phi, np.column_stack([np.ones(len(fruit.X)), fruit.X]))
+    raw.step(3)
+    W, errors = np.zeros((1, 3)), []
+    Phi = raw.Phi
+    tt = fruit.labels.astype(float)
+    for _ in range(3):
+        g = Phi.T @ (expit(Phi @ W[0]) - tt)
+        g[1:] += 0.5 * W[0, 1:]
+        W = W - 0.001 * g
+    np.testing.assert_allclose(raw.current.W, W, rtol=1e-12)
+    np.testing.assert_allclose(raw.raw_weights()["coef"][0], W[0, 1:], rtol=1e-12)
+
+
+def test_penalty_and_overflow_are_reported_exactly():
+    d = load("fruit")
+    for l2 in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="l2 must be a non-negative number"):
+            Trainer("logistic", d.X, d.labels, l2=l2)
+    with pytest.raises(ValueError, match="basis must be one of linear, quadratic, cubic, got 'fourier'"):
+        Trainer("logistic", d.X, d.labels, basis="fourier")
+    with pytest.raises(ValueError, match="at least two classes"):
+        Trainer("logistic", d.X, np.zeros(len(d.X), int))
+    t = Trainer("softmax", d.X, d.labels, optimizer="gd", eta=1e8, l2=1.0)
+    with pytest.raises(FloatingPointError) as e:
+        t.step(100)
+    assert f"at step {t.current.index + 1}: eta = 1e+08 is too large" in str(e.value)
