@@ -220,3 +220,70 @@ def test_cross_section_follows_the_posterior():
     with_truth = cross_section(m, (0, 0), (2.5, 3.5), n=301, truth=t)
     np.testing.assert_allclose(with_truth.true_posterior, np.exp(_log_joint(t, X) - logsumexp(_log_joint(t, X), axis=1,
                                                                                               keepdims=True)), atol=1e-12)
+
+
+def test_learning_curve_reports_progress_cancels_and_checks_its_arguments():
+    t = load("fruit").truth
+    calls = []
+    r = learning_curve(t, [("lda", {}), ("lda", {"reg_covar": 0.5})], [1, 3], seeds=2,
+                       progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert list(r["models"]) == ["lda()", "lda(reg_covar=0.5)"]  # the same model twice: told apart by parameters
+    for m in r["models"].values():
+        E = np.array(m["errors"])
+        np.testing.assert_allclose(m["sd"], E.std(axis=1))
+        np.testing.assert_allclose(m["mean"], E.mean(axis=1))
+        assert m["name"] == "lda"
+    assert r["sizes"] == [1, 3] and r["seeds"] == 2 and r["bayes_error"] == pytest.approx(t.bayes_error())
+    # a cancelled run returns nothing, at once
+    calls.clear()
+    assert learning_curve(t, [("lda", {})], [4, 8], seeds=5, progress=lambda d, n: calls.append(d) or False) is None
+    assert calls == [1]
+    for sizes, seeds in (([0], 2), ([100_001], 2), ([], 2), ([4], 0), ([4], 201)):
+        with pytest.raises(ValueError):
+            learning_curve(t, [("lda", {})], sizes, seeds)
+    with pytest.raises(ValueError, match="unknown model"):
+        learning_curve(t, [("svm", {})], [4], 1)
+    # the same (size, seed) gives every model the same training set
+    from probviz.models.learning import training_set
+
+    a, b = training_set(t, 8, 3), training_set(t, 8, 3)
+    np.testing.assert_array_equal(a[0], b[0])
+    assert not np.array_equal(training_set(t, 8, 4)[0], a[0])
+    np.testing.assert_array_equal(np.bincount(a[1]), class_counts(t, 8))
+
+
+def test_a_truth_refuses_what_is_not_one():
+    ok = dict(priors=[1, 1], means=[[0, 0], [1, 1]], covariances=[np.eye(2), np.eye(2)])
+    Truth.make(**ok)
+    for change, message in ((dict(means=[[0, 0, 0], [1, 1, 1]]), "per class"),
+                            (dict(covariances=[np.eye(2)]), "per class"),
+                            (dict(priors=[1, 0]), "positive"),
+                            (dict(means=[[0, np.nan], [1, 1]]), "finite"),
+                            (dict(covariances=[[[1, 0.5], [0.4, 1]], np.eye(2)]), "symmetric"),
+                            (dict(covariances=[[[1, 1], [1, 1]], np.eye(2)]), "positive definite")):
+        with pytest.raises(ValueError, match=message):
+            Truth.make(**{**ok, **change})
+    t = Truth.make([2, 6], [[0, 0], [1, 1]], [np.eye(2), 2 * np.eye(2)])
+    np.testing.assert_allclose(t.priors, [0.25, 0.75])
+    np.testing.assert_allclose(t.weights[0], [1.0])
+    for bad, message in (({"priors": [1]}, "means and covariances"), ({}, "priors"),
+                         ({"priors": [1], "components": [[{"weight": 1, "mean": [0, 0]}]]}, "weight, mean, covariance"),
+                         ({"priors": [1], "components": [[]]}, "1 to 8 components"),
+                         ({"priors": [1], "components": [[{"weight": -1, "mean": [0, 0], "covariance": np.eye(2)}]]},
+                          "weights must be positive")):
+        with pytest.raises(ValueError, match=message):
+            Truth.from_json(bad)
+    x = load("xor").truth
+    back = Truth.from_json(json.loads(json.dumps(x.to_json())))
+    for a, b in zip(back.means, x.means):
+        np.testing.assert_array_equal(a, b)
+    m, S = x.mean_and_covariance()
+    X, y = x.sample(200_000, 2)
+    for k in range(2):
+        np.testing.assert_allclose(X[y == k].mean(axis=0), m[k], atol=0.02)
+        np.testing.assert_allclose(np.cov(X[y == k].T), S[k], atol=0.03)
+    with pytest.raises(ValueError, match="from 0 to"):
+        x.sample(-1)
+    Xc, yc = x.sample_counts([3, 5], seed=1)
+    np.testing.assert_array_equal(yc, [0, 0, 0, 1, 1, 1, 1, 1])
