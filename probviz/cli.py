@@ -8,7 +8,9 @@ import os
 import sys
 
 from probviz import __version__
-from probviz.cli_options import add_model_options, add_training_options, model_overrides, training_args
+from probviz.cli_options import (
+    add_model_options, add_training_options, model_overrides, training_args, whole_number,
+)
 
 COMMANDS = ("fit", "examples", "export", "sample", "curve", "bench", "install-desktop", "completion", "gui")
 
@@ -47,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
                                    "(x, y, label). Each label is drawn with the priors, then x from its Gaussian; "
                                    "the same --seed gives the same points.")
     s.add_argument("source", help="a .probviz session or example:NAME with a truth (or, with --fitted, any input)")
-    s.add_argument("-n", type=_count, required=True, metavar="N", help="how many points")
+    s.add_argument("-n", type=whole_number(0, 1_000_000), required=True, metavar="N", help="how many points")
     s.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     s.add_argument("-o", "--output", required=True, help="the CSV file to write (- for standard output)")
     s.add_argument("--fitted", action="store_true", help="sample from the model fitted to SOURCE's points")
@@ -89,16 +91,6 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--repeat", type=int, default=15, help="runs per measurement (default 15)")
     b.add_argument("--quick", action="store_true", help="only the fit + grid table (no window, no 1M points)")
     return p
-
-
-def _count(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= v <= 1_000_000:
-        raise argparse.ArgumentTypeError(f"{v} is out of range (0 to 1000000)")
-    return v
 
 
 def _column_options(p):

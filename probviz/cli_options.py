@@ -87,14 +87,17 @@ def _positive(text: str) -> float:
     return v
 
 
-def _steps(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= v <= 100_000:
-        raise argparse.ArgumentTypeError(f"{v} is out of range (0 to 100000)")
-    return v
+def whole_number(lo: int, hi: int):
+    """An argparse type: a whole number from lo to hi, or a one-line reason."""
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"{v} is out of range ({lo} to {hi})")
+        return v
+    return parse
 
 
 TRAINING_HELP = (
@@ -115,7 +118,7 @@ def add_training_options(p, curve: bool = False) -> None:
     g.add_argument("--eta", type=_positive, metavar="E",
                    help="learning rate of gd and sgd (default " +
                         ", ".join(f"{k} {v:g}" for k, v in DEFAULT_ETA.items() if k != "newton") + ")")
-    g.add_argument("--steps", type=_steps, metavar="S", help="how many steps (default 100)")
+    g.add_argument("--steps", type=whole_number(0, 100_000), metavar="S", help="how many steps (default 100)")
     if curve:
         g.add_argument("--curve", metavar="OUT", help="also draw E(w) against the step into this figure "
                                                       "(.png, .svg or .pdf)")

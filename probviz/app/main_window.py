@@ -54,21 +54,13 @@ class MainWindow(QMainWindow):
         scroll = QScrollArea()
         scroll.setWidget(self.panel)
         scroll.setWidgetResizable(True)
-        self.dock = QDockWidget("Model", self)
-        self.dock.setObjectName("panel")
-        self.dock.setWidget(scroll)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         self.training = TrainingPanel(self.doc)
-        self.training_dock = QDockWidget("Training", self)
-        self.training_dock.setObjectName("training")
-        self.training_dock.setWidget(self.training)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.training_dock)
-        self.tabifyDockWidget(self.dock, self.training_dock)
         self.lab = LabPanel(self.doc)
-        self.lab_dock = QDockWidget("Lab", self)
-        self.lab_dock.setObjectName("lab")
-        self.lab_dock.setWidget(self.lab)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.lab_dock)
+        # three docks on the right, tabbed: the model's panel first
+        self.dock = self._dock("Model", "panel", scroll)
+        self.training_dock = self._dock("Training", "training", self.training)
+        self.lab_dock = self._dock("Lab", "lab", self.lab)
+        self.tabifyDockWidget(self.dock, self.training_dock)
         self.tabifyDockWidget(self.training_dock, self.lab_dock)
         self.dock.raise_()
 
@@ -262,6 +254,13 @@ class MainWindow(QMainWindow):
         for i in range(MAX_CLASSES):  # keys 1-9, and 0 for the tenth class
             sc = QShortcut(QKeySequence(str((i + 1) % 10)), self)
             sc.activated.connect(lambda i=i: self.doc.set_active_class(i))
+
+    def _dock(self, title: str, name: str, widget) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)  # the saved layout finds it by this name
+        dock.setWidget(widget)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        return dock
 
     def _action(self, menu, text, slot, shortcut=None, checkable=False) -> QAction:
         a = QAction(text, self)
