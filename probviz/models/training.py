@@ -28,7 +28,7 @@ from scipy.special import expit
 from probviz.models.base import check_Xy, data_frame
 from probviz.models.logistic import BASES, DEFAULT_BASIS, DEFAULT_L2, DEFAULT_STANDARDIZE
 from probviz.models.newton import BinaryBatch, Multinomial, _solve, gradient_scale
-from probviz.models.poly import design_matrix, monomials
+from probviz.models.poly import design_matrix
 
 OPTIMIZERS = ("gd", "sgd", "newton")
 OPTIMIZER_LABELS = {"gd": "Gradient descent", "sgd": "Stochastic gradient descent", "newton": "Newton / IRLS"}
@@ -270,9 +270,6 @@ class Trainer:
         """coef (rows, M) and intercept (rows,) in the units of x, as ``probviz fit --json`` reports."""
         m = self.model(step)
         return {"coef": m.coef_.tolist(), "intercept": np.atleast_1d(m.intercept_).tolist()}
-
-    def feature_names(self) -> list[str]:
-        return ["1"] + [f"z1^{i} z2^{j}" for i, j in monomials(BASES[self.basis])]
 
 
 def separable_note(trainer: Trainer) -> str:

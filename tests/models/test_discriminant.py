@@ -302,3 +302,26 @@ def test_any_few_points_fit_to_finite_discriminants(K, n, seed, offset, scale, c
         assert np.all((d >= -1) & (d < K))
         if params.get("scheme", "k-class") == "k-class":
             assert np.all(d >= 0)
+
+
+def test_explain_and_the_readouts_say_y_and_the_decision_not_a_probability():
+    from probviz.report import discriminant_readout, probe_lines
+
+    d = load("three-in-a-line")
+    for params in ({}, {"scheme": "one-vs-one"}):
+        m = create("leastsquares", **params).fit(d.X, d.labels)
+        x = np.array([0.3, -0.2])
+        e = m.explain(x)
+        np.testing.assert_allclose(e["y"], m.decision_function([x])[0])
+        assert e["decision"] == m.decide([x])[0]
+        if params:
+            np.testing.assert_allclose(e["pairs"], m._pair_scores([x])[0])
+        names = {0: "C1", 1: "C2", 2: "C3"}
+        line = discriminant_readout(m, names, x)
+        assert line.startswith(f"y_C1(x) = {e['y'][0]:.3f}") and line.endswith(f"→ {names[e['decision']]}")
+        assert "p(" not in line and any("no p(C_k|x)" in s for s in probe_lines(m, names, x))
+    f = create("fisher").fit(load("fruit").X, load("fruit").labels)
+    line = discriminant_readout(f, {0: "apple", 1: "peach"}, (2.3, 1.5))
+    y = f.coef_[0] @ [2.3, 1.5] + f.intercept_[0]
+    assert line == f"y(x) = {y:.3f}   → {'peach' if y > 0 else 'apple'}"
+    assert create("leastsquares").count_parameters(4) == 12 and create("fisher").count_parameters(2) == 3

@@ -302,3 +302,25 @@ def test_penalty_and_overflow_are_reported_exactly():
     with pytest.raises(FloatingPointError) as e:
         t.step(100)
     assert f"at step {t.current.index + 1}: eta = 1e+08 is too large" in str(e.value)
+
+
+@pytest.mark.parametrize("name,example", [("logistic", "fruit"), ("logistic", "shared-vs-own-covariance"),
+                                          ("softmax", "shared-vs-own-covariance")])
+def test_the_generative_start_is_the_gaussian_models_log_odds(name, example):
+    """Reset to "the Gaussian model's log-odds": at step 0 the model's decisions are LDA's (Bishop 4.2.2:
+    the same linear form); for two classes and softmax its posterior is LDA's exactly; one-vs-rest's
+    scores are each class's LDA log-odds against the rest."""
+    d = load(example)
+    t0 = Trainer(name, d.X, d.labels)
+    W = t0.generative_start()
+    t = Trainer(name, d.X, d.labels, start=W)
+    m = t.model()
+    if name == "logistic" and len(np.unique(d.labels)) > 2:
+        for k in range(3):
+            lda_k = create("lda").fit(d.X, (d.labels == k).astype(int))
+            np.testing.assert_allclose(m.decision_function(d.X)[:, k], np.log(lda_k.predict_proba(d.X)[:, 1])
+                                       - np.log(lda_k.predict_proba(d.X)[:, 0]), atol=1e-8)
+    else:
+        np.testing.assert_allclose(m.predict_proba(d.X), create("lda").fit(d.X, d.labels).predict_proba(d.X),
+                                   atol=1e-10)
+    assert Trainer("perceptron", d.X[d.labels < 2], d.labels[d.labels < 2]).generative_start() is None
