@@ -214,7 +214,7 @@ if __name__ == "__main__":  # python -m probviz.app.latency --real N: JSON on st
     import json
     import sys
 
-    from probviz.models import MODEL_NAMES
+    from probviz.models import PROBABILISTIC_NAMES as MODEL_NAMES  # the targets are for these
 
     n = int(sys.argv[sys.argv.index("--real") + 1]) if "--real" in sys.argv else 10_000
     print(json.dumps(measure_real(MODEL_NAMES, n=n)))
