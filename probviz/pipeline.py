@@ -252,12 +252,26 @@ def evaluate_request(fit: Fit, request: FrameRequest) -> Fit:
     return Fit(fit.spec, fit.model, fit.class_index, summary, wrong, fit.notices, fit.error, fit.incremental, scores)
 
 
+_last_truth_scene: tuple = (None, None, None)  # (truth, bounds, scene): the truth rarely changes mid-drag
+
+
+def _truth_scene(truth, bounds):
+    """The truth's scene, reused while the truth (immutable: a new object when edited) and the view stay:
+    a drag redraws every frame, and a mixture truth's boundaries cost a grid of densities."""
+    global _last_truth_scene
+    last_truth, last_bounds, scene = _last_truth_scene
+    if last_truth is not truth or last_bounds != bounds:
+        scene = scenes.truth_scene(truth, bounds)
+        _last_truth_scene = (truth, bounds, scene)  # one tuple swap: safe between the GUI and worker threads
+    return scene
+
+
 def build_frame(request: FrameRequest, fits: list) -> Frame:
     """The frame of ``request`` showing ``fits`` (fitted by :func:`fit_all` or by a trainer)."""
     frame = Frame(request, list(fits))
     truth = request.truth
     if truth is not None and "truth" in request.layers and truth.K == len(request.class_names):
-        frame.truth = scenes.truth_scene(truth, request.bounds)
+        frame.truth = _truth_scene(truth, tuple(request.bounds))
     shown = frame.fit
     if shown.model is None:
         return frame

@@ -2,6 +2,8 @@
 
 import inspect
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from reference import gaussian_explain
@@ -376,3 +378,25 @@ def test_notices_name_classes_by_their_names():
     moved = fit_model(ModelSpec.make("qda"), X2, labels, previous=before, moved=(np.array([4]), X[[4]]),
                       names=("apple", "6", "peach"))
     assert moved.incremental and moved.notices[0] == "covariance of class 6 has a single point: regularized"
+
+
+def test_the_truths_scene_is_reused_while_the_truth_and_view_stay():
+    """A drag redraws every frame; the truth's boundaries do not change with it."""
+    from probviz.data.examples import session
+    from probviz.models.truth import with_handle
+    from probviz.pipeline import build_frame, session_request
+
+    s = session("xor")
+    r = session_request(s, (-3, 3, -3, 3), shape=(64, 64), layers={"truth", "boundaries"})
+    a = build_frame(r, []).truth
+    assert build_frame(r, []).truth is a and a.boundaries
+    moved = replace(r, X=r.X + 0.1)
+    assert build_frame(moved, []).truth is a  # points moved, the truth did not
+    assert build_frame(replace(r, bounds=(-2, 2, -2, 2)), []).truth is not a
+    fruit = session("fruit")
+    t2 = with_handle(fruit.dataset.truth, 0, 0, (1.2, 1.0))
+    r2 = session_request(fruit, (-1, 3, -1, 4), shape=(64, 64), layers={"truth"})
+    first = build_frame(r2, []).truth
+    second = build_frame(replace(r2, truth=t2), []).truth
+    assert second is not first
+    np.testing.assert_allclose(second.ellipses[0][1].mean(axis=0), [1.2, 1.0], atol=0.02)

@@ -54,6 +54,7 @@ class LabPanel(QWidget):
         self.doc = doc
         self.frame = None
         self.errors: dict = {}  # spec -> true error of the frame on screen (and "bayes")
+        self._known: dict = {}  # (truth, model) -> error: the same fit under the same truth is not recomputed
         inner = QWidget()
         lay = QVBoxLayout(inner)
 
@@ -356,15 +357,28 @@ class LabPanel(QWidget):
             self.errors_label.setText("")
             self._fill_table()
             return
-        self.errors["bayes"] = truth.bayes_error()
+        self.errors["bayes"] = self._error(truth, None, None)
         parts = [f"Bayes error {self.errors['bayes']:.4g}"]
         for f in frame.fits:
             if f.model is None:
                 continue
-            self.errors[f.spec] = error_rate(truth, f.model, f.class_index)
+            self.errors[f.spec] = self._error(truth, f.model, f.class_index)
             parts.append(f"{f.model.label}: true error {self.errors[f.spec]:.4g}")
         self.errors_label.setText("  ·  ".join(parts))
         self._fill_table()
+
+    def _error(self, truth, model, class_index) -> float:
+        """The Bayes error (model None) or a model's true error, remembered for this truth and fit (both
+        immutable: an edit or a refit makes new objects), so a redraw or a probe move costs nothing."""
+        key = (id(truth), id(model))
+        hit = self._known.get(key)
+        if hit is not None and hit[0] is truth and hit[1] is model:
+            return hit[2]
+        value = truth.bayes_error() if model is None else error_rate(truth, model, class_index)
+        if len(self._known) > 64:
+            self._known.clear()
+        self._known[key] = (truth, model, value)
+        return value
 
     def _draw_section(self):
         plot = self.section_plot

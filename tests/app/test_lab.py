@@ -166,3 +166,22 @@ def test_without_a_truth_the_lab_says_so(qtbot, window):
     QApplication.processEvents()
     assert "has 2 classes but the points have 3" in window.lab.truth_status.text()
     assert window.doc.usable_truth() is None and window.result.truth is None
+
+
+def test_errors_are_not_recomputed_for_the_same_fit_and_truth(qtbot, window, monkeypatch):
+    import probviz.app.lab as lab
+
+    doc = _fruit(window)
+    calls = []
+    real = lab.error_rate
+    monkeypatch.setattr(lab, "error_rate", lambda *a: calls.append(1) or real(*a))
+    window.lab._compute_errors()
+    assert len(calls) == 1
+    doc.set_probe((1.0, 1.0))  # a new frame of the same fit
+    settle(window)
+    window.lab._compute_errors()
+    assert len(calls) == 1
+    doc.add_points([[0.0, 0.0]], 0)  # a new fit
+    settle(window)
+    window.lab._compute_errors()
+    assert len(calls) == 2
