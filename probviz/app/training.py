@@ -40,7 +40,7 @@ class TrainingPanel(QWidget):
         super().__init__(parent)
         self.doc = doc
         self.trainer: Trainer | None = None
-        self.runs: dict[str, list] = {}  # optimizer -> its last run's (steps, errors), kept for comparison
+        self.runs: dict[str, tuple] = {}  # optimizer -> its last run (steps, errors, misclassified or None)
         self._optimum = None
         self._note = ""
         self.error = ""
@@ -75,6 +75,8 @@ class TrainingPanel(QWidget):
         self.readout = QLabel()
         self.readout.setTextFormat(Qt.TextFormat.PlainText)  # class names are text, never markup
         self.readout.setWordWrap(True)
+        self.readout.setMinimumWidth(120)  # a long note wraps; it never widens the dock
+        self.readout.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.plot = SmallPlot()
         self.plot.setMinimumHeight(160)
         self.plot.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -99,13 +101,13 @@ class TrainingPanel(QWidget):
         top.addWidget(self.active)
         top.addLayout(form)
         top.addLayout(buttons)
-        top.addWidget(self.readout)
         scroll = QScrollArea()  # the controls scroll when the text is large (presentation mode); the plot stays
         scroll.setWidget(controls)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         lay = QVBoxLayout(self)
         lay.addWidget(scroll)
+        lay.addWidget(self.readout)  # never scrolled away: the step, E(w) and what the run means
         lay.addWidget(self.plot, 1)
 
         self.timer = QTimer(self)
@@ -283,7 +285,7 @@ class TrainingPanel(QWidget):
             if self.error:
                 lines.append(self.error)
             self.readout.setText("\n".join(lines))
-        if t is not None:
+        if t is not None and len(t.history) > 1:  # a run shows in the plot once it has taken a step
             self.runs[t.optimizer] = ([h.index for h in t.history], [h.error for h in t.history],
                                       [h.wrong for h in t.history] if t.name == "perceptron" else None)
         self._draw_curves()
