@@ -278,7 +278,7 @@ def test_misclassified_counts_and_unstandardized_features():
     raw = Trainer("logistic", fruit.X, fruit.labels, optimizer="gd", eta=0.001, l2=0.5, standardize=False)
     np.testing.assert_array_equal(raw.Phi, np.column_stack([np.ones(len(fruit.X)), fruit.X]))
     raw.step(3)
-    W, errors = np.zeros((1, 3)), []
+    W = np.zeros((1, 3))
     Phi = raw.Phi
     tt = fruit.labels.astype(float)
     for _ in range(3):
