@@ -287,3 +287,34 @@ def test_a_truth_refuses_what_is_not_one():
         x.sample(-1)
     Xc, yc = x.sample_counts([3, 5], seed=1)
     np.testing.assert_array_equal(yc, [0, 0, 0, 1, 1, 1, 1, 1])
+
+
+def test_the_truths_handles_and_dragging_them():
+    """Handles: the mean and the ends of the 2-sigma ellipse's axes. Dragging an axis end sets that axis's
+    direction and length (the other keeps its length, at right angles); dragging the mean moves it."""
+    from probviz.models.truth import handles, with_handle
+
+    S = np.array([[2.0, 0.6], [0.6, 1.0]])
+    t = Truth.make([1, 2], [[0.0, 0.0], [3.0, 1.0]], [S, np.eye(2)])
+    H = handles(t)
+    lam, V = np.linalg.eigh(S)
+    np.testing.assert_allclose(H[0, 0], [0, 0])
+    for which, i in ((1, 1), (2, 0)):  # major, minor
+        d = H[0, which] - H[0, 0]
+        assert np.linalg.norm(d) == pytest.approx(2 * np.sqrt(lam[i]))
+        assert abs(d @ V[:, i]) == pytest.approx(np.linalg.norm(d))
+    moved = with_handle(t, 1, 0, (4.0, -1.0))
+    np.testing.assert_allclose(moved.means_[1], [4.0, -1.0])
+    np.testing.assert_allclose(moved.covariances_, t.covariances_)
+    np.testing.assert_allclose(moved.priors, t.priors)
+    minor = np.linalg.norm(H[0, 2] - H[0, 0])
+    turned = with_handle(t, 0, 1, (0.0, 3.0))  # the major axis now vertical, 2 sigma = 3
+    lam2, V2 = np.linalg.eigh(turned.covariances_[0])
+    np.testing.assert_allclose(np.sqrt(lam2) * 2, sorted([minor, 3.0]))
+    np.testing.assert_allclose(abs(V2[:, np.argmax(lam2)] @ [0, 1]), 1.0)
+    np.testing.assert_allclose(turned.means_[0], [0, 0])
+    np.testing.assert_allclose(turned.covariances_[1], np.eye(2))
+    squeezed = with_handle(t, 0, 2, (0.5, 0.0))  # the minor axis end dragged: that axis becomes x, length 0.5
+    w, U = np.linalg.eigh(squeezed.covariances_[0])
+    np.testing.assert_allclose(sorted(2 * np.sqrt(w)), sorted([0.5, np.linalg.norm(H[0, 1] - H[0, 0])]))
+    assert with_handle(t, 0, 1, (0.0, 0.0)) is t  # an axis of no length: nothing changes
