@@ -331,7 +331,15 @@ def session_request(session: Session, bounds, shape=(256, 256), layers=None, mod
                         tuple(bounds), tuple(shape),
                         frozenset(session.layers if layers is None else layers) or DEFAULT_LAYERS,
                         session_theta(session), data.probe, background, reject, truth=data.truth,
-                        section=section)
+                        section=section, held_out=held_out_mask(len(data.X), *session_split(session)))
+
+
+def session_split(session: Session) -> tuple[float, int]:
+    """The session's train/test split: (held-out fraction, seed); (0, 0) when it has none."""
+    split = session.extra.get("split")
+    ok = (isinstance(split, list) and len(split) == 2
+          and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in split) and 0 <= split[0] <= 0.9)
+    return (float(split[0]), int(split[1])) if ok else (0.0, 0)
 
 
 def session_trainer(session: Session, spec: ModelSpec, optimizer: str, eta: float | None = None):

@@ -23,7 +23,7 @@ from probviz.data.files import MAX_ABS, MAX_CLASSES, check_name
 from probviz.data.session import Session, session_priors, session_theta
 from probviz.layers import DEFAULT_LAYERS, LAYERS, THETA_MAX
 from probviz.models import MODEL_NAMES, REGISTRY
-from probviz.pipeline import ModelSpec, model_spec
+from probviz.pipeline import ModelSpec, model_spec, session_split
 
 MOVE_LOG = 256  # moves remembered for incremental refits
 
@@ -215,10 +215,7 @@ class Document(QObject):
         vs = self.view_state
         compare = session.extra.get("compare")
         vs.compare = compare if isinstance(compare, str) and compare in REGISTRY else None
-        split = session.extra.get("split")
-        ok = (isinstance(split, list) and len(split) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                                                                  for v in split) and 0 <= split[0] <= 0.9)
-        vs.split = (float(split[0]), int(split[1])) if ok else (0.0, 0)
+        vs.split = session_split(session)
         vs.section = None
         self.reset.emit()
 

@@ -76,6 +76,8 @@ def export_figure(session: Session, path: str, width: int = 1200, height: int = 
         title_text += "; true model dash-dotted"
     if frame.scene is not None and frame.scene.ambiguous is not None:
         title_text += "; hatched: undecided"
+    if request.held_out is not None and request.held_out.any():
+        title_text += f"; hollow: {int(request.held_out.sum())} held out"
     legend_spec = (title_text, entries) if legend else None
 
     def paint(device):

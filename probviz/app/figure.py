@@ -133,6 +133,13 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
             px = layout.to_px(X[labels == k])
             for x, y in px[_inside(layout, px, r)]:
                 p.drawEllipse(QPointF(x, y), r, r)
+        held = frame.request.held_out if frame is not None else None
+        if held is not None and len(held) == len(X) and np.any(held):  # held-out points are drawn hollow
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QBrush(_color(bg)))
+            px = layout.to_px(X[held])
+            for x, y in px[_inside(layout, px, r)]:
+                p.drawEllipse(QPointF(x, y), 0.5 * r, 0.5 * r)
         wrong = frame.fit.wrong if frame is not None else None
         if wrong is not None and len(wrong) == len(X):
             p.setPen(_pen(fg, 1.5 * style.scale))

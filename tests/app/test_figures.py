@@ -252,3 +252,35 @@ def test_curves_sit_where_the_ticks_say(qapp, tmp_path, ext, dpi, reader):
     ys, xs = np.nonzero(np.all(np.abs(rgb - c) <= 40, axis=2))
     assert abs(np.median(ys) - y_of(3)) < 1.5
     assert abs(xs.min() - x_of(1)) < 2.5 and abs(xs.max() - x_of(4)) < 2.5
+
+
+@pytest.mark.parametrize("ext,reader", [("png", "png"), ("svg", "svg-resvg"), ("pdf", "pdf")])
+def test_held_out_points_are_hollow_in_figures(qapp, tmp_path, grid_session, ext, reader):
+    """A session's train/test split: the held-out points are drawn with a hole in the middle (the
+    background colour at their centre), the others solid, where the ticks say they are."""
+    from probviz.pipeline import held_out_mask
+
+    grid_session.extra["split"] = [0.5, 3]
+    path = str(tmp_path / f"h.{ext}")
+    frame = export_figure(grid_session, path, W, H, legend=False)
+    held = held_out_mask(len(grid_session.dataset.X), 0.5, 3)
+    assert frame.request.held_out is not None and np.array_equal(frame.request.held_out, held)
+    assert 0 < held[:-1].sum() < len(held) - 1
+    rgb = raster(path, reader)
+    xt, yt, _, _ = axis_ticks(rgb, Style().foreground)
+    x_of = lambda v: xt[0] + (v + 1) * np.mean(np.diff(xt))  # noqa: E731
+    y_of = lambda v: yt[-1] - (v + 1) * np.mean(np.diff(yt))  # noqa: E731
+    X, labels = grid_session.dataset.X, grid_session.dataset.labels
+    wrong = frame.fit.wrong
+    seen = {True: 0, False: 0}
+    for (x, y), k, h, w in zip(X[:-1], labels[:-1], held[:-1], wrong[:-1]):  # the last point is outside the view
+        if w:
+            continue  # a misclassified point is crossed out at its centre
+        seen[bool(h)] += 1
+        c = rgb[int(round(y_of(y))), int(round(x_of(x)))]
+        colour = np.array([int((BLUE, ORANGE)[k][i:i + 2], 16) for i in (1, 3, 5)])
+        if h:
+            assert np.all(c >= 235), (x, y, c)
+        else:
+            assert np.abs(c - colour).max() <= 12, (x, y, c)
+    assert seen[True] >= 2 and seen[False] >= 2  # hollow and solid points both checked
