@@ -361,6 +361,16 @@ class Canvas(pg.PlotWidget):
         return truth_handles(truth)
 
     def update_truth_handles(self) -> None:
+        """Called with every frame; redone only when the truth, its layer, the colours or the style change
+        (a drag of the points redraws every frame and moves no handle)."""
+        doc = self.doc
+        truth = doc.usable_truth() if doc is not None else None  # immutable: an edit makes a new one
+        rest = ("truth" in doc.layers if doc is not None else False,
+                tuple(c.color for c in doc.classes) if doc is not None else (), self.style)
+        last = getattr(self, "_handles_key", None)
+        if last is not None and last[0] is truth and last[1] == rest:
+            return
+        self._handles_key = (truth, rest)
         H = self._truth_handles()
         if H is None:
             self.truth_handles.setData(pos=np.empty((0, 2)))

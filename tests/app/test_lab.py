@@ -93,6 +93,8 @@ def test_edit_the_truth_in_the_table_and_by_dragging_its_mean(qtbot, window):
     table.item(1, 2).setText("3.0")  # peach mean, second coordinate
     settle(window)
     np.testing.assert_allclose(doc.truth.means_[1], [1.7, 3.0])
+    xs, ys = window.canvas.truth_handles.getData()  # the drawn handles follow: [mean, major, minor] a class
+    np.testing.assert_allclose([xs[3], ys[3]], [1.7, 3.0])
     assert doc.undo_stack.undoText() == "Edit the true model"
     table.item(0, 3).setText("-1")  # not a covariance: refused, the truth stays
     settle(window)
