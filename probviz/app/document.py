@@ -20,10 +20,11 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from probviz.colors import class_color
 from probviz.data.dataset import Dataset
 from probviz.data.files import MAX_ABS, MAX_CLASSES, check_name
-from probviz.data.session import Session, session_priors, session_theta
+from probviz.data.session import Session
 from probviz.layers import DEFAULT_LAYERS, LAYERS, THETA_MAX
 from probviz.models import MODEL_NAMES, REGISTRY
-from probviz.pipeline import ModelSpec, model_spec, session_split
+from probviz.pipeline import ModelSpec, model_spec
+from probviz.snapshot import Snapshot, from_session
 
 MOVE_LOG = 256  # moves remembered for incremental refits
 
@@ -198,36 +199,35 @@ class Document(QObject):
         self.log.replaced()
 
     def load_session(self, session) -> None:
-        """Open a session: data, model and parameters, priors, theta, layers, view, exactly as it says;
-        what it does not say takes the defaults, never what the previous document had."""
+        """Open a session: data, model and parameters, priors, theta, layers, view, the Lab's compared
+        model, split and section, exactly as it says; what it does not say takes the defaults, never what
+        the previous document had."""
+        snap = from_session(session)
         self.params = {name: default_params(name) for name in MODEL_NAMES}
-        for name, values in session.params.items():
+        for name, values in snap.params.items():
             if name in self.params:
                 known = {k: v for k, v in values.items() if k in self.params[name]}
                 self.params[name].update(known)
-        self.model_name = session.model if session.model in REGISTRY else "lda"
-        self.view_state.layers = {layer for layer in session.layers if layer in LAYERS} or set(DEFAULT_LAYERS)
-        self._replace(session.dataset)
-        if session.view is not None:
-            self.view_state.view = session.view
-        self.priors = session_priors(session)
-        self.theta = session_theta(session)
+        self.model_name = snap.model if snap.model in REGISTRY else "lda"
+        self.view_state.layers = set(snap.layers)
+        self._replace(snap.dataset)
+        if snap.view is not None:
+            self.view_state.view = snap.view
+        self.priors = list(snap.priors) if snap.priors is not None else None
+        self.theta = snap.theta
         vs = self.view_state
-        compare = session.extra.get("compare")
-        vs.compare = compare if isinstance(compare, str) and compare in REGISTRY else None
-        vs.split = session_split(session)
-        vs.section = None
+        vs.compare, vs.split, vs.section = snap.compare, snap.split, snap.section
         self.reset.emit()
 
-    def to_session(self, view=None) -> Session:
+    def snapshot(self, view=None) -> Snapshot:
+        """Everything a picture of this document depends on, frozen (the points copied)."""
         vs = self.view_state
-        extra = {"priors": self.priors, "theta": self.theta}
-        if vs.compare is not None:
-            extra["compare"] = vs.compare
-        if vs.split[0] > 0:
-            extra["split"] = list(vs.split)
-        return Session(self.dataset(), self.model_name, {k: dict(v) for k, v in self.params.items()},
-                       sorted(self.layers), view if view is not None else self.view, extra)
+        return Snapshot(self.dataset(), self.model_name, {k: dict(v) for k, v in self.params.items()},
+                        tuple(self.priors) if self.priors is not None else None, frozenset(self.layers), self.theta,
+                        view if view is not None else self.view, vs.compare, vs.split, vs.section)
+
+    def to_session(self, view=None) -> Session:
+        return self.snapshot(view).to_session()
 
     def new(self) -> None:
         self.load(Dataset(np.empty((0, 2)), np.empty(0, int), ["1", "2"], name="untitled"))

@@ -23,8 +23,7 @@ from probviz.data.atomic import atomic_write
 from probviz.data.session import Session
 from probviz.figure_layout import layout as figure_layout
 from probviz.figure_layout import view_of
-from probviz.layers import DEFAULT_LAYERS
-from probviz.pipeline import session_request
+from probviz.snapshot import Snapshot, frame_request, from_session
 from probviz.style import Style
 
 FORMATS = (".png", ".svg", ".pdf")
@@ -50,28 +49,40 @@ def check_target(path: str) -> None:
         raise OSError(f"{path}: is a directory")
 
 
-def export_figure(session: Session, path: str, width: int = 1200, height: int = 900, bounds=None,
+def export_figure(source: Snapshot | Session, path: str, width: int = 1200, height: int = 900, bounds=None,
                   layers=None, title: str | None = None, legend: bool = True, transparent: bool = False,
                   dpi: int | None = None, style: Style | None = None, spec=None, fits=None, model_label=None,
                   compare=None, section=None):
-    """Draw ``session`` into a figure file; returns the pipeline Frame it shows. ``bounds`` default to
-    the session's view, else the data's extent; ``spec`` overrides the session's model; ``fits``
-    (a trainer's step, see :func:`probviz.pipeline.trainer_fit`) replace the fit, ``model_label``
-    the legend's title."""
+    """Draw a snapshot (or a session, read as one) into a figure file; returns the pipeline Frame it
+    shows. Its compared model, split, section line and truth are drawn as on screen. ``bounds``
+    default to the snapshot's view, else the data's extent; ``spec`` overrides its model, ``compare``
+    (a ModelSpec) its compared model and ``section`` its line; ``fits`` (a trainer's step, see
+    :func:`probviz.pipeline.trainer_fit`) replace the fit, ``model_label`` the legend's title."""
     ext = _check(path, width, height, dpi)
     style = style or Style()
-    data = session.dataset
-    bounds = bounds if bounds is not None else (session.view or view_of(data.X))
-    shown = frozenset(session.layers if layers is None else layers) or DEFAULT_LAYERS
+    snap = source if isinstance(source, Snapshot) else from_session(source)
+    if layers is not None:
+        snap = replace(snap, layers=frozenset(layers))
+    if section is not None:
+        snap = replace(snap, section=section)
+    data = snap.dataset
+    bounds = bounds if bounds is not None else (snap.view or view_of(data.X))
     lay = figure_layout(width, height, bounds, style.font_px, bool(title))
     shape = (min(round(lay.plot[2]), 600), min(round(lay.plot[3]), 600))
-    request = session_request(session, bounds, shape, shown, background=style.background,
-                              reject=style.reject, spec=spec, compare=compare, section=section)
-    if fits is not None and compare is not None:
+    specs = snap.specs
+    if spec is not None:
+        specs = (spec,) + specs[1:]
+    if compare is not None:
+        specs = specs[:1] + (compare,)
+    specs = specs[:1] + tuple(s for s in specs[1:] if s != specs[0])
+    request = frame_request(snap, bounds, shape, style.background, style.reject, specs=specs)
+    if fits is not None and len(specs) > 1:
         fits = list(fits) + pipeline.fit_all(request)[1:]
     frame = pipeline.compute(request) if fits is None else pipeline.build_frame(request, fits)
     entries = [(n, c) for n, c, k in zip(data.class_names, data.colors, data.counts()) if k > 0]
-    title_text = model_label or request.specs[0].label
+    title_text = model_label or specs[0].label
+    if len(specs) > 1:
+        title_text += f"; {specs[1].label} dashed"
     if frame.truth is not None:
         title_text += "; true model dash-dotted"
     if frame.scene is not None and frame.scene.ambiguous is not None:

@@ -31,7 +31,7 @@ from probviz.data import examples
 from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS
 from probviz.models import MODEL_NAMES, REGISTRY
 from probviz import pipeline
-from probviz.pipeline import FrameRequest
+from probviz.snapshot import frame_request
 
 GRID = (256, 256)
 PRESENTATION_SCALE = 1.8
@@ -454,7 +454,7 @@ class MainWindow(QMainWindow):
             return
         opts = dialog.options()
         try:
-            export_figure(self.doc.to_session(self.canvas.view_bounds()), layers=self.doc.layers,
+            export_figure(self.doc.snapshot(self.canvas.view_bounds()),
                           style=Style(opts.pop("scale"), self.dark_action.isChecked()), **opts)
         except (ValueError, OSError) as e:
             self.error("Cannot export", str(e))
@@ -563,17 +563,10 @@ class MainWindow(QMainWindow):
     # --- document -> view -------------------------------------------------------------------
     def _make_job(self, generation, refit, previous) -> Job:
         doc, style = self.doc, self.canvas.style
-        vs = doc.view_state
-        specs = (doc.model_spec(),)
-        if vs.compare is not None and vs.compare != doc.model_name:
-            specs += (doc.model_spec(vs.compare),)
-        request = FrameRequest(
-            doc.X.copy(), doc.labels.copy(), tuple(c.name for c in doc.classes),
-            tuple(c.color for c in doc.classes), specs, self.canvas.view_bounds(), GRID,
-            frozenset(doc.layers), doc.theta, doc.probe, style.background, style.reject, generation,
-            doc.revision, self.training.highlight(), doc.usable_truth(), vs.section, doc.held_out())
+        request = frame_request(doc.snapshot(), self.canvas.view_bounds(), GRID, style.background, style.reject,
+                                generation=generation, revision=doc.revision, highlight=self.training.highlight())
         fits = self.training.fits_for(request)
-        if fits is not None and len(specs) > 1:  # the compared model is fitted as usual
+        if fits is not None and len(request.specs) > 1:  # the compared model is fitted as usual
             fits = fits + pipeline.fit_all(request)[1:]
         moved = (doc.moves_since(previous.revision) if previous is not None and refit and fits is None
                  and request.held_out is None else None)

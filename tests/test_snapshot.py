@@ -1,0 +1,66 @@
+"""A snapshot is everything a picture depends on; a session file is its serialisation; one function makes
+its frame request. Qt-free."""
+
+import numpy as np
+import pytest
+
+from probviz import pipeline
+from probviz.data import examples
+from probviz.data.session import from_json, to_json
+from probviz.snapshot import Snapshot, frame_request, from_session, with_model
+
+
+def _lab_state() -> Snapshot:
+    snap = from_session(examples.session("fruit"))
+    return Snapshot(snap.dataset, "qda", {"qda": {"reg_covar": 0.25}, "logistic": {"l2": 0.5}}, (0.4, 0.6),
+                    frozenset({"decision", "boundaries", "truth", "points"}), 0.75, (-1.0, 3.0, -1.0, 4.0),
+                    "logistic", (0.3, 7), ((0.0, 0.5), (2.5, 3.5)))
+
+
+def test_a_saved_snapshot_opens_as_the_same_snapshot():
+    snap = _lab_state()
+    back = from_session(from_json(to_json(snap.to_session()), "lab.probviz"))
+    for field in ("model", "priors", "layers", "theta", "view", "compare", "split", "section"):
+        assert getattr(back, field) == getattr(snap, field), field
+    assert back.params["qda"] == {"reg_covar": 0.25} and back.params["logistic"] == {"l2": 0.5}
+    np.testing.assert_array_equal(back.dataset.X, snap.dataset.X)
+    np.testing.assert_array_equal(back.dataset.labels, snap.dataset.labels)
+    assert back.truth is not None and back.truth.K == 2
+
+
+def test_the_request_carries_every_part_of_the_snapshot():
+    snap = _lab_state()
+    req = frame_request(snap, (-1, 3, -1, 4), (64, 48), (1, 2, 3), (4, 5, 6), generation=9, revision=4,
+                        highlight=(1.0, 2.0))
+    assert [s.name for s in req.specs] == ["qda", "logistic"]
+    assert dict(req.specs[0].params)["reg_covar"] == 0.25 and dict(req.specs[1].params)["l2"] == 0.5
+    assert dict(req.specs[0].params)["priors"] == (0.4, 0.6)  # hand-set priors reach the generative model
+    assert "priors" not in dict(req.specs[1].params)  # and not the discriminative one
+    assert req.layers == snap.layers and req.theta == 0.75 and req.section == ((0.0, 0.5), (2.5, 3.5))
+    assert req.truth is snap.dataset.truth and req.probe == (2.3, 1.5)
+    assert (req.bounds, req.shape, req.background, req.reject) == ((-1, 3, -1, 4), (64, 48), (1, 2, 3), (4, 5, 6))
+    assert (req.generation, req.revision, req.highlight) == (9, 4, (1.0, 2.0))
+    n = len(snap.dataset.X)
+    assert req.held_out is not None and req.held_out.shape == (n,)
+    np.testing.assert_array_equal(req.held_out, pipeline.held_out_mask(n, 0.3, 7))
+
+
+def test_a_compared_model_that_is_the_shown_one_is_drawn_once():
+    snap = with_model(_lab_state(), "logistic")
+    assert [s.name for s in frame_request(snap, (0, 1, 0, 1)).specs] == ["logistic"]
+
+
+def test_a_truth_of_other_classes_is_left_out():
+    snap = _lab_state()
+    data = snap.dataset
+    data3 = type(data)(data.X, data.labels, [*data.class_names, "plum"], truth=data.truth)
+    other = Snapshot(data3)
+    assert other.truth is None and frame_request(other, (0, 1, 0, 1)).truth is None
+
+
+@pytest.mark.parametrize("bad", [None, "x", [[0, 0]], [[0, 0], [0, 0]], [[0, "a"], [1, 1]], [[0, float("nan")], [1, 1]],
+                                 [[0, 0], [1e300, 1]]])
+def test_an_unusable_saved_section_is_no_section(bad):
+    session = examples.session("fruit")
+    session.extra["section"] = bad
+    assert from_session(session).section is None
