@@ -266,6 +266,9 @@ def main(args) -> int:
         result["real_window"] = run_real_window()
         result["scale"] = run_scale(repeat=max(3, args.repeat // 3))
         result["scale_gui"] = measure_scale(repeat=3)
+        from probviz.app.latency import measure_stalls
+
+        result["stalls"] = measure_stalls(n=200_000)
     result["verdicts"] = verdicts(result)
     if args.json:
         print(json.dumps(result, indent=2))
@@ -367,6 +370,12 @@ def verdicts(result: dict) -> list[str]:
         out.append(f"{'met' if first <= 50 else 'NOT met'}: a model switch at 1,000,000 points draws the "
                    f"new fit after {first:.0f} ms (on a worker thread; the window stays responsive); "
                    f"accuracy and the misclassified marks follow at {g['switch_model_ms']:.0f} ms")
+    st = result.get("stalls")
+    if st:
+        for model, actions in st["stalls"].items():
+            for action, ms in actions.items():
+                out.append(f"{'met' if ms <= 30 else 'NOT met'}: at {st['n']:,} points, {action} ({model}) "
+                           f"blocks the GUI thread {ms:.0f} ms at most (target 30 ms)")
     for r in result.get("scale", []):
         out.append(f"met: a drag at 1,000,000 points updates {r['model']} in {r['drag_update_ms']:.2f} ms "
                    "from sufficient statistics (O(1) in N)")

@@ -218,3 +218,62 @@ if __name__ == "__main__":  # python -m probviz.app.latency --real N: JSON on st
 
     n = int(sys.argv[sys.argv.index("--real") + 1]) if "--real" in sys.argv else 10_000
     print(json.dumps(measure_real(MODEL_NAMES, n=n)))
+
+
+def measure_stalls(n: int = 200_000, k: int = 3, size=(1000, 700)) -> dict:
+    """The longest time (ms) the GUI thread did not answer, per action, from the action until its frame
+    is on screen with its summary: a 2 ms heartbeat timer runs on the GUI thread, and the longest gap
+    between its beats (or from the action to the first beat) is the stall a person feels."""
+    app, win, X, _ = _window(n, k, size)
+    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    beats: list[float] = []
+    heart = QTimer()
+    heart.setInterval(2)
+    heart.timeout.connect(lambda: beats.append(time.perf_counter()))
+    heart.start()
+
+    def shown():
+        r = win.result
+        return (r is not None and r.revision >= win.doc.revision and not win.busy_label.text()
+                and (r.fit.model is None or bool(r.fit.summary)))
+
+    def stall(action) -> float:
+        while not shown():
+            app.processEvents()
+        beats.clear()
+        t0 = time.perf_counter()
+        action()
+        win.refitter.flush()
+        deadline = time.perf_counter() + 60
+        while not shown() and time.perf_counter() < deadline:
+            app.processEvents()
+            time.sleep(0.0005)
+        for _ in range(3):  # the frame's own painting
+            app.processEvents()
+        times = [t0] + beats + [time.perf_counter()]
+        return 1000 * float(np.max(np.diff(times)))
+
+    i = int(np.argmin(np.hypot(*(X - X.mean(0)).T)))
+    out = {}
+    for name in ("lda", "qda", "logistic", "softmax"):
+        win.doc.set_model(name)
+        row = {"model switch": stall(lambda: win.doc.set_model(name))}
+        row["add a point"] = stall(lambda: win.doc.add_points([X.mean(0)], 0))
+        row["move a point"] = stall(lambda: win.doc.move_points([i], [win.doc.X[i] + 0.01]))
+        if name in ("logistic", "softmax"):
+            l2 = win.doc.params[name]["l2"]
+            row["change l2"] = stall(lambda: win.doc.set_param("l2", l2 * 1.5))
+            button = win.training.step_button
+            row["training step (Step button)"] = stall(
+                lambda: QTest.mouseClick(button, Qt.MouseButton.LeftButton))
+            win.training.active.setChecked(False)
+        else:
+            row["change shrinkage"] = stall(lambda: win.doc.set_param("reg_covar", 0.1))
+        out[name] = row
+    heart.stop()
+    win.doc.undo_stack.setClean()
+    win.close()
+    return {"n": n, "k": k, "stalls": out}
