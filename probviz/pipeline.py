@@ -14,7 +14,7 @@ its own fits, one per step, and gets a frame for each.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -147,6 +147,7 @@ class FrameRequest:
     truth: object = None  # the Truth the points come from (drawn with the "truth" layer), or None
     section: tuple | None = None  # ((x, y), (x, y)): a cross-section line to draw
     held_out: np.ndarray | None = None  # (N,) bool: points kept out of the fit (a train/test split)
+    training: object = None  # a probviz.stepping.TrainingSpec: the training run and step to show, or None
 
 
 @dataclass
@@ -168,6 +169,7 @@ class Frame:
     overlays: list = field(default_factory=list)  # per extra fit: its boundaries
     probe: Probe | None = None
     truth: scenes.TruthScene | None = None  # the true model's boundaries and ellipses
+    training: object = None  # a probviz.stepping.TrainingView: the step shown and its run, or None
 
     @property
     def fit(self) -> Fit:
@@ -296,12 +298,37 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
 
 def compute(request: FrameRequest, previous: "Frame | None" = None, refit: bool = True, moved=None,
             evaluate: bool = True) -> Frame:
-    """Fit (or, with ``refit`` False, reuse the previous frame's fits) and build the frame."""
-    if not refit and previous is not None and [f.spec for f in previous.fits] == list(request.specs):
-        fits = previous.fits
+    """Fit (or, with ``refit`` False, reuse the previous frame's fits) and build the frame. A request
+    with a training run shown draws that run's step instead of the first model's fit."""
+    training = request.training if request.training is not None and request.training.shown else None
+    if (not refit and previous is not None and [f.spec for f in previous.fits] == list(request.specs)
+            and (training is None) == (previous.training is None)):
+        fits, view = previous.fits, previous.training
+    elif training is not None:
+        fits, view = _training_fits(request, training, previous, evaluate)
     else:
-        fits = fit_all(request, previous, moved, evaluate)
-    return build_frame(request, fits)
+        fits, view = fit_all(request, previous, moved, evaluate), None
+    frame = build_frame(request, fits)
+    frame.training = view
+    return frame
+
+
+def _training_fits(request: FrameRequest, training, previous, evaluate: bool):
+    """The training step as the first fit (trained on the points not held out), the other models fitted."""
+    from probviz.stepping import training_fit
+
+    held = request.held_out
+    train = slice(None) if held is None or not np.any(held) else ~held
+    spec = request.specs[0]
+    model, view = training_fit(spec, training, request.X[train], request.labels[train], request.class_names)
+    if model is None:
+        first = Fit(spec, error=view.problem)
+    else:
+        first = Fit(spec, model, np.asarray(model.classes_, dtype=int))
+        if evaluate:
+            first = evaluate_request(first, request)
+    others = fit_all(replace(request, specs=request.specs[1:]), None, None, evaluate) if len(request.specs) > 1 else []
+    return [first] + others, view
 
 
 def session_spec(session: Session, model: str | None = None, overrides: dict | None = None,

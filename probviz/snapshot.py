@@ -23,7 +23,9 @@ from probviz.data.dataset import Dataset
 from probviz.data.session import Session, session_priors, session_theta
 from probviz.layers import DEFAULT_LAYERS, LAYERS
 from probviz.models import REGISTRY
+from probviz.models.training import MAX_STEPS, OPTIMIZERS
 from probviz.pipeline import FrameRequest, ModelSpec, held_out_mask, model_spec, session_split
+from probviz.stepping import START_LABELS, TrainingSpec
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,8 @@ class Snapshot:
     ``params`` maps every model name to its parameters (a model without an entry takes the registry's
     defaults); ``priors`` are one per class of ``dataset`` (hand-set p(C_k)) or None for the class
     frequencies; ``compare`` names a second model overlaid by its boundaries; ``split`` is the train/test
-    split (held-out fraction, seed); ``section`` a cross-section line ((x, y), (x, y)).
+    split (held-out fraction, seed); ``section`` a cross-section line ((x, y), (x, y)); ``training`` the
+    training run's settings and the step drawn instead of the fit while ``training.shown``.
     """
 
     dataset: Dataset
@@ -46,6 +49,7 @@ class Snapshot:
     compare: str | None = None
     split: tuple = (0.0, 0)
     section: tuple | None = None
+    training: TrainingSpec = TrainingSpec()
 
     def spec(self, name: str | None = None) -> ModelSpec:
         """Model ``name`` (the shown model by default) with this snapshot's parameters and priors."""
@@ -79,6 +83,10 @@ class Snapshot:
             extra["split"] = list(self.split)
         if self.section is not None:
             extra["section"] = [list(p) for p in self.section]
+        if self.training != TrainingSpec():
+            t = self.training
+            extra["training"] = {"optimizer": t.optimizer, "eta": t.eta, "start": t.start, "steps": t.steps,
+                                 "shown": t.shown}
         view = view if view is not None else self.view
         return Session(self.dataset, self.model, {k: dict(v) for k, v in self.params.items()},
                        sorted(self.layers), view, extra)
@@ -94,7 +102,7 @@ def from_session(session: Session) -> Snapshot:
         tuple(priors) if priors is not None else None,
         frozenset(v for v in session.layers if v in LAYERS) or DEFAULT_LAYERS, session_theta(session),
         session.view, compare if isinstance(compare, str) and compare in REGISTRY else None,
-        session_split(session), _section(session.extra.get("section")))
+        session_split(session), _section(session.extra.get("section")), _training(session.extra.get("training")))
 
 
 def _section(value) -> tuple | None:
@@ -108,6 +116,25 @@ def _section(value) -> tuple | None:
     return line if ok else None
 
 
+def _training(value) -> TrainingSpec:
+    """A saved training run's settings; the defaults for anything missing or unusable."""
+    if not isinstance(value, dict):
+        return TrainingSpec()
+    d = TrainingSpec()
+    optimizer = value.get("optimizer")
+    eta, steps = value.get("eta"), value.get("steps")
+
+    def number(v):
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v)
+
+    return TrainingSpec(
+        optimizer if optimizer in OPTIMIZERS else d.optimizer,
+        float(eta) if number(eta) and eta > 0 else None,
+        value.get("start") if value.get("start") in START_LABELS else d.start,
+        int(steps) if number(steps) and 0 <= steps <= MAX_STEPS else 0,
+        0, value.get("shown") is True)
+
+
 def frame_request(snap: Snapshot, bounds, shape=(256, 256), background=(255, 255, 255), reject=(170, 170, 170),
                   *, specs: tuple | None = None, generation: int = 0, revision: int = 0,
                   highlight=None) -> FrameRequest:
@@ -118,7 +145,7 @@ def frame_request(snap: Snapshot, bounds, shape=(256, 256), background=(255, 255
         data.X, data.labels, tuple(data.class_names), tuple(data.colors), specs or snap.specs,
         tuple(float(v) for v in bounds), tuple(shape), frozenset(snap.layers) or DEFAULT_LAYERS, snap.theta,
         data.probe, tuple(background), tuple(reject), generation, revision, highlight, snap.truth, snap.section,
-        snap.held_out())
+        snap.held_out(), snap.training if snap.training.shown else None)
 
 
 def with_model(snap: Snapshot, name: str | None = None, params: dict | None = None) -> Snapshot:

@@ -1,6 +1,8 @@
 """A snapshot is everything a picture depends on; a session file is its serialisation; one function makes
 its frame request. Qt-free."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -8,19 +10,21 @@ from probviz import pipeline
 from probviz.data import examples
 from probviz.data.session import from_json, to_json
 from probviz.snapshot import Snapshot, frame_request, from_session, with_model
+from probviz.stepping import TrainingSpec
 
 
 def _lab_state() -> Snapshot:
     snap = from_session(examples.session("fruit"))
     return Snapshot(snap.dataset, "qda", {"qda": {"reg_covar": 0.25}, "logistic": {"l2": 0.5}}, (0.4, 0.6),
                     frozenset({"decision", "boundaries", "truth", "points"}), 0.75, (-1.0, 3.0, -1.0, 4.0),
-                    "logistic", (0.3, 7), ((0.0, 0.5), (2.5, 3.5)))
+                    "logistic", (0.3, 7), ((0.0, 0.5), (2.5, 3.5)),
+                    TrainingSpec("sgd", 0.25, "generative", steps=17, shown=True))
 
 
 def test_a_saved_snapshot_opens_as_the_same_snapshot():
     snap = _lab_state()
     back = from_session(from_json(to_json(snap.to_session()), "lab.probviz"))
-    for field in ("model", "priors", "layers", "theta", "view", "compare", "split", "section"):
+    for field in ("model", "priors", "layers", "theta", "view", "compare", "split", "section", "training"):
         assert getattr(back, field) == getattr(snap, field), field
     assert back.params["qda"] == {"reg_covar": 0.25} and back.params["logistic"] == {"l2": 0.5}
     np.testing.assert_array_equal(back.dataset.X, snap.dataset.X)
@@ -40,6 +44,8 @@ def test_the_request_carries_every_part_of_the_snapshot():
     assert req.truth is snap.dataset.truth and req.probe == (2.3, 1.5)
     assert (req.bounds, req.shape, req.background, req.reject) == ((-1, 3, -1, 4), (64, 48), (1, 2, 3), (4, 5, 6))
     assert (req.generation, req.revision, req.highlight) == (9, 4, (1.0, 2.0))
+    assert req.training == TrainingSpec("sgd", 0.25, "generative", steps=17, shown=True)
+    assert frame_request(replace(snap, training=TrainingSpec(steps=3)), (0, 1, 0, 1)).training is None
     n = len(snap.dataset.X)
     assert req.held_out is not None and req.held_out.shape == (n,)
     np.testing.assert_array_equal(req.held_out, pipeline.held_out_mask(n, 0.3, 7))
@@ -64,3 +70,14 @@ def test_an_unusable_saved_section_is_no_section(bad):
     session = examples.session("fruit")
     session.extra["section"] = bad
     assert from_session(session).section is None
+
+
+@pytest.mark.parametrize("bad", [None, 3, {"optimizer": "adam"}, {"eta": -1}, {"eta": "x"}, {"steps": -2},
+                                 {"steps": 1e300}, {"start": "random"}, {"shown": 1}])
+def test_unusable_saved_training_settings_take_the_defaults(bad):
+    session = examples.session("fruit")
+    session.extra["training"] = bad
+    t = from_session(session).training
+    d = TrainingSpec()
+    assert (t.steps, t.shown) == (0, False) or bad == {"shown": 1}
+    assert t.optimizer == d.optimizer and t.start == d.start and t.shown is False

@@ -10,7 +10,7 @@ results of superseded requests are dropped, and the last state always gets drawn
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
@@ -43,7 +43,7 @@ def complete(job: Job, frame: Frame) -> Frame:
     if all(f.summary or f.model is None for f in frame.fits):
         return frame
     fits = [pipeline.evaluate_request(f, job.request) for f in frame.fits]
-    return Frame(frame.request, fits, frame.scene, frame.overlays, frame.probe)
+    return replace(frame, fits=fits)
 
 
 class _Worker(QObject):
@@ -158,7 +158,7 @@ class Refitter(QObject):
             if (last is None or last.fit.summary or not frame.fit.summary or len(last.fits) != len(frame.fits)
                     or any(a.model is not b.model for a, b in zip(last.fits, frame.fits))):
                 return
-            frame = Frame(last.request, frame.fits, last.scene, last.overlays, last.probe)
+            frame = replace(last, fits=frame.fits)
         self.shown = frame.generation
         self.last = frame
         self.ready.emit(frame)
