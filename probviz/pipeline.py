@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from probviz import scene as scenes
+from probviz.analysis import known_errors
 from probviz.data.session import Session, session_priors, session_theta
 from probviz.layers import DEFAULT_LAYERS
 from probviz.models import REGISTRY, info
@@ -148,6 +149,7 @@ class FrameRequest:
     section: tuple | None = None  # ((x, y), (x, y)): a cross-section line to draw
     held_out: np.ndarray | None = None  # (N,) bool: points kept out of the fit (a train/test split)
     training: object = None  # a probviz.stepping.TrainingSpec: the training run and step to show, or None
+    errors: bool = False  # carry the true errors of the fits (known ones; see probviz.analysis)
 
 
 @dataclass
@@ -170,6 +172,9 @@ class Frame:
     probe: Probe | None = None
     truth: scenes.TruthScene | None = None  # the true model's boundaries and ellipses
     training: object = None  # a probviz.stepping.TrainingView: the step shown and its run, or None
+    section: scenes.Section | None = None  # the shown model (and the truth) along the section line
+    errors: dict = field(default_factory=dict)  # "bayes" and each fit's spec -> its error under the truth
+    errors_pending: bool = False  # some of them are still being computed
 
     @property
     def fit(self) -> Fit:
@@ -272,11 +277,18 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
     """The frame of ``request`` showing ``fits`` (fitted by :func:`fit_all` or by a trainer)."""
     frame = Frame(request, list(fits))
     truth = request.truth
-    if truth is not None and "truth" in request.layers and truth.K == len(request.class_names):
+    if truth is not None and truth.K != len(request.class_names):
+        truth = None
+    if truth is not None and "truth" in request.layers:
         frame.truth = _truth_scene(truth, tuple(request.bounds))
+    if truth is not None and request.errors:
+        frame.errors, frame.errors_pending = known_errors(truth, frame.fits)
     shown = frame.fit
     if shown.model is None:
         return frame
+    if request.section is not None:
+        theta = request.theta if "decision" in request.layers else 0.0
+        frame.section = scenes.cross_section(shown.model, *request.section, theta=theta, truth=truth)
     colors = [request.colors[i] for i in shown.class_index]
     frame.scene = scenes.build_scene(shown.model, request.bounds, colors, request.shape, request.layers,
                                      request.background, request.reject, request.theta)

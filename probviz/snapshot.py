@@ -137,15 +137,16 @@ def _training(value) -> TrainingSpec:
 
 def frame_request(snap: Snapshot, bounds, shape=(256, 256), background=(255, 255, 255), reject=(170, 170, 170),
                   *, specs: tuple | None = None, generation: int = 0, revision: int = 0,
-                  highlight=None) -> FrameRequest:
+                  highlight=None, errors: bool = False) -> FrameRequest:
     """The pipeline's request for ``snap`` seen through ``bounds`` on a grid of ``shape``: the one place
-    where a request is made. ``specs`` replaces the snapshot's models (a command line's --model)."""
+    where a request is made. ``specs`` replaces the snapshot's models (a command line's --model);
+    ``errors`` asks for the fits' true errors (the ones known; see :mod:`probviz.analysis`)."""
     data = snap.dataset
     return FrameRequest(
         data.X, data.labels, tuple(data.class_names), tuple(data.colors), specs or snap.specs,
         tuple(float(v) for v in bounds), tuple(shape), frozenset(snap.layers) or DEFAULT_LAYERS, snap.theta,
         data.probe, tuple(background), tuple(reject), generation, revision, highlight, snap.truth, snap.section,
-        snap.held_out(), snap.training if snap.training.shown else None)
+        snap.held_out(), snap.training if snap.training.shown else None, errors)
 
 
 def with_model(snap: Snapshot, name: str | None = None, params: dict | None = None) -> Snapshot:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from probviz import pipeline
+from probviz.analysis import compute_errors
 from probviz.pipeline import Frame, FrameRequest
 
 #: Above this many points fits run on the worker thread.
@@ -48,19 +49,28 @@ def complete(job: Job, frame: Frame) -> Frame:
 
 class _Worker(QObject):
     """Fits on its own thread. A large fit is shown in two steps: the model and its scene first,
-    then, unless newer edits are waiting, the summary that needs a pass over every point."""
+    then, unless newer edits are waiting, the summary that needs a pass over every point. Between fits
+    it computes the true errors a frame is waiting for (seconds for a mixture truth), giving way to any
+    newer fit."""
 
     partial = Signal(object)
     done = Signal(object)
+    errors_known = Signal()
 
     def __init__(self):
         super().__init__()
         self._lock = threading.Lock()
         self._pending: Job | None = None
+        self._errors: tuple | None = None  # (truth, fits) whose true errors a frame waits for
+        self.stopping = False
 
     def put(self, job: Job) -> None:
         with self._lock:
             self._pending = job
+
+    def put_errors(self, truth, fits) -> None:
+        with self._lock:
+            self._errors = (truth, fits)
 
     def _take(self) -> Job | None:
         with self._lock:
@@ -71,10 +81,19 @@ class _Worker(QObject):
         with self._lock:
             return self._pending is not None
 
+    def has_work(self) -> bool:
+        with self._lock:
+            return self._pending is not None or self._errors is not None
+
     @Slot()
     def run(self):
         job = self._take()
         if job is None:
+            with self._lock:
+                task, self._errors = self._errors, None
+            if task is not None:
+                compute_errors(*task, cancelled=lambda: self.stopping or self.has_pending())
+                self.errors_known.emit()
             self.done.emit(None)
             return
         frame = run(job, evaluate=False)
@@ -125,9 +144,12 @@ class Refitter(QObject):
             return
         self._ensure_thread()
         self._worker.put(job)
+        self.busy.emit(True)
+        self._start_worker()
+
+    def _start_worker(self):
         if not self._in_flight:
             self._in_flight = True
-            self.busy.emit(True)
             self._kick.emit()
 
     def _ensure_thread(self):
@@ -138,13 +160,14 @@ class Refitter(QObject):
             self._kick.connect(self._worker.run)
             self._worker.partial.connect(self._deliver)
             self._worker.done.connect(self._on_worker_done)
+            self._worker.errors_known.connect(lambda: self.schedule(refit=False))
             self._thread.start()
 
     @Slot(object)
     def _on_worker_done(self, frame):
         if frame is not None:
             self._deliver(frame)
-        if self._worker.has_pending():  # newer edits arrived meanwhile: fit the newest
+        if self._worker.has_work():  # newer edits (or errors to compute) arrived meanwhile
             self._kick.emit()
         else:
             self._in_flight = False
@@ -162,9 +185,14 @@ class Refitter(QObject):
         self.shown = frame.generation
         self.last = frame
         self.ready.emit(frame)
+        if frame.errors_pending:  # the worker computes them; the frame is then drawn again with them
+            self._ensure_thread()
+            self._worker.put_errors(frame.request.truth, frame.fits)
+            self._start_worker()
 
     def shutdown(self):
         if self._thread is not None:
+            self._worker.stopping = True
             self._thread.quit()
             self._thread.wait(5000)
             self._thread = None

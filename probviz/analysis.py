@@ -1,0 +1,55 @@
+"""The true errors a frame shows beside its fits: each model's error under the truth and the Bayes error
+(Bishop 1.5.1). Pure: no Qt.
+
+Building a frame never integrates: it reads what is known (:func:`known_errors`), and the window hands
+what is missing to its worker (:func:`compute_errors`), which may take seconds for a mixture truth, and
+then asks for the frame again. A truth and a fitted model are immutable (an edit or a refit makes new
+objects), so a value is remembered for the pair of objects it was computed for.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from probviz.models.truth import error_rate
+
+_known: dict = {}  # (id(truth), id(model)) -> (truth, model, value); model None: the Bayes error
+_lock = threading.Lock()
+KEEP = 64
+
+
+def _lookup(truth, model):
+    hit = _known.get((id(truth), id(model)))
+    return hit[2] if hit is not None and hit[0] is truth and hit[1] is model else None
+
+
+def known_errors(truth, fits) -> tuple[dict, bool]:
+    """({"bayes": e, spec: e, ...} for what is known, whether anything is still missing)."""
+    out, missing = {}, False
+    with _lock:
+        for key, model in [("bayes", None)] + [(f.spec, f.model) for f in fits if f.model is not None]:
+            value = _lookup(truth, model)
+            if value is None:
+                missing = True
+            else:
+                out[key] = value
+    return out, missing
+
+
+def compute_errors(truth, fits, cancelled=lambda: False) -> None:
+    """Compute and remember the Bayes error and each fit's true error not yet known; stop between them
+    when ``cancelled()`` says so (newer fits are waiting)."""
+    for model, index in [(None, None)] + [(f.model, f.class_index) for f in fits if f.model is not None]:
+        if cancelled():
+            return
+        with _lock:
+            if _lookup(truth, model) is not None:
+                continue
+        try:
+            value = truth.bayes_error() if model is None else error_rate(truth, model, index)
+        except (ValueError, ArithmeticError):
+            value = float("nan")  # said as "not available", and not tried again for the same objects
+        with _lock:
+            if len(_known) >= KEEP:
+                _known.clear()
+            _known[(id(truth), id(model))] = (truth, model, value)
