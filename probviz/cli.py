@@ -210,6 +210,11 @@ def _sample(args) -> int:
     from probviz.models.truth import fitted_truth
     from probviz.pipeline import fit_model, session_spec
 
+    from probviz.data.outputs import check_outputs, check_target
+
+    if args.output != "-":
+        check_target(args.output)
+        check_outputs({"the input": args.source}, {"-o": args.output})
     session = load_session(args.source, args.x, args.y, args.label)
     data = session.dataset
     if args.fitted:
@@ -246,6 +251,10 @@ def _curve(args) -> int:
         from probviz.app.export import figure_format
 
         figure_format(args.output)
+        from probviz.data.outputs import check_outputs, check_target
+
+        check_target(args.output)
+        check_outputs({"the input": args.source}, {"-o": args.output})
     names = [m.strip() for m in args.models.split(",") if m.strip()]
     for n in names:
         info(n)

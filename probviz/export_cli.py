@@ -54,12 +54,15 @@ def main(args) -> int:
 
     training = training_args(args)
     section = _section(args)
-    from probviz.app.export import check_target
+    from probviz.data.outputs import check_outputs, check_target
 
-    for out in (args.output, args.curve if training is not None else None, args.section_out):
+    outputs = {"-o": args.output, "--curve": args.curve if training is not None else None,
+               "--section-out": args.section_out}
+    for out in outputs.values():
         if out:  # every output checked before anything is written
             figure_format(out)
             check_target(out)
+    check_outputs({"the input": args.input}, outputs)
     session = load_session(args.input, args.x, args.y, args.label)
     name = args.model or session.model
     spec = session_spec(session, name, model_overrides(args, name), args.priors)
