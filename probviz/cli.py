@@ -139,10 +139,11 @@ def _fit(args) -> int:
 
             print(f"  Bayes error of the truth: {data.truth.bayes_error():.4g}; this fit's error under the truth: "
                   f"{error_rate(data.truth, model, model.classes_):.4g}")
-        for n in fit.notices:
+        for n in data.notices + fit.notices:
             print(f"  note: {n}")
         return 0
     out = dict(fit.summary)
+    out["notices"] = data.notices + list(out.get("notices", []))
     if data.truth is not None and data.truth.K == len(data.class_names):  # the best possible error, and this fit's
         from probviz.models.truth import error_rate
 

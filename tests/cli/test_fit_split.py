@@ -54,3 +54,12 @@ def test_fit_on_a_session_without_points_says_so(tmp_path, capsys):
         assert cli.main(args) == 2
         captured = capsys.readouterr()
         assert captured.err == f"probviz: error: {path}: no points to fit\n" and captured.out == ""
+
+
+def test_fit_points_out_one_point_per_class(tmp_path, capsys):
+    path = tmp_path / "people.csv"
+    path.write_text("a,b,name\n0,0,p\n1,0,q\n5,5,r\n")
+    note = "every class has a single point: is name the label column? (name another one with --label)"
+    assert cli.main(["fit", str(path)]) == 0
+    assert f"  note: {note}\n" in capsys.readouterr().out
+    assert note in fit_json(path, capsys)["notices"]
