@@ -50,7 +50,7 @@ def _parser() -> argparse.ArgumentParser:
                                    "the same --seed gives the same points.")
     s.add_argument("source", help="a .probviz session or example:NAME with a truth (or, with --fitted, any input)")
     s.add_argument("-n", type=whole_number(0, 1_000_000), required=True, metavar="N", help="how many points")
-    s.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    s.add_argument("--seed", type=whole_number(0, 2**63 - 1), default=0, help="random seed (default 0)")
     s.add_argument("-o", "--output", required=True, help="the CSV file to write (- for standard output)")
     s.add_argument("--fitted", action="store_true", help="sample from the model fitted to SOURCE's points")
     s.add_argument("--model", help="with --fitted: a generative model, lda, qda or nb (default lda)")
@@ -274,8 +274,12 @@ def _curve(args) -> int:
         check_target(args.output)
         check_outputs({"the input": args.source}, {"-o": args.output})
     names = [m.strip() for m in args.models.split(",") if m.strip()]
+    if not names:
+        raise ValueError(f"--models needs at least one model name, got {args.models!r}")
     for n in names:
         info(n)
+        if names.count(n) > 1:
+            raise ValueError(f"--models lists {n} {names.count(n)} times; name each model once")
     try:
         sizes = [int(v) for v in args.sizes.split(",") if v.strip()]
     except ValueError:

@@ -86,6 +86,12 @@ def main(args) -> int:
 
             export_curves(args.curve, *training_curves([trainer]), width=args.width, height=args.height,
                           title=args.title, dpi=args.dpi, style=style, transparent=args.transparent)
+    if fits is None:  # fitted here first, so that a model that cannot fit refuses before anything is written
+        from probviz.pipeline import fit_all, session_request
+
+        fits = fit_all(session_request(session, (0.0, 1.0, 0.0, 1.0), (2, 2), spec=spec))
+        if fits[0].error:
+            raise ValueError(f"{args.input}: cannot fit: {fits[0].error}")
     compare = None
     if args.compare:
         compare = session_spec(session, args.compare)

@@ -145,6 +145,8 @@ def from_json(text: str, name: str = "session") -> Session:
         raise DataError(f"{name}, line {e.lineno}: not valid JSON ({e.msg})") from None
     except RecursionError:
         raise DataError(f"{name}: not a valid probviz session (nested too deeply)") from None
+    except ValueError:  # Python refuses integers of more than 4300 digits (sys.get_int_max_str_digits)
+        raise DataError(f"{name}: not a valid probviz session (a number with thousands of digits)") from None
     _need(not _deeper_than(doc, MAX_DEPTH), name, "nested too deeply")
     _need(isinstance(doc, dict) and doc.get("format") == FORMAT, name, "no probviz-session header")
     version = doc.get("version")
