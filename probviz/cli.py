@@ -50,7 +50,7 @@ def _parser() -> argparse.ArgumentParser:
                                    "the same --seed gives the same points.")
     s.add_argument("source", help="a .probviz session or example:NAME with a truth (or, with --fitted, any input)")
     s.add_argument("-n", type=whole_number(0, 1_000_000), required=True, metavar="N", help="how many points")
-    s.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    s.add_argument("--seed", type=whole_number(0, 2**63 - 1), default=0, help="random seed (default 0)")
     s.add_argument("-o", "--output", required=True, help="the CSV file to write (- for standard output)")
     s.add_argument("--fitted", action="store_true", help="sample from the model fitted to SOURCE's points")
     s.add_argument("--model", help="with --fitted: a generative model, lda, qda or nb (default lda)")
@@ -103,7 +103,7 @@ def _fit(args) -> int:
     import numpy as np
 
     from probviz.data.inputs import load_session
-    from probviz.pipeline import fit_model, session_spec
+    from probviz.pipeline import fit_all, session_request, session_spec, session_split
     from probviz.report import model_lines
 
     session = load_session(args.input, args.x, args.y, args.label)
@@ -113,24 +113,37 @@ def _fit(args) -> int:
     training = training_args(args)
     if training is not None:
         return _train(args, session, spec, *training)
-    fit = fit_model(spec, data.X, data.labels, names=data.class_names)
+    if len(data.X) == 0:
+        raise ValueError(f"{args.input}: no points to fit")
+    # the window's and export's fit: on the points a session's split leaves for training
+    fit = fit_all(session_request(session, (0.0, 1.0, 0.0, 1.0), (2, 2), spec=spec))[0]
     if fit.error:
         raise ValueError(f"{args.input}: cannot fit: {fit.error}")
+    if fit.model is None:
+        raise ValueError(f"{args.input}: no points to fit")
     model = fit.model
+    fraction, seed = session_split(session)
+    n_held = fit.held_out.get("n", 0)
     if not args.json:  # the Parameters panel's lines, word for word
-        print(f"{model.label} on {data.name or args.input}: {len(data.X)} points, "
-              f"classes {', '.join(data.class_names[c] for c in model.classes_)}")
+        print(f"{model.label} on {data.name or args.input}: {len(data.X)} points"
+              + (f" ({n_held} held out, fraction {fraction:g}, seed {seed}; fitted to the rest)" if n_held else "")
+              + f", classes {', '.join(data.class_names[c] for c in model.classes_)}")
         for line in model_lines(model, data.class_names, fit.summary):
             print(f"  {line}")
+        if n_held:
+            h = fit.held_out
+            print(f"  held out: accuracy {h['accuracy']:.4g} on {h['n']} points"
+                  + (f", log-likelihood {h['log_likelihood']:.6g}" if "log_likelihood" in h else ""))
         if data.truth is not None and data.truth.K == len(data.class_names):
             from probviz.models.truth import error_rate
 
             print(f"  Bayes error of the truth: {data.truth.bayes_error():.4g}; this fit's error under the truth: "
                   f"{error_rate(data.truth, model, model.classes_):.4g}")
-        for n in fit.notices:
+        for n in data.notices + fit.notices:
             print(f"  note: {n}")
         return 0
     out = dict(fit.summary)
+    out["notices"] = data.notices + list(out.get("notices", []))
     if data.truth is not None and data.truth.K == len(data.class_names):  # the best possible error, and this fit's
         from probviz.models.truth import error_rate
 
@@ -138,6 +151,9 @@ def _fit(args) -> int:
         out["true_error"] = error_rate(data.truth, model, model.classes_)
     out["classes"] = [data.class_names[c] for c in model.classes_]
     out["n_points"] = int(len(data.X))
+    if n_held:
+        out["split"] = {"fraction": fraction, "seed": seed}
+        out["held_out"] = dict(fit.held_out)
     out["parameters"] = spec.kwargs
     shared = hasattr(model, "covariance_")
     for attr in ("priors_", "means_", "covariance_", "covariances_", "coef_", "intercept_", "n_iter_",
@@ -208,13 +224,20 @@ def _sample(args) -> int:
     from probviz.data.dataset import Dataset
     from probviz.data.inputs import load_session
     from probviz.models.truth import fitted_truth
-    from probviz.pipeline import fit_model, session_spec
+    from probviz.pipeline import fit_all, session_request, session_spec
 
+    from probviz.data.outputs import check_outputs, check_target
+
+    if args.output != "-":
+        check_target(args.output)
+        check_outputs({"the input": args.source}, {"-o": args.output})
     session = load_session(args.source, args.x, args.y, args.label)
     data = session.dataset
     if args.fitted:
         spec = session_spec(session, args.model or "lda")
-        fit = fit_model(spec, data.X, data.labels, names=data.class_names)
+        if len(data.X) == 0:
+            raise ValueError(f"{args.source}: no points to fit")
+        fit = fit_all(session_request(session, (0.0, 1.0, 0.0, 1.0), (2, 2), spec=spec), evaluate=False)[0]
         if fit.error:
             raise ValueError(f"{args.source}: cannot fit: {fit.error}")
         truth = fitted_truth(fit.model)
@@ -246,9 +269,17 @@ def _curve(args) -> int:
         from probviz.app.export import figure_format
 
         figure_format(args.output)
+        from probviz.data.outputs import check_outputs, check_target
+
+        check_target(args.output)
+        check_outputs({"the input": args.source}, {"-o": args.output})
     names = [m.strip() for m in args.models.split(",") if m.strip()]
+    if not names:
+        raise ValueError(f"--models needs at least one model name, got {args.models!r}")
     for n in names:
         info(n)
+        if names.count(n) > 1:
+            raise ValueError(f"--models lists {n} {names.count(n)} times; name each model once")
     try:
         sizes = [int(v) for v in args.sizes.split(",") if v.strip()]
     except ValueError:

@@ -54,12 +54,15 @@ def main(args) -> int:
 
     training = training_args(args)
     section = _section(args)
-    from probviz.app.export import check_target
+    from probviz.data.outputs import check_outputs, check_target
 
-    for out in (args.output, args.curve if training is not None else None, args.section_out):
+    outputs = {"-o": args.output, "--curve": args.curve if training is not None else None,
+               "--section-out": args.section_out}
+    for out in outputs.values():
         if out:  # every output checked before anything is written
             figure_format(out)
             check_target(out)
+    check_outputs({"the input": args.input}, outputs)
     session = load_session(args.input, args.x, args.y, args.label)
     name = args.model or session.model
     spec = session_spec(session, name, model_overrides(args, name), args.priors)
@@ -83,6 +86,12 @@ def main(args) -> int:
 
             export_curves(args.curve, *training_curves([trainer]), width=args.width, height=args.height,
                           title=args.title, dpi=args.dpi, style=style, transparent=args.transparent)
+    if fits is None:  # fitted here first, so that a model that cannot fit refuses before anything is written
+        from probviz.pipeline import fit_all, session_request
+
+        fits = fit_all(session_request(session, (0.0, 1.0, 0.0, 1.0), (2, 2), spec=spec))
+        if fits[0].error:
+            raise ValueError(f"{args.input}: cannot fit: {fits[0].error}")
     compare = None
     if args.compare:
         compare = session_spec(session, args.compare)

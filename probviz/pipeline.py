@@ -20,7 +20,7 @@ import numpy as np
 
 from probviz import scene as scenes
 from probviz.analysis import known_errors
-from probviz.data.session import Session, session_priors, session_theta
+from probviz.data.session import Session, session_priors, session_theta, split_problem
 from probviz.layers import DEFAULT_LAYERS
 from probviz.models import REGISTRY, info
 from probviz.models.base import Classifier
@@ -214,6 +214,8 @@ def fit_all(request: FrameRequest, previous: "Frame | None" = None, moved=None, 
     points the models see only the others, and are scored on both."""
     before = {f.spec: f for f in previous.fits} if previous is not None else {}
     first = previous.fits[0] if previous is not None and previous.fits else None
+    if previous is not None and previous.request.held_out is not None and np.any(previous.request.held_out):
+        moved = None  # the previous fits saw only some points: updating their statistics would lose the rest
     held = request.held_out
     if held is None or not np.any(held):
         return [fit_model(spec, request.X, request.labels, before.get(spec, first if i == 0 else None),
@@ -374,11 +376,13 @@ def session_request(session: Session, bounds, shape=(256, 256), layers=None, mod
 
 
 def session_split(session: Session) -> tuple[float, int]:
-    """The session's train/test split: (held-out fraction, seed); (0, 0) when it has none."""
+    """The session's train/test split: (held-out fraction, seed); (0, 0) when it has none. A loaded
+    session's split is checked by :func:`probviz.data.session.split_problem`; one made in code that
+    fails the same check counts as none."""
     split = session.extra.get("split")
-    ok = (isinstance(split, list) and len(split) == 2
-          and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in split) and 0 <= split[0] <= 0.9)
-    return (float(split[0]), int(split[1])) if ok else (0.0, 0)
+    if split is None or split_problem(split) is not None:
+        return (0.0, 0)
+    return (float(split[0]), int(split[1]))
 
 
 def session_trainer(session: Session, spec: ModelSpec, optimizer: str, eta: float | None = None):

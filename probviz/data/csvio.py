@@ -5,8 +5,9 @@ decimal commas and UTF-16 "Unicode text"; a UTF-8 BOM; CRLF; quoted fields; ``#`
 lines; numeric or text labels; extra and index columns; NA cells. ``read_csv`` guesses the
 columns (x and y by name, else the first two numeric non-index columns; the label is the first
 text column, else the last remaining one), parses with numpy's C parser, and on any trouble
-re-reads with the csv module to name the exact line. Labels are taken as the text they are:
-never truncated at a ``#``, never merged ("1" and "1.0" are two classes), never empty.
+re-reads with the csv module to name the exact line. Labels are taken as the text they are
+(never truncated at a ``#``, never empty), except that numbers equal in value ("2" and "2.0") are
+one class and "nan", "NA", "null" are missing labels, refused by line.
 Every failure is a :class:`DataError` with a one-line message.
 """
 
@@ -32,6 +33,9 @@ INDEX_NAMES = {"", "id", "index", "idx", "row", "unnamed: 0", "#"}
 #: Cells that mean "no value" in spreadsheets and statistics packages: a column of numbers with
 #: some of these is still a numeric column (and its rows are refused by line, not guessed).
 MISSING = {"", "na", "n/a", "nan", "null", "none", "?", "-", "#n/a"}
+#: Labels that mean "no label" (what pandas and spreadsheets write for a missing value); "none", "?"
+#: and "-" can be real class names, so they stay labels.
+MISSING_LABELS = {"nan", "na", "n/a", "#n/a", "null"}
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d*,\d+(?:[eE][+-]?\d+)?$")
 _HAS_PREAMBLE = re.compile(r"^\s*sep=", re.I)
 _COMMENT_LINE = re.compile(r"(?:^|\n)[ \t]*#")
@@ -174,16 +178,27 @@ def choose_columns(rows, header, numeric, name, x=None, y=None, label=None) -> t
         yi = candidates.pop(0) if candidates else None
     if xi is None or yi is None:
         found = sum(numeric)
+        index = [_name(header, i) for i in range(width) if numeric[i] and _looks_like_index(body, i, header)]
         text = [f"{_name(header, i)} ({_first_text(body, i)!r})" for i in range(width) if not numeric[i]]
-        raise DataError(f"{name}: needs two numeric columns for x and y; found {found} numeric "
-                        f"column{'s' if found != 1 else ''}" + (f"; not numbers: {', '.join(text[:3])}"
-                                                                 if text else ""))
+        usable = found - len(index)
+        raise DataError(f"{name}: needs two numeric columns for x and y; found {usable} numeric "
+                        f"column{'s' if usable != 1 else ''}"
+                        + (f" besides the row index {', '.join(index)} (name the columns to use it)" if index else "")
+                        + (f"; not numbers: {', '.join(text[:3])}" if text else ""))
     if li is None and not no_label:
         rest = [i for i in range(width) if i not in (xi, yi)]
         text = [i for i in rest if not numeric[i]]
+        # a name or a note differs on every row; a class is shared by several points
+        repeated = [i for i in text if _repeats(body, i)]
         plain = [i for i in rest if not _looks_like_index(body, i, header)]
-        li = text[0] if text else (plain[-1] if plain else None)
+        li = (repeated or text)[0] if text else (plain[-1] if plain else None)
     return xi, yi, li
+
+
+def _repeats(body, i) -> bool:
+    """Whether some value of column ``i`` occurs on more than one row."""
+    values = [r[i].strip() for r in body if i < len(r)]
+    return len(set(values)) < len(values)
 
 
 def _name(header, i):
@@ -269,9 +284,15 @@ def parse_csv(text: str, name: str, x=None, y=None, label=None, progress=None) -
             raise DataError(f"{name}, line 1: {problem}")
     if labels is None:
         return Dataset(X, np.zeros(len(X), dtype=np.int64), ["1"], axis_names=axis, name=name)
-    names, codes = np.unique(labels, return_inverse=True)
+    names, first, codes = np.unique(labels, return_index=True, return_inverse=True)
     if progress is not None and progress(1.0) is False:
         raise Cancelled()
+    for n in names:
+        if str(n).lower() in MISSING_LABELS:
+            raise DataError(f"{name}, line {_line_of(text, layout, str(n))}: the label "
+                            f"({layout.column_name(layout.label)}) is {str(n)!r} (a missing value); "
+                            "every point needs a label")
+    names, codes = _merge_numeric(names, first, codes.ravel())
     if len(names) > MAX_CLASSES:
         raise DataError(f"{name}: {len(names):,} different labels in the label column "
                         f"({layout.column_name(layout.label)}); "
@@ -284,7 +305,29 @@ def parse_csv(text: str, name: str, x=None, y=None, label=None, progress=None) -
     order = sorted(range(len(names)), key=lambda i: _label_key(str(names[i])))
     rank = np.empty(len(names), dtype=np.int64)
     rank[order] = np.arange(len(names))
-    return Dataset(X, rank[codes.ravel()], [str(names[i]) for i in order], axis_names=axis, name=name)
+    notices = []
+    if len(names) > 1 and len(names) == len(X):
+        notices.append(f"every class has a single point: is {layout.column_name(layout.label)} the label "
+                       "column? (name another one with --label)")
+    return Dataset(X, rank[codes.ravel()], [str(names[i]) for i in order], axis_names=axis, name=name,
+                   notices=notices)
+
+
+def _merge_numeric(names, first, codes):
+    """Labels that are the same number ("2", "2.0", "2e0") as one class, named as the file first
+    writes it; text labels stay as they are."""
+    groups: dict = {}
+    for i, n in enumerate(names):
+        key = _label_key(str(n))
+        groups.setdefault(key[:2] if key[0] == 0 else key, []).append(i)
+    if len(groups) == len(names):
+        return names, codes
+    merged = np.empty(len(names), dtype=np.int64)
+    out = []
+    for members in groups.values():
+        merged[members] = len(out)
+        out.append(names[min(members, key=lambda i: first[i])])
+    return np.array(out), merged[codes]
 
 
 def _label_key(text: str):

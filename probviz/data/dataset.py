@@ -27,6 +27,7 @@ class Dataset:
     probe: tuple[float, float] | None = None
     view: tuple[float, float, float, float] | None = None
     truth: object = None  # a probviz.models.truth.Truth with one Gaussian per class, if the data's source is known
+    notices: list = field(default_factory=list)  # what the loader noticed (e.g. one point per class)
 
     def __post_init__(self):
         self.X = np.asarray(self.X, dtype=float).reshape(-1, 2)

@@ -59,6 +59,26 @@ def session_theta(s: Session) -> float:
     return min(float(theta), THETA_MAX) if ok else 0.0
 
 
+#: The largest held-out fraction (the Lab's field goes this far: some points must be left to fit).
+MAX_HELD_OUT = 0.9
+#: Split seeds are what the Lab's seed field holds.
+MAX_SEED = 2**31 - 1
+
+
+def split_problem(split) -> str | None:
+    """Why ``split`` is not a train/test split [held-out fraction, seed], or None when it is one."""
+    if not isinstance(split, list) or len(split) != 2:
+        return "split must be [held-out fraction, seed]"
+    fraction, seed = split
+    if not (isinstance(fraction, (int, float)) and not isinstance(fraction, bool) and math.isfinite(fraction)
+            and 0 <= fraction <= MAX_HELD_OUT):
+        return f"the split's held-out fraction must be a number from 0 to {MAX_HELD_OUT:g}"
+    whole = isinstance(seed, int) or (isinstance(seed, float) and math.isfinite(seed) and seed.is_integer())
+    if isinstance(seed, bool) or not whole or not 0 <= seed <= MAX_SEED:
+        return f"the split's seed must be a whole number from 0 to {MAX_SEED}"
+    return None
+
+
 def to_json(s: Session) -> str:
     d = s.dataset
     doc = {
@@ -125,6 +145,8 @@ def from_json(text: str, name: str = "session") -> Session:
         raise DataError(f"{name}, line {e.lineno}: not valid JSON ({e.msg})") from None
     except RecursionError:
         raise DataError(f"{name}: not a valid probviz session (nested too deeply)") from None
+    except ValueError:  # Python refuses integers of more than 4300 digits (sys.get_int_max_str_digits)
+        raise DataError(f"{name}: not a valid probviz session (a number with thousands of digits)") from None
     _need(not _deeper_than(doc, MAX_DEPTH), name, "nested too deeply")
     _need(isinstance(doc, dict) and doc.get("format") == FORMAT, name, "no probviz-session header")
     version = doc.get("version")
@@ -189,6 +211,9 @@ def from_json(text: str, name: str = "session") -> Session:
         theta = extra["theta"]
         _need(isinstance(theta, (int, float)) and not isinstance(theta, bool) and 0 <= theta <= 1, name,
               "theta must be a number from 0 to 1")
+    if extra.get("split") is not None:
+        problem = split_problem(extra["split"])
+        _need(problem is None, name, problem or "")
     truth = _truth(doc.get("truth"), len(classes), name)
     try:
         data = Dataset(np.c_[xs, ys] if xs else np.empty((0, 2)), np.asarray(labels, dtype=np.int64),

@@ -39,8 +39,12 @@ def learning_curve(truth: Truth, models, sizes, seeds: int = 20, progress=None) 
     if not 1 <= int(seeds) <= MAX_SEEDS:
         raise ValueError(f"seeds must be from 1 to {MAX_SEEDS}")
     models = [(name, dict(params or {})) for name, params in models]
-    for name, params in models:
+    if not models:
+        raise ValueError("no models to compare")
+    for i, (name, params) in enumerate(models):
         info(name)
+        if (name, params) in models[:i]:
+            raise ValueError(f"{name} with the same parameters is listed twice")
     labels = _labels(models)
     errors = {label: np.full((len(sizes), int(seeds)), np.nan) for label in labels}
     total, done = len(sizes) * int(seeds), 0

@@ -28,6 +28,16 @@ MAX_SAMPLE = 1_000_000
 MAX_COMPONENTS = 8
 
 
+#: The truth's means, covariances and weights are bounded like the data's coordinates (probviz.data.files).
+MAX_ABS = 1e100
+
+
+def _normalized(v: np.ndarray) -> np.ndarray:
+    """Positive numbers scaled to sum to one, without overflow (1e308 + 1e308 is inf)."""
+    v = v / v.max()
+    return v / v.sum()
+
+
 @dataclass(frozen=True)
 class Truth:
     """Class k has prior ``priors[k]`` and density sum_c weights[k][c] N(x | means[k][c], covariances[k][c]).
@@ -46,9 +56,12 @@ class Truth:
     @classmethod
     def make(cls, priors, means, covariances) -> "Truth":
         """One Gaussian per class: priors (K,), means (K, 2), covariances (K, 2, 2)."""
-        m = np.asarray(means, float)
-        S = np.asarray(covariances, float)
-        K = len(np.ravel(priors))
+        try:
+            m = np.asarray(means, float)
+            S = np.asarray(covariances, float)
+            K = len(np.ravel(np.asarray(priors, float)))
+        except (ValueError, TypeError):
+            raise ValueError("a truth needs, per class, a prior, a mean (2 numbers) and a 2x2 covariance") from None
         if m.shape != (K, 2) or S.shape != (K, 2, 2):
             raise ValueError(f"a truth needs, per class, a prior, a mean (2 numbers) and a 2x2 covariance; got "
                              f"{K} priors, means of shape {m.shape}, covariances of shape {S.shape}")
@@ -57,7 +70,10 @@ class Truth:
     @classmethod
     def mixture(cls, priors, components) -> "Truth":
         """``components[k]`` lists class k's (weight, mean (2,), covariance (2, 2)); weights renormalised."""
-        p = np.asarray(priors, float).ravel()
+        try:
+            p = np.asarray(priors, float).ravel()
+        except (ValueError, TypeError):
+            raise ValueError("a truth's priors must be positive numbers") from None
         K = len(p)
         if K < 1 or len(components) != K:
             raise ValueError(f"a truth needs one prior and one list of components per class; got {K} priors "
@@ -68,13 +84,19 @@ class Truth:
         for k, comps in enumerate(components):
             if not 1 <= len(comps) <= MAX_COMPONENTS:
                 raise ValueError(f"class {k + 1} of the truth needs 1 to {MAX_COMPONENTS} components")
-            w = np.array([float(c[0]) for c in comps])
-            m = np.array([np.asarray(c[1], float) for c in comps])
-            S = np.array([np.asarray(c[2], float) for c in comps])
+            try:
+                w = np.array([float(c[0]) for c in comps])
+                m = np.array([np.asarray(c[1], float) for c in comps])
+                S = np.array([np.asarray(c[2], float) for c in comps])
+            except (ValueError, TypeError):  # a nested list where a number belongs, a ragged row
+                m = S = np.empty(0)
             if m.shape != (len(comps), 2) or S.shape != (len(comps), 2, 2):
                 raise ValueError(f"class {k + 1} of the truth: a mean is 2 numbers and a covariance 2x2")
             if not (np.all(np.isfinite(w)) and np.all(np.isfinite(m)) and np.all(np.isfinite(S))):
                 raise ValueError("a truth's numbers must be finite")
+            if np.any(np.abs(m) > MAX_ABS) or np.any(np.abs(S) > MAX_ABS) or np.any(w > MAX_ABS):
+                # beyond this, sums and products of the numbers (S + S^T, determinants) overflow
+                raise ValueError(f"a truth's means, covariances and weights must be within ±{MAX_ABS:g}")
             if np.any(w <= 0):
                 raise ValueError("a truth's component weights must be positive")
             if not np.allclose(S, np.swapaxes(S, 1, 2), rtol=1e-12, atol=0):
@@ -82,10 +104,10 @@ class Truth:
             S = 0.5 * (S + np.swapaxes(S, 1, 2))
             if np.any(S[:, 0, 0] <= 0) or np.any(np.linalg.det(S) <= 1e-12 * S[:, 0, 0] * S[:, 1, 1]):
                 raise ValueError("a truth's covariances must be positive definite")
-            weights.append(w / w.sum())
+            weights.append(_normalized(w))
             means.append(m)
             covs.append(S)
-        return cls(p / p.sum(), tuple(weights), tuple(means), tuple(covs))
+        return cls(_normalized(p), tuple(weights), tuple(means), tuple(covs))
 
     @classmethod
     def from_json(cls, value) -> "Truth":
