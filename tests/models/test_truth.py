@@ -51,10 +51,14 @@ def _log_joint(truth, X):
 
 
 def grid_error(truth, decide, n=1200, span=9.0):
-    """The error by brute force: sum over a fine grid of sum_k p(x, C_k) [decide(x) != k] dA."""
+    """The error by brute force: sum over a fine grid of sum_k p(x, C_k) [decide(x) != k] dA. The grid
+    reaches ``span`` standard deviations of the widest class and steps at most a 25th of the narrowest
+    class's (the decision's steps make the sum's error first order in the step)."""
     mu = np.vstack(truth.means)
-    sd = np.sqrt(np.max([np.max(np.linalg.eigvalsh(S)) for S in np.vstack(truth.covariances)]))
+    eig = [np.linalg.eigvalsh(S) for S in np.vstack(truth.covariances)]
+    sd, narrow = np.sqrt(np.max(eig)), np.sqrt(np.min(eig))
     lo, hi = mu.min(axis=0) - span * sd, mu.max(axis=0) + span * sd
+    n = int(min(max(n, np.max(hi - lo) / (narrow / 25)), 2400))
     xs, ys = np.linspace(lo[0], hi[0], n), np.linspace(lo[1], hi[1], n)
     gx, gy = np.meshgrid(xs, ys)
     X = np.column_stack([gx.ravel(), gy.ravel()])
@@ -74,9 +78,11 @@ def test_bayes_error_of_a_shared_covariance_pair_is_the_closed_form(p1, offset, 
     assert t.bayes_error() == pytest.approx(expected, rel=1e-6, abs=1e-12)
 
 
-@settings(max_examples=examples(8) if not MUTATION else 2, deadline=None)  # every integral is ~1 s
+@settings(max_examples=examples(5) if not MUTATION else 2, deadline=None)  # every integral is ~1 s, a grid up to 5
 @given(st.integers(0, 10_000), st.integers(2, 3))
 @example(seed=1390, K=3)  # a wide class: a coarser grid was 2.3e-4 off (the line integral agrees with finer grids)
+@example(seed=6768, K=3)  # a wide and a narrow class: the grid was 1.4e-3 off (4,000,000-point Monte Carlo agrees
+#                           with the line integral to 1.4e-4, within its standard error of 2.3e-4)
 def test_bayes_and_fitted_errors_match_a_grid_integral(seed, K):
     """Own covariances (quadratic Bayes boundaries), K up to 3, and a fitted LDA's (linear) decision."""
     rng = np.random.default_rng(seed)
