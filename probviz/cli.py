@@ -103,8 +103,9 @@ def _fit(args) -> int:
     import numpy as np
 
     from probviz.data.inputs import load_session
-    from probviz.pipeline import fit_all, session_request, session_spec, session_split
+    from probviz.pipeline import fit_all, session_spec, session_split
     from probviz.report import model_lines
+    from probviz.snapshot import frame_request, from_session
 
     session = load_session(args.input, args.x, args.y, args.label)
     data = session.dataset
@@ -116,7 +117,7 @@ def _fit(args) -> int:
     if len(data.X) == 0:
         raise ValueError(f"{args.input}: no points to fit")
     # the window's and export's fit: on the points a session's split leaves for training
-    fit = fit_all(session_request(session, (0.0, 1.0, 0.0, 1.0), (2, 2), spec=spec))[0]
+    fit = fit_all(frame_request(from_session(session), (0.0, 1.0, 0.0, 1.0), (2, 2), specs=(spec,)))[0]
     if fit.error:
         raise ValueError(f"{args.input}: cannot fit: {fit.error}")
     if fit.model is None:
@@ -166,16 +167,29 @@ def _fit(args) -> int:
 
 
 def _train(args, session, spec, optimizer, eta, steps) -> int:
-    """``probviz fit --optimizer``: the weights after ``steps`` steps from w = 0 and E after each."""
+    """``probviz fit --optimizer``: the weights after ``steps`` steps from w = 0 and E after each, trained on
+    the points a session's split leaves for training (as the window and export train)."""
+    import numpy as np
+
     from probviz.models.training import OPTIMIZER_LABELS, separable_note
-    from probviz.pipeline import session_trainer
+    from probviz.pipeline import Fit, evaluate_request
+    from probviz.snapshot import frame_request, from_session
+    from probviz.stepping import TrainingSpec, make_trainer
 
     data = session.dataset
-    trainer = session_trainer(session, spec, optimizer, eta)
+    snap = from_session(session)
+    held = snap.held_out()
+    train = slice(None) if held is None else ~held
+    trainer = make_trainer(spec, TrainingSpec(optimizer, eta), data.X[train], data.labels[train], data.class_names)
     try:
         trainer.step(steps)
     except FloatingPointError as e:
         raise ValueError(f"{args.input}: {e}") from None
+    scores = {}
+    if held is not None:
+        model = trainer.model()
+        request = frame_request(snap, (0.0, 1.0, 0.0, 1.0), (2, 2), specs=(spec,))
+        scores = evaluate_request(Fit(spec, model, np.asarray(model.classes_, dtype=int)), request).held_out
     last = trainer.current
     optimum, _ = trainer.optimum()
     note = separable_note(trainer)
@@ -183,12 +197,16 @@ def _train(args, session, spec, optimizer, eta, steps) -> int:
     if not args.json:
         print(f"{spec.label}, {OPTIMIZER_LABELS[optimizer]}"
               f"{'' if optimizer == 'newton' else f', eta = {trainer.eta:g}'}, {steps} steps from w = 0 on "
-              f"{data.name or args.input}: {len(data.X)} points, classes {', '.join(names)}")
+              f"{data.name or args.input}: {len(data.X)} points"
+              + (f" ({scores['n']} held out, fraction {snap.split[0]:g}, seed {snap.split[1]}; trained on the rest)"
+                 if scores else "") + f", classes {', '.join(names)}")
         print(f"  E(w) = {last.error:.6g}" + ("" if optimum is None else f" (optimum {optimum:.6g})")
               + f", misclassified {last.wrong}, ||w|| = {last.norm:.4g}")
         raw = trainer.raw_weights()
         for c, b in zip(raw["coef"], raw["intercept"]):
             print(f"  w = ({', '.join(f'{v:.6g}' for v in c)}), w0 = {b:.6g}")
+        if scores:
+            print(f"  held out: accuracy {scores['accuracy']:.4g} on {scores['n']} points")
         if note:
             print(f"  note: {note}")
         return 0
@@ -201,6 +219,9 @@ def _train(args, session, spec, optimizer, eta, steps) -> int:
            "misclassified_curve": [s.wrong for s in trainer.history[1:]],
            "norm_curve": [s.norm for s in trainer.history[1:]],
            "optimum_error": optimum, "gradient": trainer.gradient_norm(), "notices": [note] if note else []}
+    if scores:
+        out["split"] = {"fraction": snap.split[0], "seed": snap.split[1]}
+        out["held_out"] = dict(scores)
     print(json.dumps(out, indent=2, default=float, allow_nan=False))
     return 0
 
@@ -224,7 +245,8 @@ def _sample(args) -> int:
     from probviz.data.dataset import Dataset
     from probviz.data.inputs import load_session
     from probviz.models.truth import fitted_truth
-    from probviz.pipeline import fit_all, session_request, session_spec
+    from probviz.pipeline import fit_all, session_spec
+    from probviz.snapshot import frame_request, from_session
 
     from probviz.data.outputs import check_outputs, check_target
 
@@ -237,7 +259,8 @@ def _sample(args) -> int:
         spec = session_spec(session, args.model or "lda")
         if len(data.X) == 0:
             raise ValueError(f"{args.source}: no points to fit")
-        fit = fit_all(session_request(session, (0.0, 1.0, 0.0, 1.0), (2, 2), spec=spec), evaluate=False)[0]
+        fit = fit_all(frame_request(from_session(session), (0.0, 1.0, 0.0, 1.0), (2, 2), specs=(spec,)),
+                      evaluate=False)[0]
         if fit.error:
             raise ValueError(f"{args.source}: cannot fit: {fit.error}")
         truth = fitted_truth(fit.model)

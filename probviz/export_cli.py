@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from probviz.layers import LAYERS, parse_layers
 
@@ -47,8 +48,11 @@ def main(args) -> int:
     from probviz.style import Style
     from probviz.data.inputs import load_session
 
+    from probviz import pipeline
     from probviz.cli_options import model_overrides
     from probviz.pipeline import session_spec
+    from probviz.snapshot import frame_request, from_session
+    from probviz.stepping import TrainingSpec
 
     from probviz.cli_options import training_args
 
@@ -66,39 +70,34 @@ def main(args) -> int:
     session = load_session(args.input, args.x, args.y, args.label)
     name = args.model or session.model
     spec = session_spec(session, name, model_overrides(args, name), args.priors)
-    app = QApplication.instance() or QApplication(["probviz"])  # noqa: F841 - needed to draw
-    style = Style(args.scale, args.theme == "dark")
-    fits, label = None, None
+    snap = from_session(session)
+    if args.compare:
+        snap = replace(snap, compare=session_spec(session, args.compare).name)
+    if section is not None:
+        snap = replace(snap, section=section)
+    label = None
     if training is not None:
         from probviz.models.training import OPTIMIZER_LABELS
-        from probviz.pipeline import session_trainer, trainer_fit
 
         optimizer, eta, steps = training
-        trainer = session_trainer(session, spec, optimizer, eta)
-        try:
-            trainer.step(steps)
-        except FloatingPointError as e:
-            raise ValueError(f"{args.input}: {e}") from None
-        fits = [trainer_fit(trainer, spec, session.dataset.X, session.dataset.labels)]
+        snap = replace(snap, training=TrainingSpec(optimizer, eta, "zero", steps, shown=True))
         label = f"{spec.label}, {OPTIMIZER_LABELS[optimizer]}, step {steps}"
-        if args.curve:
-            from probviz.app.export import export_curves, training_curves
+    # fitted (or trained) here first, so that a model that cannot fit refuses before anything is written
+    first = pipeline.compute(frame_request(snap, (0.0, 1.0, 0.0, 1.0), (2, 2), specs=(spec,)))
+    if first.training is not None and first.training.problem:
+        raise ValueError(f"{args.input}: {first.training.problem}")
+    if first.fit.error:
+        raise ValueError(f"{args.input}: cannot fit: {first.fit.error}")
+    app = QApplication.instance() or QApplication(["probviz"])  # noqa: F841 - needed to draw
+    style = Style(args.scale, args.theme == "dark")
+    if training is not None and args.curve:
+        from probviz.app.export import export_curves, training_curves
 
-            export_curves(args.curve, *training_curves([trainer]), width=args.width, height=args.height,
-                          title=args.title, dpi=args.dpi, style=style, transparent=args.transparent)
-    if fits is None:  # fitted here first, so that a model that cannot fit refuses before anything is written
-        from probviz.pipeline import fit_all, session_request
-
-        fits = fit_all(session_request(session, (0.0, 1.0, 0.0, 1.0), (2, 2), spec=spec))
-        if fits[0].error:
-            raise ValueError(f"{args.input}: cannot fit: {fits[0].error}")
-    compare = None
-    if args.compare:
-        compare = session_spec(session, args.compare)
-        label = f"{label or spec.label}; {compare.label} dashed"
-    frame = export_figure(session, args.output, args.width, args.height, layers=layers, title=args.title,
+        export_curves(args.curve, *training_curves([first.training]), width=args.width, height=args.height,
+                      title=args.title, dpi=args.dpi, style=style, transparent=args.transparent)
+    frame = export_figure(snap, args.output, args.width, args.height, layers=layers, title=args.title,
                           legend=not args.no_legend, transparent=args.transparent, dpi=args.dpi,
-                          style=style, spec=spec, fits=fits, model_label=label, compare=compare, section=section)
+                          style=style, spec=spec, fits=first.fits, model_label=label)
     if section is not None and args.section_out:
         from probviz.app.export import export_curves, section_curves
         from probviz.pipeline import session_theta
@@ -118,8 +117,10 @@ def main(args) -> int:
                       style=style, transparent=args.transparent, bands=bands,
                       bounds=(0.0, float(sec.t[-1]), 0.0, 1.05))
     notes = "; ".join(frame.fit.notices) if frame is not None else ""
-    print(f"wrote {args.output} ({args.width}x{args.height}, {label or frame.fit.spec.name}"
-          f"{', ' + notes if notes else ''})")
+    shown = label or frame.fit.spec.name
+    if len(frame.fits) > 1:
+        shown += f"; {frame.fits[1].spec.label} dashed"
+    print(f"wrote {args.output} ({args.width}x{args.height}, {shown}{', ' + notes if notes else ''})")
     if training is not None and args.curve:
         print(f"wrote {args.curve} (E(w) against the step)")
     if section is not None and args.section_out:

@@ -1,15 +1,16 @@
 """From a frame request to a complete frame: fits, then everything drawn. Pure (no Qt).
 
-The window, ``probviz export`` and ``probviz fit`` all come through here, so the same data and
-settings give the same fit and the same picture everywhere:
+The window, its export, ``probviz export`` and ``probviz fit`` all come through here, with requests
+made by one function (:func:`probviz.snapshot.frame_request`), so the same snapshot gives the same fit
+and the same picture everywhere:
 
-    request = FrameRequest(X, labels, names, colors, (ModelSpec...), bounds, ...)
-    fits = [fit_model(spec, X, labels) for spec in request.specs]     # or a trainer's steps
-    frame = build_frame(request, fits)                                  # scenes, probe, hover
+    request = frame_request(snapshot, bounds, shape)
+    frame = compute(request)    # fit_all (or the training step, probviz.stepping), then build_frame
 
 A frame holds one fit per model spec: the first is the one shown (heatmap, decision regions,
-ellipses, probe); the others are overlaid by their boundaries. An iterative trainer hands in
-its own fits, one per step, and gets a frame for each.
+ellipses, probe); the others are overlaid by their boundaries. A request with a training run shown
+draws that run's step instead of the first model's fit. The frame also carries what the docks show:
+the training run, the cross-section's curves, the known true errors.
 """
 
 from __future__ import annotations
@@ -359,20 +360,6 @@ def session_spec(session: Session, model: str | None = None, overrides: dict | N
                          f"({', '.join(data.class_names)})")
     params = {**session.params.get(name, {}), **(overrides or {})}
     return model_spec(name, params, priors if priors is not None else session_priors(session), data.labels)
-
-
-def session_request(session: Session, bounds, shape=(256, 256), layers=None, model: str | None = None,
-                    background=(255, 255, 255), reject=(170, 170, 170), spec: ModelSpec | None = None,
-                    compare: ModelSpec | None = None, section=None) -> FrameRequest:
-    """The frame request of a session: what ``probviz export`` and the window's export draw. ``compare``
-    is a second model overlaid by its boundaries; ``section`` a cross-section line to draw."""
-    data = session.dataset
-    specs = (spec or session_spec(session, model),) + ((compare,) if compare is not None else ())
-    return FrameRequest(data.X, data.labels, tuple(data.class_names), tuple(data.colors), specs,
-                        tuple(bounds), tuple(shape),
-                        frozenset(session.layers if layers is None else layers) or DEFAULT_LAYERS,
-                        session_theta(session), data.probe, background, reject, truth=data.truth,
-                        section=section, held_out=held_out_mask(len(data.X), *session_split(session)))
 
 
 def session_split(session: Session) -> tuple[float, int]:

@@ -81,7 +81,8 @@ def _data_key(X, labels) -> str:
     return h.hexdigest()
 
 
-def _trainer(spec, training: TrainingSpec, X, labels, names) -> Trainer:
+def make_trainer(spec, training: TrainingSpec, X, labels, names=None) -> Trainer:
+    """A trainer of model ``spec`` at the start ``training`` names (w = 0 or the Gaussian log-odds)."""
     params = {k: v for k, v in spec.kwargs.items() if k in ("l2", "basis", "standardize")}
     eta = None if training.optimizer == "newton" else training.eta
     trainer = Trainer(spec.name, X, labels, optimizer=training.optimizer, eta=eta, names=names, **params)
@@ -99,7 +100,7 @@ def _run(key, spec, training, X, labels, names) -> _Run:
         if run is not None:
             _runs.move_to_end(key)
             return run
-    trainer = _trainer(spec, training, X, labels, names)
+    trainer = make_trainer(spec, training, X, labels, names)
     optimum = trainer.optimum()[0]
     run = _Run(trainer, optimum, separable_note(trainer))
     with _runs_lock:

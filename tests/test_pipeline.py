@@ -10,6 +10,7 @@ from reference import gaussian_explain
 from scipy.special import softmax
 
 from probviz import pipeline, scene
+from probviz.snapshot import frame_request, from_session, with_model
 from probviz.colors import hex_to_rgb
 from probviz.data.dataset import Dataset
 from probviz.data.session import Session
@@ -187,13 +188,13 @@ def test_session_spec_and_request_carry_every_setting():
                    probe=(0.5, 0.5))
     s = Session(data, "softmax", {"softmax": {"l2": 0.3, "basis": "quadratic", "standardize": False}},
                 ["decision", "points"], (0, 1, 0, 1), {"theta": 0.6, "priors": [0.2, 0.8]})
-    req = pipeline.session_request(s, (0, 1, 0, 1), shape=(20, 10), background=(1, 2, 3), reject=(4, 5, 6))
+    req = frame_request(from_session(s), (0, 1, 0, 1), (20, 10), (1, 2, 3), (4, 5, 6))
     assert req.X is data.X and req.labels is data.labels and req.class_names == ("u", "v")
     assert req.colors == tuple(data.colors) and req.bounds == (0, 1, 0, 1) and req.shape == (20, 10)
     assert req.background == (1, 2, 3) and req.reject == (4, 5, 6)
     assert req.specs[0].kwargs == {"l2": 0.3, "basis": "quadratic", "standardize": False}
     assert req.layers == {"decision", "points"} and req.theta == 0.6 and req.probe == (0.5, 0.5)
-    assert pipeline.session_request(s, (0, 1, 0, 1), model="lda").specs[0].kwargs["priors"] == [0.2, 0.8]
+    assert frame_request(with_model(from_session(s), "lda"), (0, 1, 0, 1)).specs[0].kwargs["priors"] == [0.2, 0.8]
     with pytest.raises(ValueError, match="unknown model"):
         pipeline.session_spec(s, "svm")
 
@@ -384,7 +385,10 @@ def test_the_truths_scene_is_reused_while_the_truth_and_view_stay():
     """A drag redraws every frame; the truth's boundaries do not change with it."""
     from probviz.data.examples import session
     from probviz.models.truth import with_handle
-    from probviz.pipeline import build_frame, session_request
+    from probviz.pipeline import build_frame
+
+    def session_request(s, bounds, shape, layers):
+        return frame_request(replace(from_session(s), layers=frozenset(layers)), bounds, shape)
 
     s = session("xor")
     r = session_request(s, (-3, 3, -3, 3), shape=(64, 64), layers={"truth", "boundaries"})

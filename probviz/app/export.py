@@ -76,8 +76,8 @@ def export_figure(source: Snapshot | Session, path: str, width: int = 1200, heig
         specs = specs[:1] + (compare,)
     specs = specs[:1] + tuple(s for s in specs[1:] if s != specs[0])
     request = frame_request(snap, bounds, shape, style.background, style.reject, specs=specs)
-    if fits is not None and len(specs) > 1:
-        fits = list(fits) + pipeline.fit_all(request)[1:]
+    if fits is not None and len(fits) < len(specs):  # the compared model is fitted here
+        fits = list(fits) + pipeline.fit_all(request)[len(fits):]
     frame = pipeline.compute(request) if fits is None else pipeline.build_frame(request, fits)
     entries = [(n, c) for n, c, k in zip(data.class_names, data.colors, data.counts()) if k > 0]
     title_text = model_label or specs[0].label
@@ -151,25 +151,24 @@ def export_curves(path: str, curves, axis_names=("step", "E(w)"), width: int = 1
     atomic_write(path, lambda tmp: _render(ext, tmp, width, height, dpi or SCREEN_DPI, transparent, paint), ext)
 
 
-def training_curves(trainers, optimum: bool = True):
-    """The curves of one or more trainers' runs: (curves, axis names). E(w) for each run (for the
-    perceptron also its count of misclassified points), the optimum E(w*) dashed."""
+def training_curves(runs, optimum: bool = True):
+    """The curves of one or more training runs (:class:`probviz.stepping.TrainingView`): (curves, axis
+    names). E(w) for each run (for the perceptron also its count of misclassified points), the optimum
+    E(w*) dashed."""
     from probviz.colors import OKABE_ITO
     from probviz.models.training import OPTIMIZER_LABELS
 
     curves = []
-    for i, t in enumerate(trainers):
-        steps = [s.index for s in t.history]
+    for i, run in enumerate(runs):
         color = OKABE_ITO[i % len(OKABE_ITO)]
-        curves.append((f"E(w), {OPTIMIZER_LABELS[t.optimizer]}", steps, [s.error for s in t.history], color, False))
-        if t.name == "perceptron":
-            curves.append(("misclassified points", steps, [s.wrong for s in t.history], OKABE_ITO[(i + 3) % 7], True))
-    if optimum and trainers:
-        best, _ = trainers[0].optimum()
-        if best is not None:
-            end = max(max(c[1]) for c in curves)
-            curves.append((f"optimum E(w*) = {best:.4g}", [0, end], [best, best], "#555555", True))
-    y_name = "E_P(w)" if trainers and trainers[0].name == "perceptron" else "E(w)"
+        curves.append((f"E(w), {OPTIMIZER_LABELS[run.optimizer]}", run.steps, run.errors, color, False))
+        if run.wrongs is not None:
+            curves.append(("misclassified points", run.steps, run.wrongs, OKABE_ITO[(i + 3) % 7], True))
+    if optimum and runs and runs[0].optimum is not None:
+        best = runs[0].optimum
+        end = max(max(c[1]) for c in curves)
+        curves.append((f"optimum E(w*) = {best:.4g}", [0, end], [best, best], "#555555", True))
+    y_name = "E_P(w)" if runs and runs[0].model == "perceptron" else "E(w)"
     return curves, ("step", y_name)
 
 

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from probviz.data import examples
 from probviz.data.csvio import DataError
 from probviz.data.session import MAX_SEED, from_json
-from probviz.pipeline import compute, session_request, session_split
+from probviz.pipeline import compute, session_split
+from probviz.snapshot import frame_request, from_session, with_model
 from tests.hypo import examples as budget
 
 GOOD = {
@@ -58,7 +59,7 @@ def test_any_split_loads_as_a_valid_one_or_is_refused(split):
     fraction, seed = session_split(s)
     assert 0 <= fraction <= 0.9 and 0 <= seed <= MAX_SEED and isinstance(seed, int)
     assert isinstance(split, list) and math.isclose(fraction, split[0]) and seed == split[1]
-    session_request(s, (0, 1, 0, 1), (8, 8))  # the held-out mask is drawn without error
+    frame_request(from_session(s), (0, 1, 0, 1), (8, 8))  # the held-out mask is drawn without error
 
 
 def test_a_valid_split_is_kept():
@@ -74,7 +75,7 @@ def test_after_a_class_was_held_out_whole_the_next_fit_sees_every_point(model):
     on all points (not updated from the statistics of the fit that never saw the class)."""
     s = examples.session("fruit")
     d = s.dataset
-    request = session_request(s, (0, 3, 0, 3), (16, 16), model=model)
+    request = frame_request(with_model(from_session(s), model), (0, 3, 0, 3), (16, 16))
     held = compute(dataclasses.replace(request, held_out=d.labels == 1))
     assert held.fit.model.classes_.tolist() == [0]
     X = d.X.copy()
