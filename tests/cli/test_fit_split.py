@@ -63,3 +63,25 @@ def test_fit_points_out_one_point_per_class(tmp_path, capsys):
     assert cli.main(["fit", str(path)]) == 0
     assert f"  note: {note}\n" in capsys.readouterr().out
     assert note in fit_json(path, capsys)["notices"]
+
+
+def test_training_steps_use_the_training_points_too(tmp_path, capsys):
+    """`fit --optimizer` trains where `fit` fits: on the points the split leaves (red when it trained on all)."""
+    from probviz.models.training import Trainer
+    from probviz.pipeline import held_out_mask
+
+    s = examples.session("fruit")
+    s.extra["split"] = [0.3, 5]
+    path = tmp_path / "split.probviz"
+    write_session(str(path), s)
+    out = fit_json(path, capsys, "--model", "logistic", "--optimizer", "newton", "--steps", "3")
+    X, y = s.dataset.X, s.dataset.labels
+    held = held_out_mask(len(X), 0.3, 5)
+    by_hand = Trainer("logistic", X[~held], y[~held], optimizer="newton")
+    by_hand.step(3)
+    np.testing.assert_allclose(out["weights"], by_hand.current.W, rtol=1e-10)
+    m = by_hand.model()
+    assert out["held_out"] == {"n": int(held.sum()), "accuracy": pytest.approx(np.mean(m.predict(X[held]) == y[held])),
+                               "log_likelihood": pytest.approx(float(np.sum(np.log(
+                                   m.predict_proba(X[held])[np.arange(held.sum()), y[held]])))),
+                               "log_likelihood_kind": out["held_out"]["log_likelihood_kind"]}
