@@ -116,9 +116,10 @@ class TrainingPanel(QWidget):
         self.eta.valueChanged.connect(lambda _v: self.restart())
         self.start.currentIndexChanged.connect(lambda _i: self.restart())
         self.speed.valueChanged.connect(lambda _v: self._set_timer())
-        self.step_button.clicked.connect(self.step)
+        # clicked passes Qt's checked flag (False): connected straight to step(count) it would take 0 steps
+        self.step_button.clicked.connect(lambda _checked=False: self.step())
         self.play_button.toggled.connect(self.play)
-        self.reset_button.clicked.connect(self.reset)
+        self.reset_button.clicked.connect(lambda _checked=False: self.reset())
         self.active.toggled.connect(lambda _on: self.changed.emit())
         self.apply_style(Style())
         self.sync()

@@ -156,3 +156,33 @@ def test_edits_while_the_fit_is_shown_cost_the_trainer_nothing(qtbot, window, mo
     window.doc.add_points([[0.3, -0.5]], 0)  # now the step is on screen: an edit starts the run again at once
     settle(window)
     assert len(made) == 2 and t.trainer.current.index == 0 and len(t.trainer.X) == 254
+
+
+def test_the_dock_buttons_do_what_they_say_when_pressed(qtbot, window):
+    """Step, Play and Reset pressed with the mouse, as a person presses them: Qt's clicked(checked=False)
+    must not reach step() as its count."""
+    _open(qtbot, window, "fruit", "logistic")
+    t = window.training
+    left = Qt.MouseButton.LeftButton
+    qtbot.mouseClick(t.step_button, left)
+    settle(window)
+    assert t.trainer.current.index == 1 and t.showing() and "step 1 " in t.readout.text()
+    qtbot.mouseClick(t.step_button, left)
+    settle(window)
+    assert t.trainer.current.index == 2
+    # the canvas draws that step's weights
+    X = window.doc.X
+    np.testing.assert_allclose(_shown(window).predict_proba(X), t.trainer.model().predict_proba(X), atol=1e-12)
+    t.speed.setValue(200)
+    qtbot.mouseClick(t.play_button, left)
+    assert t.play_button.isChecked() and t.play_button.text() == "Pause"
+    qtbot.waitUntil(lambda: t.trainer.current.index >= 8, timeout=5000)
+    qtbot.mouseClick(t.play_button, left)
+    assert not t.play_button.isChecked() and t.play_button.text() == "Play"
+    stopped = t.trainer.current.index
+    qtbot.wait(100)
+    assert t.trainer.current.index == stopped
+    qtbot.mouseClick(t.reset_button, left)
+    settle(window)
+    assert t.trainer.current.index == 0 and len(t.trainer.history) == 1
+    assert t.readout.text().startswith("step 0 ")
