@@ -186,3 +186,17 @@ def test_the_dock_buttons_do_what_they_say_when_pressed(qtbot, window):
     settle(window)
     assert t.trainer.current.index == 0 and len(t.trainer.history) == 1
     assert t.readout.text().startswith("step 0 ")
+
+
+def test_a_softmax_step_on_the_canvas_has_no_one_vs_rest_hatching(qtbot, window):
+    """Three classes: softmax decides every x (Bishop 4.3.4); only one-vs-rest leaves regions undecided."""
+    _open(qtbot, window, "shared-vs-own-covariance", "softmax")
+    t = window.training
+    for _ in range(3):
+        key(qtbot, window, Qt.Key.Key_Period)
+    assert t.showing() and t.trainer.current.index == 3
+    assert _shown(window).name == "softmax" and window.result.scene.ambiguous is None
+    window.doc.set_model("logistic")  # one-vs-rest: hatched where no class, or several, claims x
+    settle(window)
+    key(qtbot, window, Qt.Key.Key_Period)
+    assert t.showing() and window.result.scene.ambiguous is not None
