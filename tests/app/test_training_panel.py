@@ -200,3 +200,51 @@ def test_a_softmax_step_on_the_canvas_has_no_one_vs_rest_hatching(qtbot, window)
     settle(window)
     key(qtbot, window, Qt.Key.Key_Period)
     assert t.showing() and window.result.scene.ambiguous is not None
+
+
+def _accuracy(text):
+    import re
+
+    return float(re.search(r"accuracy (\d+\.\d)%", text).group(1))
+
+
+def test_the_perceptron_readout_and_the_status_line_agree_and_the_count_has_its_own_axis(qtbot, window):
+    _open(qtbot, window, "fruit", "perceptron")
+    t = window.training
+    N = len(window.doc.X)
+    key(qtbot, window, Qt.Key.Key_T)  # step 0 on the canvas: w = 0
+    assert t.showing() and t.trainer.current.index == 0
+    readout, status = t.readout.text(), window.message.text()
+    assert "-0" not in readout and readout.splitlines()[0] == "step 0   perceptron criterion 0"
+    assert f"misclassified {N} of {N} (accuracy 0.0%)" in readout and "w = 0 decides nothing" in readout
+    assert _accuracy(status) == 0.0 and f"{N} points undecided" in status
+    hatched = window.result.scene.ambiguous[..., 3] > 0  # the whole plane hatched: nothing decided
+    assert hatched.any(axis=0).all() and hatched.any(axis=1).all()
+    for _ in range(3):
+        key(qtbot, window, Qt.Key.Key_Period)
+    readout, status = t.readout.text(), window.message.text()
+    wrong = t.trainer.current.wrong
+    assert 0 < wrong < N and f"misclassified {wrong} of {N}" in readout
+    assert _accuracy(readout) == _accuracy(status) == round(100 * (N - wrong) / N, 1)
+    # E_P has the left axis to itself; the count (0 to N) its own axis on the right
+    item = t.plot.plotItem
+    left, right, bottom = item.getAxis("left"), item.getAxis("right"), item.getAxis("bottom")
+    assert right.isVisible() and right.labelText == "misclassified"
+    errors = [h.error for h in t.trainer.history]
+    lo, hi = item.vb.viewRange()[1]
+    assert (max(errors) - min(errors)) / (hi - lo) > 0.8  # the criterion fills its axis: not a flat line
+    assert hi < N / 2
+    c0, c1 = t.count_view.viewRange()[1]
+    assert c0 <= 0 and N <= c1 < 1.2 * N
+    counts = dict((c[0], c[2]) for c in t.curves())["misclassified (right axis)"]
+    np.testing.assert_array_equal(counts, [h.wrong for h in t.trainer.history])
+    # the axis label reads E with a subscript P, not the literal "E_P(w)"
+    assert left.label.toPlainText().strip() == "EP(w)" and "vertical-align:sub" in left.label.toHtml()
+    # steps are whole numbers: no tick at 0.5 on the step axis, nor half a point on the count axis
+    for axis in (bottom, right):
+        values = [v for _spacing, ticks in axis.tickValues(*axis.range, axis.width() or 200) for v in ticks]
+        assert values and all(float(v).is_integer() for v in values)
+    # another model: the right axis goes
+    window.doc.set_model("logistic")
+    settle(window)
+    assert not right.isVisible() and "perceptron" not in t.readout.text()

@@ -360,3 +360,29 @@ def test_a_softmax_step_draws_what_a_fitted_softmax_with_those_weights_draws():
     hatched = build_scene(o.model(), bounds, colors, shape).ambiguous
     assert undecided.any() and hatched is not None
     assert np.all(hatched.reshape(-1, 4)[~undecided, 3] == 0)  # transparent where one class is decided
+
+
+def test_a_perceptron_step_decides_what_its_criterion_counts():
+    """E_P's M holds the points with w^T phi_n t_n <= 0 (eq. 4.54): a point on the boundary counts as
+    misclassified. The step's model says the same (undecided there, not the first class by a tie), so
+    its accuracy is 1 - |M| / N; at w = 0 it decides nothing, and E_P is +0, not -0."""
+    d = load("fruit")
+    N = len(d.X)
+    Phi = features(d.X, 1, True, _frame(d.X))
+    tt = np.where(d.labels == 1, 1.0, -1.0)
+    t = Trainer("perceptron", d.X, d.labels, optimizer="gd", eta=0.01)
+    s = t.current
+    assert s.error == 0.0 and np.copysign(1.0, s.error) == 1.0 and f"{s.error:.5g}" == "0"
+    assert s.wrong == N and t.on_boundary(s.W) == N
+    summary, wrong = t.model().evaluate(d.X, d.labels)
+    assert summary["accuracy"] == 0.0 and summary["undecided"] == N and wrong.all()
+    assert np.all(t.model().decide_grid(np.linspace(-3, 8, 7), np.linspace(-3, 8, 5)) == -1)
+    for _ in range(4):
+        t.step()
+        w = t.current.W[0]
+        in_M = tt * (Phi @ w) <= 0
+        summary, wrong = t.model().evaluate(d.X, d.labels)
+        assert t.current.wrong == np.count_nonzero(in_M) == np.count_nonzero(wrong)
+        np.testing.assert_array_equal(wrong, in_M)
+        assert summary["accuracy"] == pytest.approx(1 - np.count_nonzero(in_M) / N)
+        assert t.on_boundary(t.current.W) == 0 and summary["undecided"] == 0
