@@ -47,6 +47,7 @@ class TrainingPanel(QWidget):
     """Optimizer, learning rate, speed, Step / Play / Reset, the readout and the error plot."""
 
     changed = Signal()  # a new step (or run) to draw
+    trainable_changed = Signal(bool)  # whether the model can be trained: the Train menu follows the dock
 
     def __init__(self, doc, parent=None):
         super().__init__(parent)
@@ -170,6 +171,7 @@ class TrainingPanel(QWidget):
         for w in (self.optimizer, self.eta, self.speed, self.start, self.step_button, self.play_button,
                   self.reset_button, self.active):
             w.setEnabled(ok)
+        self.trainable_changed.emit(ok)
         perceptron = self.doc.model_name == "perceptron"
         newton = self.optimizer.model().item(OPTIMIZERS.index("newton"))
         newton.setEnabled(not perceptron)

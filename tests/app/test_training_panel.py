@@ -248,3 +248,38 @@ def test_the_perceptron_readout_and_the_status_line_agree_and_the_count_has_its_
     window.doc.set_model("logistic")
     settle(window)
     assert not right.isVisible() and "perceptron" not in t.readout.text()
+
+
+def _train_menu(window):
+    menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Train")
+    return {a.text().replace("&", ""): a for a in menu.actions() if not a.isSeparator()}
+
+
+def test_the_train_menu_says_what_the_dock_says(qtbot, window):
+    """A model fitted in one go (LDA) cannot be stepped: the dock's controls are disabled, and so are the
+    Train menu's Step, Play / pause, Show the training step and Reset; their keys do nothing."""
+    _open(qtbot, window, "fruit", "lda")
+    t = window.training
+    actions = _train_menu(window)
+    stepping = ("Show the training step", "Play / pause", "Step", "Reset training")
+    assert not t.step_button.isEnabled() and not t.active.isEnabled()
+    assert not any(actions[name].isEnabled() for name in stepping)
+    assert actions["Training panel"].isEnabled()
+    before = (t.readout.text(), window.message.text(), window.doc.undo_stack.count())
+    for k, mod in ((Qt.Key.Key_T, Qt.KeyboardModifier.NoModifier), (Qt.Key.Key_Space, Qt.KeyboardModifier.NoModifier),
+                   (Qt.Key.Key_Period, Qt.KeyboardModifier.NoModifier), (Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)):
+        key(qtbot, window, k, mod)
+        qtbot.wait(50)
+        settle(window)
+        assert (t.readout.text(), window.message.text(), window.doc.undo_stack.count()) == before
+        assert t.trainer is None and not t.active.isChecked() and not t.play_button.isChecked()
+        assert _shown(window).name == "lda"
+    # a model that learns step by step: the menu and its keys work again
+    window.doc.set_model("logistic")
+    settle(window)
+    assert all(actions[name].isEnabled() for name in stepping)
+    key(qtbot, window, Qt.Key.Key_Period)
+    assert t.trainer.current.index == 1 and t.showing() and _shown(window).name == "logistic"
+    window.doc.set_model("qda")
+    settle(window)
+    assert not any(actions[name].isEnabled() for name in stepping)
