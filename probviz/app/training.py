@@ -372,6 +372,8 @@ class TrainingPanel(QWidget):
         right = self.plot.plotItem.getAxis("right")
         right.setPen(fg)
         right.setTextPen(fg)
+        for _sample, label in self.plot.plotItem.legend.items:  # a label takes a new colour only with its text
+            label.setText(label.text, color=fg)
         self.optimum_line.setPen(pg.mkPen(fg, width=1.5, style=Qt.PenStyle.DashLine))
 
     def curves(self):

@@ -283,3 +283,34 @@ def test_the_train_menu_says_what_the_dock_says(qtbot, window):
     window.doc.set_model("qda")
     settle(window)
     assert not any(actions[name].isEnabled() for name in stepping)
+
+
+def _bright_pixels_under(plot, item) -> int:
+    """Light pixels of the plot as drawn, inside ``item``'s bounding box: text a person can read on a
+    dark background."""
+    rect = plot.mapFromScene(item.sceneBoundingRect()).boundingRect()
+    image = plot.grab().toImage()
+    return sum(image.pixelColor(x, y).lightness() > 150
+               for x in range(max(rect.left(), 0), min(rect.right(), image.width()))
+               for y in range(max(rect.top(), 0), min(rect.bottom(), image.height())))
+
+
+def test_the_error_plot_reads_in_the_dark_theme(qtbot, window):
+    """The legend's text takes the theme's colour when the theme changes after it was drawn."""
+    _open(qtbot, window, "fruit", "logistic")
+    t = window.training
+    window.training_dock.show()
+    window.training_dock.raise_()
+    key(qtbot, window, Qt.Key.Key_Period)
+    key(qtbot, window, Qt.Key.Key_Period)
+    dark = next(a for a in next(m.menu() for m in window.menuBar().actions() if m.text() == "&View").actions()
+                if a.text() == "&Dark theme")
+    dark.trigger()
+    settle(window)
+    try:
+        labels = [label for _sample, label in t.plot.plotItem.legend.items]
+        assert [label.text for label in labels] == ["Gradient descent"]
+        assert _bright_pixels_under(t.plot, labels[0].item) > 20
+        assert _bright_pixels_under(t.plot, t.plot.plotItem.getAxis("bottom")) > 20  # the step axis too
+    finally:
+        dark.trigger()
