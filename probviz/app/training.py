@@ -374,9 +374,6 @@ class TrainingPanel(QWidget):
         right.setPen(fg)
         right.setTextPen(fg)
         size = f"{style.font_size}pt"  # large in presentation mode, like the rest of the dock
-        for name in ("left", "bottom", "right"):
-            axis = item.getAxis(name)
-            axis.setLabel(axis.labelText, **{"font-size": size})
         item.legend.setLabelTextSize(size)
         for _sample, label in item.legend.items:  # a label takes a new colour and size only with its text
             label.setText(label.text, color=fg, size=size)
