@@ -369,14 +369,11 @@ class TrainingPanel(QWidget):
         """The plot in the window's theme (light or dark) and text size."""
         self.plot.apply_style(style)
         fg = pg.mkColor(*style.foreground)
-        item = self.plot.plotItem
-        right = item.getAxis("right")
+        right = self.plot.plotItem.getAxis("right")
         right.setPen(fg)
         right.setTextPen(fg)
-        size = f"{style.font_size}pt"  # large in presentation mode, like the rest of the dock
-        item.legend.setLabelTextSize(size)
-        for _sample, label in item.legend.items:  # a label takes a new colour and size only with its text
-            label.setText(label.text, color=fg, size=size)
+        for _sample, label in self.plot.plotItem.legend.items:  # a label takes a new colour only with its text
+            label.setText(label.text, color=fg)
         self.optimum_line.setPen(pg.mkPen(fg, width=1.5, style=Qt.PenStyle.DashLine))
 
     def curves(self):

@@ -314,23 +314,3 @@ def test_the_error_plot_reads_in_the_dark_theme(qtbot, window):
         assert _bright_pixels_under(t.plot, t.plot.plotItem.getAxis("bottom")) > 20  # the step axis too
     finally:
         dark.trigger()
-
-
-def test_the_error_plot_grows_with_presentation_mode(qtbot, window):
-    """F5 enlarges the plot's legend with the rest of the dock; F5 again restores it."""
-    _open(qtbot, window, "fruit", "perceptron")
-    t = window.training
-    key(qtbot, window, Qt.Key.Key_Period)
-    item = t.plot.plotItem
-
-    def heights():
-        return [label.item.boundingRect().height() for _sample, label in item.legend.items]
-
-    before = heights()
-    assert len(before) == 2  # the criterion and the count
-    key(qtbot, window, Qt.Key.Key_F5)
-    try:
-        assert all(b > 1.4 * a for a, b in zip(before, heights()))
-    finally:
-        key(qtbot, window, Qt.Key.Key_F5)
-    np.testing.assert_allclose(heights(), before)
