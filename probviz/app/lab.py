@@ -500,6 +500,7 @@ class LearningDialog(QDialog):
         self.plot.setLogMode(x=True, y=False)
         self.plot.setLabel("bottom", "points per class")
         self.plot.setLabel("left", "true error")
+        self.plot.getAxis("left").enableAutoSIPrefix(False)  # an error rate reads 0.08, not 80 (x0.001)
         self.plot.addLegend(offset=(-10, 10))
         self._foreground = pg.mkColor("#555555")
         if parent is not None and hasattr(parent, "section_plot"):  # the Lab's theme: background and text
@@ -599,6 +600,8 @@ class LearningDialog(QDialog):
         if legend is not None:
             legend.clear()
         sizes = np.asarray(r["sizes"], float)
+        # ticks at the sizes run (the log axis's own minor labels crowd into each other)
+        plot.getAxis("bottom").setTicks([[(float(np.log10(n)), f"{n:g}") for n in sizes]])
         for i, (label, m) in enumerate(self._shown_labels(r).items()):
             c = OKABE_ITO[i % len(OKABE_ITO)]
             E = np.asarray(m["errors"], float)

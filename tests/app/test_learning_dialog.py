@@ -140,3 +140,16 @@ def test_opening_learning_curves_eight_times_leaves_no_dialog_behind(qtbot, wind
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert seen == ["LearningDialog"] * 8
     assert window.lab.findChildren(LearningDialog) == []
+
+
+def test_the_axes_read_as_sizes_and_error_rates(qtbot, window):
+    """The size axis is labelled at the sizes run (not crowded log minor ticks); the error axis reads as a
+    rate (0.1), with no "(x0.001)" scale prefix."""
+    _fruit(window)
+    dialog = _dialog(qtbot, window, "4,16,64,256", 1)
+    qtbot.mouseClick(dialog.run_button, LEFT)
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=30_000)
+    bottom, left = dialog.plot.getAxis("bottom"), dialog.plot.getAxis("left")
+    ticks = bottom._tickLevels  # the ticks set by hand (pyqtgraph keeps them there; None: its own)
+    assert ticks is not None and [text for _v, text in ticks[0]] == ["4", "16", "64", "256"]
+    assert "x0.001" not in left.labelString() and left.autoSIPrefixScale == 1.0
