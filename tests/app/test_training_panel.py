@@ -301,16 +301,21 @@ def test_the_error_plot_reads_in_the_dark_theme(qtbot, window):
     t = window.training
     window.training_dock.show()
     window.training_dock.raise_()
-    key(qtbot, window, Qt.Key.Key_Period)
-    key(qtbot, window, Qt.Key.Key_Period)
     dark = next(a for a in next(m.menu() for m in window.menuBar().actions() if m.text() == "&View").actions()
                 if a.text() == "&Dark theme")
+    was_dark = dark.isChecked()  # the first start follows the desktop: make it light, then switch
+    if was_dark:
+        dark.trigger()
+    key(qtbot, window, Qt.Key.Key_Period)
+    key(qtbot, window, Qt.Key.Key_Period)
     dark.trigger()
     settle(window)
+    assert dark.isChecked()
     try:
         labels = [label for _sample, label in t.plot.plotItem.legend.items]
         assert [label.text for label in labels] == ["Gradient descent"]
         assert _bright_pixels_under(t.plot, labels[0].item) > 20
         assert _bright_pixels_under(t.plot, t.plot.plotItem.getAxis("bottom")) > 20  # the step axis too
     finally:
-        dark.trigger()
+        if dark.isChecked() != was_dark:
+            dark.trigger()
