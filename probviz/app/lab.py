@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from probviz.app.widgets import NumberField, SmallPlot, guard_wheel
 from probviz.colors import OKABE_ITO
 from probviz.models import MODEL_NAMES, REGISTRY, create
-from probviz.models.learning import learning_curve
+from probviz.models.learning import MAX_SEEDS, MAX_SIZE, learning_curve
 from probviz.models.truth import Truth, error_rate, fitted_truth
 from probviz.scene import cross_section
 from probviz.style import Style
@@ -457,14 +457,18 @@ class _CurveWorker(QObject):
 
 
 class LearningDialog(QDialog):
-    """Two models' true error against the training-set size, computed on a worker thread."""
+    """Two models' true error against the training-set size, computed on a worker thread one size at a
+    time, each size drawn as soon as it is done. Closing the dialog deletes it."""
 
     def __init__(self, truth, models, parent=None):
         super().__init__(parent)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # each opening makes a new one: none piles up
         self.setWindowTitle("Learning curves")
         self.truth = truth
-        self.result = None
+        self.result = None  # the whole run, once every size is done
+        self.partial = None  # the sizes done so far, as learning_curve returns them
         self._thread = None
+        self._sizes, self._at, self._cancelled = [], 0, False
         self.models = []
         form = QFormLayout()
         for i, (name, _params) in enumerate(models):
@@ -479,7 +483,7 @@ class LearningDialog(QDialog):
         self.sizes.setToolTip("Points per class on average (n K points shared by the priors, at least 2 a class)")
         form.addRow("Sizes", self.sizes)
         self.seeds = QSpinBox()
-        self.seeds.setRange(1, 200)
+        self.seeds.setRange(1, MAX_SEEDS)
         self.seeds.setValue(20)
         self.seeds.setToolTip("Training sets drawn per size")
         form.addRow("Seeds", self.seeds)
@@ -496,9 +500,16 @@ class LearningDialog(QDialog):
         self.plot.setLogMode(x=True, y=False)
         self.plot.setLabel("bottom", "points per class")
         self.plot.setLabel("left", "true error")
+        self.plot.getAxis("left").enableAutoSIPrefix(False)  # an error rate reads 0.08, not 80 (x0.001)
         self.plot.addLegend(offset=(-10, 10))
-        if parent is not None and hasattr(parent, "section_plot"):
+        self._foreground = pg.mkColor("#555555")
+        if parent is not None and hasattr(parent, "section_plot"):  # the Lab's theme: background and text
             self.plot.setBackground(parent.section_plot.backgroundBrush())
+            self._foreground = parent.section_plot.getAxis("left").textPen().color()
+            for name in ("left", "bottom"):
+                self.plot.getAxis(name).setPen(self._foreground)
+                self.plot.getAxis(name).setTextPen(self._foreground)
+            self.plot.plotItem.legend.setLabelTextColor(self._foreground)
         row = QHBoxLayout()
         for b in (self.run_button, self.cancel_button, self.export_button):
             row.addWidget(b)
@@ -509,9 +520,9 @@ class LearningDialog(QDialog):
         lay.addWidget(self.status)
         lay.addWidget(self.plot, 1)
         self.resize(640, 640)
-        self.run_button.clicked.connect(self.run)
-        self.cancel_button.clicked.connect(self.cancel)
-        self.export_button.clicked.connect(self.export)
+        self.run_button.clicked.connect(lambda _checked=False: self.run())
+        self.cancel_button.clicked.connect(lambda _checked=False: self.cancel())
+        self.export_button.clicked.connect(lambda _checked=False: self.export())
 
     def chosen(self):
         names = [c.currentData() for c in self.models]
@@ -521,63 +532,86 @@ class LearningDialog(QDialog):
         try:
             sizes = [int(v) for v in self.sizes.text().split(",") if v.strip()]
         except ValueError:
-            self.status.setText("Sizes: whole numbers separated by commas")
+            sizes = []
+        if not sizes or any(not 1 <= n <= MAX_SIZE for n in sizes):
+            self.status.setText(f"Sizes: whole numbers from 1 to {MAX_SIZE:,}, separated by commas")
             return
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        self.status.setText("Fitting…")
+        self.export_button.setEnabled(False)
+        self.result, self.partial, self._sizes, self._cancelled = None, None, sizes, False
+        self.progress.setRange(0, len(sizes) * self.seeds.value())
+        self.progress.setValue(0)
+        self._start(0)
+
+    def _start(self, i):
+        """The worker for size ``i`` alone (each (size, seed) draws its own set, so one size at a time gives
+        the same curves as the whole run at once)."""
+        self._at = i
+        self.status.setText(f"Fitting size {self._sizes[i]} ({i + 1} of {len(self._sizes)})…")
         self._thread = QThread(self)
-        self._worker = _CurveWorker(self.truth, self.chosen(), sizes, self.seeds.value())
+        self._worker = _CurveWorker(self.truth, self.chosen(), [self._sizes[i]], self.seeds.value())
         self._worker.moveToThread(self._thread)
         self._thread.started.connect(self._worker.run)
         self._worker.progress.connect(self._progress)
-        self._worker.done.connect(self._done)
+        self._worker.done.connect(self._size_done)
         self._thread.start()
 
     def _progress(self, done, total):
-        self.progress.setMaximum(total)
-        self.progress.setValue(done)
+        self.progress.setValue(self._at * total + done)
 
     def cancel(self):
+        self._cancelled = True
         if self._thread is not None:
             self._worker.cancelled = True
 
-    def _done(self, result):
-        self._thread.quit()
-        self._thread.wait()
-        self._thread = None
+    def _stop_thread(self):
+        if self._thread is not None:
+            self._thread.quit()
+            self._thread.wait(10_000)
+            self._thread = None
+
+    def _size_done(self, result):
+        self._stop_thread()
+        if isinstance(result, dict):
+            self.partial = self._joined(self.partial, result)
+            self.draw(self.partial)
+        done = 0 if self.partial is None else len(self.partial["sizes"])
+        if isinstance(result, dict) and not self._cancelled and done < len(self._sizes):
+            self._start(done)
+            return
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
-        if result is None:
-            self.status.setText("Cancelled")
-            return
         if isinstance(result, str):
             self.status.setText(result)
-            return
-        self.result = result
-        self.export_button.setEnabled(True)
-        self.status.setText(f"Bayes error {result['bayes_error']:.4g}; the mean over {result['seeds']} seeds, "
-                            "10% and 90% dotted")
-        self.draw()
+        elif done < len(self._sizes):
+            self.status.setText(f"Cancelled: {done} of {len(self._sizes)} sizes drawn")
+        else:
+            self.result = self.partial
+            self.export_button.setEnabled(True)
+            self.status.setText(f"Bayes error {self.result['bayes_error']:.4g}; the mean over "
+                                f"{self.result['seeds']} seeds, 10% and 90% dotted")
 
-    def draw(self):
-        r = self.result
+    def draw(self, r=None):
+        r = self.result if r is None else r
         plot = self.plot
         plot.clear()
         legend = plot.plotItem.legend
         if legend is not None:
             legend.clear()
         sizes = np.asarray(r["sizes"], float)
-        for i, (label, m) in enumerate(r["models"].items()):
+        # ticks at the sizes run (the log axis's own minor labels crowd into each other)
+        plot.getAxis("bottom").setTicks([[(float(np.log10(n)), f"{n:g}") for n in sizes]])
+        for i, (label, m) in enumerate(self._shown_labels(r).items()):
             c = OKABE_ITO[i % len(OKABE_ITO)]
             E = np.asarray(m["errors"], float)
             plot.plot(sizes, m["mean"], pen=pg.mkPen(c, width=2.5), symbol="o", symbolBrush=c, symbolSize=6,
-                      name=REGISTRY[m["name"]].label)
+                      name=label)
             with np.errstate(invalid="ignore"):
                 for q in (10, 90):
                     plot.plot(sizes, np.nanpercentile(E, q, axis=1), pen=pg.mkPen(c, width=1, style=Qt.PenStyle.DotLine))
         plot.addItem(pg.InfiniteLine(r["bayes_error"], angle=0,
-                                     pen=pg.mkPen("#555555", width=1.5, style=Qt.PenStyle.DashLine)))
+                                     pen=pg.mkPen(self._foreground, width=1.5, style=Qt.PenStyle.DashLine)))
 
     def export(self):
         from probviz.app.export import export_curves, learning_curves
@@ -586,7 +620,7 @@ class LearningDialog(QDialog):
                                               "Figures (*.png *.svg *.pdf)")
         if not path:
             return
-        curves, axes, bounds, ticks = learning_curves(self.result)
+        curves, axes, bounds, ticks = learning_curves({**self.result, "models": self._shown_labels(self.result)})
         try:
             export_curves(path, curves, axes, bounds=bounds, x_labels=ticks, title="Learning curves")
         except (OSError, ValueError) as e:
@@ -594,14 +628,31 @@ class LearningDialog(QDialog):
 
     def closeEvent(self, ev):  # noqa: N802
         self.cancel()
-        if self._thread is not None:
-            self._thread.quit()
-            self._thread.wait(10_000)
+        self._stop_thread()
         super().closeEvent(ev)
 
     def reject(self):
         self.cancel()
-        if self._thread is not None:
-            self._thread.quit()
-            self._thread.wait(10_000)
+        self._stop_thread()
         super().reject()
+
+    @staticmethod
+    def _joined(a, b: dict) -> dict:
+        """learning_curve's results over consecutive sizes as one (``a`` None: ``b`` alone). A size at
+        which a model never fitted has no mean: NaN keeps its place."""
+        def mean(m, n):
+            return m["mean"] or [float("nan")] * n
+
+        b = {**b, "models": {k: {**m, "mean": mean(m, len(b["sizes"]))} for k, m in b["models"].items()}}
+        if a is None:
+            return b
+        models = {label: {**m, **{k: m[k] + b["models"][label][k] for k in ("mean", "sd", "errors")}}
+                  for label, m in a["models"].items()}
+        return {**a, "sizes": a["sizes"] + b["sizes"], "models": models}
+
+    @staticmethod
+    def _shown_labels(result: dict) -> dict:
+        """The models of a learning_curve result under the names the window gives them ("LDA (shared
+        covariance)", not "lda"), their parameters added when the same model comes twice."""
+        return {REGISTRY[m["name"]].label + ("" if key == m["name"] else " " + key[len(m["name"]):]): m
+                for key, m in result["models"].items()}

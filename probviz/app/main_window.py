@@ -236,9 +236,17 @@ class MainWindow(QMainWindow):
             train, "&Show the training step", lambda *_: t.active.setChecked(self.train_show_action.isChecked()),
             QKeySequence("T"), checkable=True)
         t.active.toggled.connect(self.train_show_action.setChecked)
-        self._action(train, "&Play / pause", self._toggle_play, QKeySequence(Qt.Key.Key_Space))
-        self._action(train, "S&tep", self._train_step, QKeySequence("."))
-        self._action(train, "&Reset training", t.reset, QKeySequence("Ctrl+R"))
+        steps = [self.train_show_action,
+                 self._action(train, "&Play / pause", self._toggle_play, QKeySequence(Qt.Key.Key_Space)),
+                 self._action(train, "S&tep", self._train_step, QKeySequence(".")),
+                 self._action(train, "&Reset training", lambda *_: t.reset(), QKeySequence("Ctrl+R"))]
+
+        def follow_the_dock(trainable: bool):  # a model fitted in one go has nothing to step
+            for a in steps:
+                a.setEnabled(trainable)
+
+        t.trainable_changed.connect(follow_the_dock)
+        follow_the_dock(t.trainable)
         train_panel = self.training_dock.toggleViewAction()
         train_panel.setText("Training &panel")
         train.addAction(train_panel)

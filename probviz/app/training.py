@@ -27,14 +27,27 @@ from probviz.style import Style
 MAX_FPS = 60
 
 
+#: the perceptron's criterion E_P(w) (Bishop eq. 4.54), its P a subscript (axis labels are HTML)
+CRITERION_LABEL = "E<sub>P</sub>(w)"
+
+
 def _vector(v) -> str:
     return "(" + ", ".join(f"{a:.3g}" for a in np.ravel(v)) + ")"
+
+
+class IntegerAxis(pg.AxisItem):
+    """An axis of counts (steps, points): ticks only at whole numbers, however far it is zoomed in."""
+
+    def tickSpacing(self, minVal, maxVal, size):  # noqa: N802 (pyqtgraph's name)
+        levels = [(spacing, offset) for spacing, offset in super().tickSpacing(minVal, maxVal, size) if spacing >= 1]
+        return levels or [(1.0, 0.0)]
 
 
 class TrainingPanel(QWidget):
     """Optimizer, learning rate, speed, Step / Play / Reset, the readout and the error plot."""
 
     changed = Signal()  # a new step (or run) to draw
+    trainable_changed = Signal(bool)  # whether the model can be trained: the Train menu follows the dock
 
     def __init__(self, doc, parent=None):
         super().__init__(parent)
@@ -80,10 +93,25 @@ class TrainingPanel(QWidget):
         self.plot = SmallPlot()
         self.plot.setMinimumHeight(160)
         self.plot.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.plot.setAxisItems({"bottom": IntegerAxis("bottom"), "right": IntegerAxis("right")})
         self.plot.setLabel("bottom", "step")
         self.plot.setLabel("left", "E(w)")
         self.plot.showGrid(x=True, y=True, alpha=0.25)
+        self.plot.plotItem.getAxis("right").setGrid(False)  # the grid follows E's axis, not the count's
         self.plot.addLegend(offset=(-10, 10))
+        # the perceptron's misclassified count (0 to N) on its own right-hand axis: on E_P's axis the
+        # criterion would be squashed flat
+        item = self.plot.plotItem
+        self.count_view = pg.ViewBox(enableMouse=False)
+        item.scene().addItem(self.count_view)
+        item.getAxis("right").linkToView(self.count_view)
+        item.getAxis("right").setLabel("misclassified")
+        self.count_view.setXLink(item.vb)
+        item.vb.sigResized.connect(lambda *_: self.count_view.setGeometry(item.vb.sceneBoundingRect()))
+        self.count_curve = pg.PlotDataItem(pen=pg.mkPen(OKABE_ITO[4], width=1.5, style=Qt.PenStyle.DashLine),
+                                           name="misclassified (right axis)")
+        self.count_view.addItem(self.count_curve)
+        item.hideAxis("right")
         self.optimum_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#555555", width=1.5, style=Qt.PenStyle.DashLine))
         self.plot.addItem(self.optimum_line)
 
@@ -116,9 +144,10 @@ class TrainingPanel(QWidget):
         self.eta.valueChanged.connect(lambda _v: self.restart())
         self.start.currentIndexChanged.connect(lambda _i: self.restart())
         self.speed.valueChanged.connect(lambda _v: self._set_timer())
-        self.step_button.clicked.connect(self.step)
+        # clicked passes Qt's checked flag (False): connected straight to step(count) it would take 0 steps
+        self.step_button.clicked.connect(lambda _checked=False: self.step())
         self.play_button.toggled.connect(self.play)
-        self.reset_button.clicked.connect(self.reset)
+        self.reset_button.clicked.connect(lambda _checked=False: self.reset())
         self.active.toggled.connect(lambda _on: self.changed.emit())
         self.apply_style(Style())
         self.sync()
@@ -142,6 +171,7 @@ class TrainingPanel(QWidget):
         for w in (self.optimizer, self.eta, self.speed, self.start, self.step_button, self.play_button,
                   self.reset_button, self.active):
             w.setEnabled(ok)
+        self.trainable_changed.emit(ok)
         perceptron = self.doc.model_name == "perceptron"
         newton = self.optimizer.model().item(OPTIMIZERS.index("newton"))
         newton.setEnabled(not perceptron)
@@ -151,7 +181,8 @@ class TrainingPanel(QWidget):
         if perceptron:
             self.start.setCurrentIndex(0)
         self.eta.setEnabled(ok and self.name != "newton")
-        self.plot.setLabel("left", "E_P(w)" if perceptron else "E(w)")
+        self.plot.setLabel("left", CRITERION_LABEL if perceptron else "E(w)")
+        self.plot.plotItem.showAxis("right", perceptron)
         self.runs.clear()
         if not ok:
             self.play_button.setChecked(False)
@@ -268,9 +299,18 @@ class TrainingPanel(QWidget):
             self.readout.setText(self.error or "Add points of two classes to train.")
         else:
             s = t.current
-            lines = [f"step {s.index}   E(w) = {s.error:.5g}"
+            N = len(t.X)
+            perceptron = t.name == "perceptron"
+            lines = [f"step {s.index}   " + ("perceptron criterion" if perceptron else "E(w) =") + f" {s.error:.5g}"
                      + ("" if self._optimum is None else f"   (optimum {self._optimum:.5g})"),
-                     f"misclassified {s.wrong} of {len(t.X)}   ||w|| = {s.norm:.4g}"]
+                     f"misclassified {s.wrong} of {N} (accuracy {100 * (N - s.wrong) / N:.1f}%)   "
+                     f"||w|| = {s.norm:.4g}"]
+            tied = t.on_boundary(s.W)
+            if perceptron and not np.any(s.W):
+                lines.append("w = 0 decides nothing: every point lies on the boundary wᵀφ = 0, so every point "
+                             "counts as misclassified (it is in M, Bishop eq. 4.54)")
+            elif tied:
+                lines.append(f"{tied} of them on the boundary wᵀφ = 0: undecided, counted as misclassified")
             if s.point >= 0:
                 name = t.names[t.classes[t.codes[s.point]]] if t.names is not None else str(t.classes[t.codes[s.point]])
                 term = "−t_n φ_n" if t.name == "perceptron" else "(y_n − t_n) φ_n"
@@ -297,6 +337,7 @@ class TrainingPanel(QWidget):
         legend = self.plot.plotItem.legend
         if legend is not None:
             legend.clear()
+        self.count_curve.setData([], [])
         for i, name in enumerate(OPTIMIZERS):
             if name not in self.runs:
                 continue
@@ -306,27 +347,38 @@ class TrainingPanel(QWidget):
                            style=Qt.PenStyle.SolidLine if current else Qt.PenStyle.DotLine)
             self.plot.plot(steps, errors, pen=pen, name=OPTIMIZER_LABELS[name])
             if wrong is not None and current:
-                self.plot.plot(steps, wrong, pen=pg.mkPen(OKABE_ITO[4], width=1.5, style=Qt.PenStyle.DashLine),
-                               name="misclassified")
+                self.count_curve.setData(steps, wrong)
+                if legend is not None:
+                    legend.addItem(self.count_curve, self.count_curve.name())
         self.optimum_line.setVisible(self._optimum is not None)
         if self._optimum is not None:
             self.optimum_line.setValue(self._optimum)
-        values = [v for steps, errors, wrong in self.runs.values() for v in errors + (wrong or [])]
+        values = [v for steps, errors, wrong in self.runs.values() for v in errors]
         values += [] if self._optimum is None else [self._optimum]
         values = [v for v in values if np.isfinite(v)]
         if values:  # every curve and the optimum in view (the line does not count for auto-range)
             lo, hi = min(values), max(values)
             pad = 0.05 * (hi - lo) if hi > lo else max(abs(hi), 1.0) * 0.5
             self.plot.setYRange(lo - pad, hi + pad, padding=0)
-            last = max((steps[-1] for steps, _, _ in self.runs.values()), default=1)
-            self.plot.setXRange(0, max(last, 1), padding=0.02)
+        last = max((steps[-1] for steps, _, _ in self.runs.values()), default=1)
+        self.plot.setXRange(0, max(last, 1), padding=0.02)  # step 0 too: the axis reads 0 and 1
+        if self.trainer is not None:
+            self.count_view.setYRange(0, len(self.trainer.X), padding=0.05)
 
     def apply_style(self, style):
         """The plot in the window's theme (light or dark) and text size."""
         self.plot.apply_style(style)
         fg = pg.mkColor(*style.foreground)
+        right = self.plot.plotItem.getAxis("right")
+        right.setPen(fg)
+        right.setTextPen(fg)
+        for _sample, label in self.plot.plotItem.legend.items:  # a label takes a new colour only with its text
+            label.setText(label.text, color=fg)
         self.optimum_line.setPen(pg.mkPen(fg, width=1.5, style=Qt.PenStyle.DashLine))
 
     def curves(self):
         """What the error plot shows, as (label, steps, values) per curve, for tests and export."""
-        return [(item.name(), *item.getData()) for item in self.plot.plotItem.listDataItems()]
+        items = self.plot.plotItem.listDataItems()
+        if self.count_curve.xData is not None and len(self.count_curve.xData):
+            items.append(self.count_curve)
+        return [(item.name(), *item.getData()) for item in items]

@@ -115,11 +115,16 @@ class _LinearModel(Classifier):
         model.class_names_ = class_names(model.classes_, names)
         model.notices_, model.n_features_in_ = [], 2
         K = len(model.classes_)
-        model.ovr_ = K > 2
+        model.ovr_ = model._one_vs_rest(K)
         model.frame_ = (np.asarray(frame[0], float), np.asarray(frame[1], float))
         model.n_iter_, model.converged_, model.start_, model.separation_, model.gradient_ = steps, False, "zero", "", 0.0
         model._set_weights(np.asarray(W, float), *model.frame_, BASES[model.basis], K)
         return model
+
+    @staticmethod
+    def _one_vs_rest(K: int) -> bool:
+        """Whether K classes are K separate binary problems (then regions may be undecided)."""
+        return False
 
     def _frame_map(self, center, scale, degree):
         """M (F, F): row m holds the objective's coefficients [1, phi(x)] of the solver's feature m."""
@@ -218,6 +223,10 @@ class LogisticRegression(_LinearModel):
 
     def _targets(self, codes, K):
         return np.stack([codes == k for k in range(K)], axis=1) if K > 2 else (codes == 1)[:, None]
+
+    @staticmethod
+    def _one_vs_rest(K: int) -> bool:
+        return K > 2
 
     def _weights_from_scores(self, C):
         """Two rows (0, a) or any two scores: their log-odds; K > 2 rows: one-vs-rest scores."""

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import expit
 
-from probviz.models.base import check_Xy, data_frame
+from probviz.models.base import argmax_classes, check_Xy, data_frame
+from probviz.models.discriminant import Perceptron
 from probviz.models.logistic import BASES, DEFAULT_BASIS, DEFAULT_L2, DEFAULT_STANDARDIZE
 from probviz.models.newton import BinaryBatch, Multinomial, _solve, gradient_scale
 from probviz.models.poly import design_matrix
@@ -112,8 +113,15 @@ class Trainer:
         """E(W) as the module docstring defines it."""
         if self.name == "perceptron":
             m = (self.Phi @ W[0]) * self.t
-            return float(-np.sum(m[m <= 0]))
+            return float(-np.sum(m[m <= 0])) + 0.0  # + 0.0: w = 0 gives 0, not -0
         return self.problem.value(W)[0]
+
+    def on_boundary(self, W) -> int:
+        """Training points with w^T phi_n = 0 exactly: the perceptron counts them as misclassified
+        (they are in M, eq. 4.54); at w = 0 that is every point."""
+        if self.name != "perceptron":
+            return 0
+        return int(np.count_nonzero(self.Phi @ W[0] == 0))
 
     def misclassified(self, W) -> int:
         if self.name == "perceptron":
@@ -239,7 +247,7 @@ class Trainer:
         s = self.current if step is None else step
         cls = info(self.name).cls
         if self.name == "perceptron":
-            model = cls()
+            model = PerceptronStep()
             model.classes_, model.notices_, model.n_features_in_ = self.classes, [], 2
             from probviz.models.base import class_names
 
@@ -270,6 +278,25 @@ class Trainer:
         """coef (rows, M) and intercept (rows,) in the units of x, as ``probviz fit --json`` reports."""
         m = self.model(step)
         return {"coef": m.coef_.tolist(), "intercept": np.atleast_1d(m.intercept_).tolist()}
+
+
+class PerceptronStep(Perceptron):
+    """The perceptron at a training step. Its criterion counts a point with y(x) = w^T phi(x) = 0 as
+    misclassified (it is in M, Bishop eq. 4.54), so such points, and the grid where y(x) = 0, are left
+    undecided here instead of going to the first class by a tie: at w = 0 it decides nothing, and the
+    accuracy it reports is the criterion's."""
+
+    def decide(self, X) -> np.ndarray:
+        S = self.decision_function(X)
+        out = argmax_classes(S.T).astype(np.intp)
+        out[S[:, 1] == S[:, 0]] = -1
+        return out
+
+    def decide_grid(self, xs, ys) -> np.ndarray:
+        S = self.scores_.evaluate_grid(xs, ys)
+        out = argmax_classes(S).astype(np.intp)
+        out[S[1] == S[0]] = -1
+        return out
 
 
 def separable_note(trainer: Trainer) -> str:

@@ -156,3 +156,169 @@ def test_edits_while_the_fit_is_shown_cost_the_trainer_nothing(qtbot, window, mo
     window.doc.add_points([[0.3, -0.5]], 0)  # now the step is on screen: an edit starts the run again at once
     settle(window)
     assert len(made) == 2 and t.trainer.current.index == 0 and len(t.trainer.X) == 254
+
+
+def test_the_dock_buttons_do_what_they_say_when_pressed(qtbot, window):
+    """Step, Play and Reset pressed with the mouse, as a person presses them: Qt's clicked(checked=False)
+    must not reach step() as its count."""
+    _open(qtbot, window, "fruit", "logistic")
+    t = window.training
+    left = Qt.MouseButton.LeftButton
+    qtbot.mouseClick(t.step_button, left)
+    settle(window)
+    assert t.trainer.current.index == 1 and t.showing() and "step 1 " in t.readout.text()
+    qtbot.mouseClick(t.step_button, left)
+    settle(window)
+    assert t.trainer.current.index == 2
+    # the canvas draws that step's weights
+    X = window.doc.X
+    np.testing.assert_allclose(_shown(window).predict_proba(X), t.trainer.model().predict_proba(X), atol=1e-12)
+    t.speed.setValue(200)
+    qtbot.mouseClick(t.play_button, left)
+    assert t.play_button.isChecked() and t.play_button.text() == "Pause"
+    qtbot.waitUntil(lambda: t.trainer.current.index >= 8, timeout=5000)
+    qtbot.mouseClick(t.play_button, left)
+    assert not t.play_button.isChecked() and t.play_button.text() == "Play"
+    stopped = t.trainer.current.index
+    qtbot.wait(100)
+    assert t.trainer.current.index == stopped
+    qtbot.mouseClick(t.reset_button, left)
+    settle(window)
+    assert t.trainer.current.index == 0 and len(t.trainer.history) == 1
+    assert t.readout.text().startswith("step 0 ")
+
+
+def test_a_softmax_step_on_the_canvas_has_no_one_vs_rest_hatching(qtbot, window):
+    """Three classes: softmax decides every x (Bishop 4.3.4); only one-vs-rest leaves regions undecided."""
+    _open(qtbot, window, "shared-vs-own-covariance", "softmax")
+    t = window.training
+    for _ in range(3):
+        key(qtbot, window, Qt.Key.Key_Period)
+    assert t.showing() and t.trainer.current.index == 3
+    assert _shown(window).name == "softmax" and window.result.scene.ambiguous is None
+    window.doc.set_model("logistic")  # one-vs-rest: hatched where no class, or several, claims x
+    settle(window)
+    key(qtbot, window, Qt.Key.Key_Period)
+    assert t.showing() and window.result.scene.ambiguous is not None
+
+
+def _accuracy(text):
+    import re
+
+    return float(re.search(r"accuracy (\d+\.\d)%", text).group(1))
+
+
+def test_the_perceptron_readout_and_the_status_line_agree_and_the_count_has_its_own_axis(qtbot, window):
+    _open(qtbot, window, "fruit", "perceptron")
+    t = window.training
+    N = len(window.doc.X)
+    key(qtbot, window, Qt.Key.Key_T)  # step 0 on the canvas: w = 0
+    assert t.showing() and t.trainer.current.index == 0
+    readout, status = t.readout.text(), window.message.text()
+    assert "-0" not in readout and readout.splitlines()[0] == "step 0   perceptron criterion 0"
+    assert f"misclassified {N} of {N} (accuracy 0.0%)" in readout and "w = 0 decides nothing" in readout
+    assert _accuracy(status) == 0.0 and f"{N} points undecided" in status
+    hatched = window.result.scene.ambiguous[..., 3] > 0  # the whole plane hatched: nothing decided
+    assert hatched.any(axis=0).all() and hatched.any(axis=1).all()
+    for _ in range(3):
+        key(qtbot, window, Qt.Key.Key_Period)
+    readout, status = t.readout.text(), window.message.text()
+    wrong = t.trainer.current.wrong
+    assert 0 < wrong < N and f"misclassified {wrong} of {N}" in readout
+    assert _accuracy(readout) == _accuracy(status) == round(100 * (N - wrong) / N, 1)
+    # E_P has the left axis to itself; the count (0 to N) its own axis on the right
+    item = t.plot.plotItem
+    left, right, bottom = item.getAxis("left"), item.getAxis("right"), item.getAxis("bottom")
+    assert right.isVisible() and right.labelText == "misclassified"
+    errors = [h.error for h in t.trainer.history]
+    lo, hi = item.vb.viewRange()[1]
+    assert (max(errors) - min(errors)) / (hi - lo) > 0.8  # the criterion fills its axis: not a flat line
+    assert hi < N / 2
+    c0, c1 = t.count_view.viewRange()[1]
+    assert c0 <= 0 and N <= c1 < 1.2 * N
+    counts = dict((c[0], c[2]) for c in t.curves())["misclassified (right axis)"]
+    np.testing.assert_array_equal(counts, [h.wrong for h in t.trainer.history])
+    # the axis label reads E with a subscript P, not the literal "E_P(w)"
+    assert left.label.toPlainText().strip() == "EP(w)" and "vertical-align:sub" in left.label.toHtml()
+    # steps are whole numbers: no tick at 0.5 on the step axis, nor half a point on the count axis
+    for axis in (bottom, right):
+        values = [v for _spacing, ticks in axis.tickValues(*axis.range, axis.width() or 200) for v in ticks]
+        assert values and all(float(v).is_integer() for v in values)
+    # another model: the right axis goes
+    window.doc.set_model("logistic")
+    settle(window)
+    assert not right.isVisible() and "perceptron" not in t.readout.text()
+
+
+def _train_menu(window):
+    menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Train")
+    return {a.text().replace("&", ""): a for a in menu.actions() if not a.isSeparator()}
+
+
+def test_the_train_menu_says_what_the_dock_says(qtbot, window):
+    """A model fitted in one go (LDA) cannot be stepped: the dock's controls are disabled, and so are the
+    Train menu's Step, Play / pause, Show the training step and Reset; their keys do nothing."""
+    _open(qtbot, window, "fruit", "lda")
+    t = window.training
+    actions = _train_menu(window)
+    stepping = ("Show the training step", "Play / pause", "Step", "Reset training")
+    assert not t.step_button.isEnabled() and not t.active.isEnabled()
+    assert not any(actions[name].isEnabled() for name in stepping)
+    assert actions["Training panel"].isEnabled()
+    before = (t.readout.text(), window.message.text(), window.doc.undo_stack.count())
+    for k, mod in ((Qt.Key.Key_T, Qt.KeyboardModifier.NoModifier), (Qt.Key.Key_Space, Qt.KeyboardModifier.NoModifier),
+                   (Qt.Key.Key_Period, Qt.KeyboardModifier.NoModifier), (Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)):
+        key(qtbot, window, k, mod)
+        qtbot.wait(50)
+        settle(window)
+        assert (t.readout.text(), window.message.text(), window.doc.undo_stack.count()) == before
+        assert t.trainer is None and not t.active.isChecked() and not t.play_button.isChecked()
+        assert _shown(window).name == "lda"
+    # a model that learns step by step: the menu and its keys work again
+    window.doc.set_model("logistic")
+    settle(window)
+    assert all(actions[name].isEnabled() for name in stepping)
+    key(qtbot, window, Qt.Key.Key_Period)
+    assert t.trainer.current.index == 1 and t.showing() and _shown(window).name == "logistic"
+    window.doc.set_model("qda")
+    settle(window)
+    assert not any(actions[name].isEnabled() for name in stepping)
+
+
+def _bright_pixels(text_item, background) -> int:
+    """Light pixels of a text item drawn on ``background``: text a person can read on a dark theme.
+    (Drawn alone: the test does not depend on where the legend lands in a plot of whatever size.)"""
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    document = text_item.document()
+    image = QImage(document.size().toSize(), QImage.Format.Format_RGB32)
+    image.fill(QColor(*background))
+    painter = QPainter(image)
+    document.drawContents(painter)
+    painter.end()
+    return sum(image.pixelColor(x, y).lightness() > 150 for x in range(image.width()) for y in range(image.height()))
+
+
+def test_the_error_plot_reads_in_the_dark_theme(qtbot, window):
+    """The legend's text takes the theme's colour when the theme changes after it was drawn."""
+    _open(qtbot, window, "fruit", "logistic")
+    t = window.training
+    window.training_dock.show()
+    window.training_dock.raise_()
+    dark = next(a for a in next(m.menu() for m in window.menuBar().actions() if m.text() == "&View").actions()
+                if a.text() == "&Dark theme")
+    was_dark = dark.isChecked()  # the first start follows the desktop: make it light, then switch
+    if was_dark:
+        dark.trigger()
+    key(qtbot, window, Qt.Key.Key_Period)
+    key(qtbot, window, Qt.Key.Key_Period)
+    dark.trigger()
+    settle(window)
+    assert dark.isChecked()
+    try:
+        labels = [label for _sample, label in t.plot.plotItem.legend.items]
+        assert [label.text for label in labels] == ["Gradient descent"]
+        assert _bright_pixels(labels[0].item, window.canvas.style.background) > 20
+    finally:
+        if dark.isChecked() != was_dark:
+            dark.trigger()

@@ -324,3 +324,65 @@ def test_the_generative_start_is_the_gaussian_models_log_odds(name, example):
         np.testing.assert_allclose(m.predict_proba(d.X), create("lda").fit(d.X, d.labels).predict_proba(d.X),
                                    atol=1e-10)
     assert Trainer("perceptron", d.X[d.labels < 2], d.labels[d.labels < 2]).generative_start() is None
+
+
+def test_a_softmax_step_draws_what_a_fitted_softmax_with_those_weights_draws():
+    """Softmax has no undecided region (Bishop 4.3.4): every x goes to the largest a_k. A training step
+    is drawn like the fitted model: started at the direct fit's weights, step 0's scene is the fit's
+    scene, with no one-vs-rest hatching; a step from w = 0 has the posterior softmax(W phi) written out
+    here. One-vs-rest logistic regression keeps its hatching (Bishop 4.1.2)."""
+    from probviz.scene import build_scene, grid_axes
+
+    d = load("shared-vs-own-covariance")
+    bounds, colors, shape = (-4.0, 6.0, -4.0, 6.0), [(230, 159, 0), (86, 180, 233), (0, 158, 115)], (96, 80)
+    fitted = create("softmax", l2=0.1).fit(d.X, d.labels)
+    t = Trainer("softmax", d.X, d.labels, optimizer="gd", eta=0.002, l2=0.1, start=fitted.weights_)
+    ours, theirs = (build_scene(m, bounds, colors, shape) for m in (t.model(), fitted))
+    assert ours.ambiguous is None and theirs.ambiguous is None
+    np.testing.assert_allclose(ours.posterior, theirs.posterior, atol=1e-6)
+    np.testing.assert_array_equal(ours.decision, theirs.decision)
+    np.testing.assert_array_equal(ours.image, theirs.image)
+    assert len(ours.boundaries) == len(theirs.boundaries) > 0
+    # from w = 0, a few steps: p(C_k|x) = exp(a_k) / sum_j exp(a_j), a = W [1, z], z the standardized x
+    t = Trainer("softmax", d.X, d.labels, optimizer="gd", eta=0.002, l2=0.1)
+    t.step(15)
+    scene = build_scene(t.model(), bounds, colors, shape)
+    assert scene.ambiguous is None
+    xs, ys = grid_axes(bounds, *shape)
+    G = np.column_stack([np.tile(xs, len(ys)), np.repeat(ys, len(xs))])
+    P = softmax(features(G, 1, True, _frame(d.X)) @ t.current.W.T, axis=1)
+    np.testing.assert_allclose(scene.posterior.reshape(-1, 3), P, atol=1e-6)
+    # one-vs-rest logistic regression's step is hatched where no sigma(a_k), or several, exceed 1/2
+    o = Trainer("logistic", d.X, d.labels, optimizer="gd", eta=0.002, l2=0.1)
+    o.step(15)
+    A = features(G, 1, True, _frame(d.X)) @ o.current.W.T
+    undecided = np.count_nonzero(A > 0, axis=1) != 1
+    hatched = build_scene(o.model(), bounds, colors, shape).ambiguous
+    assert undecided.any() and hatched is not None
+    assert np.all(hatched.reshape(-1, 4)[~undecided, 3] == 0)  # transparent where one class is decided
+
+
+def test_a_perceptron_step_decides_what_its_criterion_counts():
+    """E_P's M holds the points with w^T phi_n t_n <= 0 (eq. 4.54): a point on the boundary counts as
+    misclassified. The step's model says the same (undecided there, not the first class by a tie), so
+    its accuracy is 1 - |M| / N; at w = 0 it decides nothing, and E_P is +0, not -0."""
+    d = load("fruit")
+    N = len(d.X)
+    Phi = features(d.X, 1, True, _frame(d.X))
+    tt = np.where(d.labels == 1, 1.0, -1.0)
+    t = Trainer("perceptron", d.X, d.labels, optimizer="gd", eta=0.01)
+    s = t.current
+    assert s.error == 0.0 and np.copysign(1.0, s.error) == 1.0 and f"{s.error:.5g}" == "0"
+    assert s.wrong == N and t.on_boundary(s.W) == N
+    summary, wrong = t.model().evaluate(d.X, d.labels)
+    assert summary["accuracy"] == 0.0 and summary["undecided"] == N and wrong.all()
+    assert np.all(t.model().decide_grid(np.linspace(-3, 8, 7), np.linspace(-3, 8, 5)) == -1)
+    for _ in range(4):
+        t.step()
+        w = t.current.W[0]
+        in_M = tt * (Phi @ w) <= 0
+        summary, wrong = t.model().evaluate(d.X, d.labels)
+        assert t.current.wrong == np.count_nonzero(in_M) == np.count_nonzero(wrong)
+        np.testing.assert_array_equal(wrong, in_M)
+        assert summary["accuracy"] == pytest.approx(1 - np.count_nonzero(in_M) / N)
+        assert t.on_boundary(t.current.W) == 0 and summary["undecided"] == 0

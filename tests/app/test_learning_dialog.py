@@ -1,0 +1,159 @@
+"""The Learning curves dialog as a lecturer uses it: each size drawn as it is done, the models named as
+the window names them, readable in the dark theme, and gone once closed."""
+
+import threading
+
+import numpy as np
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtWidgets import QApplication
+
+import probviz.app.lab as lab
+from guihelp import settle
+from probviz.app.lab import LearningDialog
+from probviz.models.learning import learning_curve
+
+LEFT = Qt.MouseButton.LeftButton
+
+
+def _fruit(window):
+    assert window.open_path("example:fruit")
+    settle(window)
+    return window.doc
+
+
+def _dialog(qtbot, window, sizes, seeds):
+    dialog = LearningDialog(window.doc.truth, [("lda", {}), ("logistic", {})], window.lab)
+    qtbot.addWidget(dialog)
+    dialog.sizes.setText(sizes)
+    dialog.seeds.setValue(seeds)
+    dialog.show()
+    return dialog
+
+
+def _means(dialog):
+    """The drawn mean curves (those with a legend entry): label -> (sizes, mean errors)."""
+    return {item.name(): (item.xData, item.yData) for item in dialog.plot.plotItem.listDataItems() if item.name()}
+
+
+def test_each_size_is_drawn_as_soon_as_it_is_done(qtbot, window, monkeypatch):
+    doc = _fruit(window)
+    gate = threading.Event()
+
+    def held(truth, models, sizes, seeds, progress=None):  # every size after the first waits for the test
+        if sizes != [4]:
+            gate.wait(30)
+        return learning_curve(truth, models, sizes, seeds, progress=progress)
+
+    monkeypatch.setattr(lab, "learning_curve", held)
+    dialog = _dialog(qtbot, window, "4,16,64", 3)
+    try:
+        qtbot.mouseClick(dialog.run_button, LEFT)
+        qtbot.waitUntil(lambda: len(_means(dialog)) == 2, timeout=20_000)
+        first = _means(dialog)
+        assert set(first) == {"LDA (shared covariance)", "Logistic regression"}
+        assert all(len(xs) == 1 for xs, _ in first.values())  # size 4 drawn while 16 is still being fitted
+        assert dialog.result is None and not dialog.run_button.isEnabled() and "2 of 3" in dialog.status.text()
+    finally:
+        gate.set()
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=30_000)
+    # one size at a time gives the curves of the whole run at once (each (size, seed) has its own set)
+    whole = learning_curve(doc.truth, [("lda", {}), ("logistic", {})], [4, 16, 64], 3)
+    drawn = _means(dialog)
+    for name, label in (("lda", "LDA (shared covariance)"), ("logistic", "Logistic regression")):
+        np.testing.assert_allclose(drawn[label][1], whole["models"][name]["mean"], rtol=1e-12)
+        np.testing.assert_allclose(dialog.result["models"][name]["errors"], whole["models"][name]["errors"])
+    assert dialog.result["sizes"] == [4, 16, 64] and dialog.export_button.isEnabled()
+    assert dialog.progress.value() == dialog.progress.maximum() == 9
+
+
+def test_cancel_keeps_the_sizes_drawn_and_bad_sizes_are_refused(qtbot, window, monkeypatch):
+    _fruit(window)
+    dialog = _dialog(qtbot, window, "4,0", 2)
+    qtbot.mouseClick(dialog.run_button, LEFT)
+    assert "whole numbers from 1 to 100,000" in dialog.status.text() and dialog.run_button.isEnabled()
+    gate = threading.Event()
+
+    def held(truth, models, sizes, seeds, progress=None):
+        if sizes != [4]:
+            gate.wait(30)
+        return learning_curve(truth, models, sizes, seeds, progress=progress)
+
+    monkeypatch.setattr(lab, "learning_curve", held)
+    dialog.sizes.setText("4,8")
+    qtbot.mouseClick(dialog.run_button, LEFT)
+    qtbot.waitUntil(lambda: len(_means(dialog)) == 2, timeout=20_000)
+    qtbot.mouseClick(dialog.cancel_button, LEFT)
+    gate.set()
+    qtbot.waitUntil(lambda: dialog.run_button.isEnabled(), timeout=20_000)
+    assert dialog.status.text() == "Cancelled: 1 of 2 sizes drawn" and dialog.result is None
+    assert all(len(xs) == 1 for xs, _ in _means(dialog).values())
+
+
+def test_the_exported_curves_name_the_models_as_the_window_does(qtbot, window, monkeypatch, tmp_path):
+    _fruit(window)
+    dialog = _dialog(qtbot, window, "4,8", 2)
+    qtbot.mouseClick(dialog.run_button, LEFT)
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=20_000)
+    path = tmp_path / "curves.svg"
+    monkeypatch.setattr(lab.QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+    qtbot.mouseClick(dialog.export_button, LEFT)
+    svg = path.read_text()
+    assert "LDA (shared covariance): mean true error" in svg and "Logistic regression: mean true error" in svg
+    assert "lda:" not in svg and "logistic:" not in svg
+
+
+def _bright_pixels_under(plot, item) -> int:
+    rect = plot.mapFromScene(item.sceneBoundingRect()).boundingRect()
+    image = plot.grab().toImage()
+    return sum(image.pixelColor(x, y).lightness() > 150
+               for x in range(max(rect.left(), 0), min(rect.right(), image.width()))
+               for y in range(max(rect.top(), 0), min(rect.bottom(), image.height())))
+
+
+def test_the_legend_reads_in_the_dark_theme(qtbot, window):
+    _fruit(window)
+    was_dark = window.dark_action.isChecked()  # the first start follows the desktop
+    if not was_dark:
+        window.dark_action.trigger()
+    settle(window)
+    assert window.dark_action.isChecked()
+    try:
+        dialog = _dialog(qtbot, window, "4", 1)
+        qtbot.mouseClick(dialog.run_button, LEFT)
+        qtbot.waitUntil(lambda: dialog.result is not None, timeout=20_000)
+        labels = [label for _sample, label in dialog.plot.plotItem.legend.items]
+        assert [label.text for label in labels] == ["LDA (shared covariance)", "Logistic regression"]
+        assert all(_bright_pixels_under(dialog.plot, label.item) > 20 for label in labels)
+    finally:
+        if window.dark_action.isChecked() != was_dark:
+            window.dark_action.trigger()
+
+
+def test_opening_learning_curves_eight_times_leaves_no_dialog_behind(qtbot, window):
+    _fruit(window)
+    seen = []
+
+    def press_escape():
+        dialog = QApplication.activeModalWidget()
+        seen.append(type(dialog).__name__)
+        qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+
+    for _ in range(8):
+        QTimer.singleShot(50, press_escape)
+        qtbot.mouseClick(window.lab.curves_button, LEFT)
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert seen == ["LearningDialog"] * 8
+    assert window.lab.findChildren(LearningDialog) == []
+
+
+def test_the_axes_read_as_sizes_and_error_rates(qtbot, window):
+    """The size axis is labelled at the sizes run (not crowded log minor ticks); the error axis reads as a
+    rate (0.1), with no "(x0.001)" scale prefix."""
+    _fruit(window)
+    dialog = _dialog(qtbot, window, "4,16,64,256", 1)
+    qtbot.mouseClick(dialog.run_button, LEFT)
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=30_000)
+    bottom, left = dialog.plot.getAxis("bottom"), dialog.plot.getAxis("left")
+    ticks = bottom._tickLevels  # the ticks set by hand (pyqtgraph keeps them there; None: its own)
+    assert ticks is not None and [text for _v, text in ticks[0]] == ["4", "16", "64", "256"]
+    assert "x0.001" not in left.labelString() and left.autoSIPrefixScale == 1.0
