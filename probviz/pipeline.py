@@ -145,7 +145,6 @@ class FrameRequest:
     reject: tuple = (170, 170, 170)
     generation: int = 0
     revision: int = 0
-    highlight: tuple | None = None  # a point to ring: the one the last on-line training step used
     truth: object = None  # the Truth the points come from (drawn with the "truth" layer), or None
     section: tuple | None = None  # ((x, y), (x, y)): a cross-section line to draw
     held_out: np.ndarray | None = None  # (N,) bool: points kept out of the fit (a train/test split)
@@ -314,13 +313,14 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
 def compute(request: FrameRequest, previous: "Frame | None" = None, refit: bool = True, moved=None,
             evaluate: bool = True) -> Frame:
     """Fit (or, with ``refit`` False, reuse the previous frame's fits) and build the frame. A request
-    with a training run shown draws that run's step instead of the first model's fit."""
-    training = request.training if request.training is not None and request.training.shown else None
+    with a training run carries the run's step (:mod:`probviz.stepping`), drawn instead of the first
+    model's fit while the run is shown."""
+    training = request.training
     if (not refit and previous is not None and [f.spec for f in previous.fits] == list(request.specs)
             and (training is None) == (previous.training is None)):
         fits, view = previous.fits, previous.training
     elif training is not None:
-        fits, view = _training_fits(request, training, previous, evaluate)
+        fits, view = _training_fits(request, training, previous, moved, evaluate)
     else:
         fits, view = fit_all(request, previous, moved, evaluate), None
     frame = build_frame(request, fits)
@@ -328,14 +328,18 @@ def compute(request: FrameRequest, previous: "Frame | None" = None, refit: bool 
     return frame
 
 
-def _training_fits(request: FrameRequest, training, previous, evaluate: bool):
-    """The training step as the first fit (trained on the points not held out), the other models fitted."""
+def _training_fits(request: FrameRequest, training, previous, moved, evaluate: bool):
+    """The training run's step (trained on the points not held out) and the fits: the step first while
+    it is shown, else the first model's own fit."""
     from probviz.stepping import training_fit
 
     held = request.held_out
     train = slice(None) if held is None or not np.any(held) else ~held
     spec = request.specs[0]
     model, view = training_fit(spec, training, request.X[train], request.labels[train], request.class_names)
+    if not training.shown:
+        view.highlight = None
+        return fit_all(request, previous, moved, evaluate), view
     if model is None:
         first = Fit(spec, error=view.problem)
     else:
@@ -370,20 +374,3 @@ def session_split(session: Session) -> tuple[float, int]:
     if split is None or split_problem(split) is not None:
         return (0.0, 0)
     return (float(split[0]), int(split[1]))
-
-
-def session_trainer(session: Session, spec: ModelSpec, optimizer: str, eta: float | None = None):
-    """A trainer of ``spec`` (logistic, softmax or the perceptron) on the session's points, at w = 0."""
-    from probviz.models.training import Trainer
-
-    data = session.dataset
-    params = {k: v for k, v in spec.kwargs.items() if k in ("l2", "basis", "standardize")}
-    return Trainer(spec.name, data.X, data.labels, optimizer=optimizer, eta=eta, names=data.class_names, **params)
-
-
-def trainer_fit(trainer, spec: ModelSpec, X, labels, step=None) -> Fit:
-    """A trainer's step as a pipeline fit: drawn, summarised and exported like any other."""
-    model = trainer.model(step)
-    out = Fit(spec, model, np.asarray(model.classes_, dtype=int))
-    out.summary, out.wrong = model.evaluate(X, labels)
-    return out

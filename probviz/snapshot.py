@@ -23,7 +23,7 @@ from probviz.data.dataset import Dataset
 from probviz.data.session import Session, session_priors, session_theta
 from probviz.layers import DEFAULT_LAYERS, LAYERS
 from probviz.models import REGISTRY
-from probviz.models.training import MAX_STEPS, OPTIMIZERS
+from probviz.models.training import MAX_STEPS, OPTIMIZERS, TRAINABLE
 from probviz.pipeline import FrameRequest, ModelSpec, held_out_mask, model_spec, session_split
 from probviz.stepping import START_LABELS, TrainingSpec
 
@@ -137,16 +137,19 @@ def _training(value) -> TrainingSpec:
 
 def frame_request(snap: Snapshot, bounds, shape=(256, 256), background=(255, 255, 255), reject=(170, 170, 170),
                   *, specs: tuple | None = None, generation: int = 0, revision: int = 0,
-                  highlight=None, errors: bool = False) -> FrameRequest:
+                  errors: bool = False) -> FrameRequest:
     """The pipeline's request for ``snap`` seen through ``bounds`` on a grid of ``shape``: the one place
     where a request is made. ``specs`` replaces the snapshot's models (a command line's --model);
     ``errors`` asks for the fits' true errors (the ones known; see :mod:`probviz.analysis`)."""
     data = snap.dataset
+    specs = specs or snap.specs
+    t = snap.training
+    training = t if specs[0].name in TRAINABLE and (t.shown or t.steps > 0) else None
     return FrameRequest(
-        data.X, data.labels, tuple(data.class_names), tuple(data.colors), specs or snap.specs,
+        data.X, data.labels, tuple(data.class_names), tuple(data.colors), specs,
         tuple(float(v) for v in bounds), tuple(shape), frozenset(snap.layers) or DEFAULT_LAYERS, snap.theta,
-        data.probe, tuple(background), tuple(reject), generation, revision, highlight, snap.truth, snap.section,
-        snap.held_out(), snap.training if snap.training.shown else None, errors)
+        data.probe, tuple(background), tuple(reject), generation, revision, snap.truth, snap.section,
+        snap.held_out(), training, errors)
 
 
 def with_model(snap: Snapshot, name: str | None = None, params: dict | None = None) -> Snapshot:

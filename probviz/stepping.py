@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -60,6 +61,8 @@ class TrainingView:
     note: str = ""  # why the weights grow for ever, or why the perceptron never settles
     problem: str = ""  # why training could not go on (overflow) or start (one class)
     rose: bool = False  # E(w) rose on this step
+    tied: int = 0  # the perceptron: training points on the boundary w^T phi = 0 (counted as misclassified)
+    zero: bool = False  # every weight (the bias too) is 0
 
 
 class _Run:
@@ -72,6 +75,8 @@ class _Run:
 _runs: OrderedDict = OrderedDict()  # key -> _Run, the few most recent
 _runs_lock = threading.Lock()
 KEEP_RUNS = 4
+STEP_BUDGET = 0.1  # seconds of steps a frame takes at most; the dock asks for the rest
+STEP_CHUNK = 50
 
 
 def _data_key(X, labels) -> str:
@@ -126,9 +131,10 @@ def training_fit(spec, training: TrainingSpec, X, labels, names=None):
     t = run.trainer
     with run.lock:
         want = min(int(training.steps), MAX_STEPS)
-        if want >= len(t.history) and not run.problem:
-            try:
-                t.step(want - t.current.index)
+        deadline = time.perf_counter() + STEP_BUDGET
+        while t.current.index < want and not run.problem and time.perf_counter() < deadline:
+            try:  # in parts: a long replay (a session opened at step 50,000) never holds a frame for long
+                t.step(min(want - t.current.index, STEP_CHUNK))
             except FloatingPointError as e:
                 run.problem = str(e)
         history = list(t.history)
@@ -145,4 +151,5 @@ def training_fit(spec, training: TrainingSpec, X, labels, names=None):
     view.wrongs = [h.wrong for h in shown] if t.name == "perceptron" else None
     view.optimum, view.note, view.problem = run.optimum, run.note, run.problem
     view.rose = s.index > 0 and t.optimizer != "sgd" and s.error > shown[-2].error * (1 + 1e-12)
+    view.tied, view.zero = t.on_boundary(s.W), not np.any(s.W)
     return model, view

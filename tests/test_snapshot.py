@@ -34,8 +34,7 @@ def test_a_saved_snapshot_opens_as_the_same_snapshot():
 
 def test_the_request_carries_every_part_of_the_snapshot():
     snap = _lab_state()
-    req = frame_request(snap, (-1, 3, -1, 4), (64, 48), (1, 2, 3), (4, 5, 6), generation=9, revision=4,
-                        highlight=(1.0, 2.0))
+    req = frame_request(snap, (-1, 3, -1, 4), (64, 48), (1, 2, 3), (4, 5, 6), generation=9, revision=4)
     assert [s.name for s in req.specs] == ["qda", "logistic"]
     assert dict(req.specs[0].params)["reg_covar"] == 0.25 and dict(req.specs[1].params)["l2"] == 0.5
     assert dict(req.specs[0].params)["priors"] == (0.4, 0.6)  # hand-set priors reach the generative model
@@ -43,9 +42,13 @@ def test_the_request_carries_every_part_of_the_snapshot():
     assert req.layers == snap.layers and req.theta == 0.75 and req.section == ((0.0, 0.5), (2.5, 3.5))
     assert req.truth is snap.dataset.truth and req.probe == (2.3, 1.5)
     assert (req.bounds, req.shape, req.background, req.reject) == ((-1, 3, -1, 4), (64, 48), (1, 2, 3), (4, 5, 6))
-    assert (req.generation, req.revision, req.highlight) == (9, 4, (1.0, 2.0))
-    assert req.training == TrainingSpec("sgd", 0.25, "generative", steps=17, shown=True)
-    assert frame_request(replace(snap, training=TrainingSpec(steps=3)), (0, 1, 0, 1)).training is None
+    assert (req.generation, req.revision) == (9, 4)
+    assert req.training is None  # QDA is fitted in one go
+    trained = frame_request(with_model(snap, "logistic"), (-1, 3, -1, 4))
+    assert trained.training == TrainingSpec("sgd", 0.25, "generative", steps=17, shown=True)
+    assert frame_request(replace(snap, training=TrainingSpec()), (0, 1, 0, 1)).training is None  # no run asked for
+    stepped = replace(with_model(snap, "logistic"), training=TrainingSpec(steps=3))
+    assert frame_request(stepped, (0, 1, 0, 1)).training == TrainingSpec(steps=3)  # the dock reads a run not shown
     n = len(snap.dataset.X)
     assert req.held_out is not None and req.held_out.shape == (n,)
     np.testing.assert_array_equal(req.held_out, pipeline.held_out_mask(n, 0.3, 7))

@@ -91,4 +91,5 @@ def test_a_frame_shows_the_step_trained_on_the_points_not_held_out():
     np.testing.assert_allclose(frame.fit.model.predict_proba(Q), by_hand.model().predict_proba(Q), atol=1e-12)
     assert frame.fit.held_out["n"] == held.sum() and frame.training.n == (~held).sum()
     hidden = pipeline.compute(replace(request, training=replace(request.training, shown=False)))
-    assert hidden.training is None and hidden.fit.model.converged_  # the fitted model, not the step
+    assert hidden.fit.model.converged_  # the fitted model on the canvas, not the step
+    assert hidden.training.index == 2 and hidden.training.highlight is None  # the run still read by the dock

@@ -297,7 +297,7 @@ class Canvas(pg.PlotWidget):
             self.spotlight.setData(pos=np.empty((0, 2)))
             self._draw_analysis(frame)
             return
-        spot = frame.request.highlight
+        spot = frame.training.highlight if frame.training is not None else None  # the point SGD's step used
         self.spotlight.setData(pos=np.empty((0, 2)) if spot is None else [spot], size=2.2 * s.point_size)
         self._set_image(self.heatmap, sc.image, sc.bounds)
         self._set_image(self.decision, sc.decision, sc.bounds)

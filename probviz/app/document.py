@@ -25,6 +25,7 @@ from probviz.layers import DEFAULT_LAYERS, LAYERS, THETA_MAX
 from probviz.models import MODEL_NAMES, REGISTRY
 from probviz.pipeline import ModelSpec, model_spec
 from probviz.snapshot import Snapshot, from_session
+from probviz.stepping import TrainingSpec
 
 MOVE_LOG = 256  # moves remembered for incremental refits
 
@@ -85,6 +86,7 @@ class ViewState(QObject):
     layers_changed = Signal()
     active_class_changed = Signal()
     analysis_changed = Signal()  # the compared model, the train/test split or the cross-section
+    training_changed = Signal()  # the training run or the step shown
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -94,6 +96,7 @@ class ViewState(QObject):
         self.compare: str | None = None  # a second model overlaid by its boundaries
         self.split = (0.0, 0)  # (held-out fraction, seed): 0 keeps every point for the fit
         self.section: tuple | None = None  # ((x, y), (x, y)) of the cross-section line
+        self.training = TrainingSpec()  # the training run and the step the canvas shows
 
     def set_compare(self, name: str | None) -> None:
         if name is not None and name not in REGISTRY:
@@ -115,6 +118,11 @@ class ViewState(QObject):
         if line != self.section:
             self.section = line
             self.analysis_changed.emit()
+
+    def set_training(self, spec: TrainingSpec) -> None:
+        if spec != self.training:
+            self.training = spec
+            self.training_changed.emit()
 
     def set_layer(self, layer: str, visible: bool) -> None:
         if (layer in self.layers) != visible:
@@ -217,14 +225,16 @@ class Document(QObject):
         self.theta = snap.theta
         vs = self.view_state
         vs.compare, vs.split, vs.section = snap.compare, snap.split, snap.section
+        vs.training = replace(snap.training, run=vs.training.run + 1)  # a new run: never the last document's
         self.reset.emit()
+        vs.training_changed.emit()
 
     def snapshot(self, view=None) -> Snapshot:
         """Everything a picture of this document depends on, frozen (the points copied)."""
         vs = self.view_state
         return Snapshot(self.dataset(), self.model_name, {k: dict(v) for k, v in self.params.items()},
                         tuple(self.priors) if self.priors is not None else None, frozenset(self.layers), self.theta,
-                        view if view is not None else self.view, vs.compare, vs.split, vs.section)
+                        view if view is not None else self.view, vs.compare, vs.split, vs.section, vs.training)
 
     def to_session(self, view=None) -> Session:
         return self.snapshot(view).to_session()

@@ -57,7 +57,7 @@ def export_figure(source: Snapshot | Session, path: str, width: int = 1200, heig
     shows. Its compared model, split, section line and truth are drawn as on screen. ``bounds``
     default to the snapshot's view, else the data's extent; ``spec`` overrides its model, ``compare``
     (a ModelSpec) its compared model and ``section`` its line; ``fits`` (a trainer's step, see
-    :func:`probviz.pipeline.trainer_fit`) replace the fit, ``model_label`` the legend's title."""
+    :func:`probviz.stepping.training_fit`) replace the fit, ``model_label`` the legend's title."""
     ext = _check(path, width, height, dpi)
     style = style or Style()
     snap = source if isinstance(source, Snapshot) else from_session(source)

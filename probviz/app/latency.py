@@ -76,7 +76,7 @@ def measure_training(n: int = 1000, k: int = 2, steps: int = 40, size=(1000, 700
         for optimizer in optimizers:
             t = win.training
             t.optimizer.setCurrentIndex(t.optimizer.findData(optimizer))
-            t.restart()
+            t.reset()
             win.refitter.flush()
             times = []
             for _ in range(steps + 3):

@@ -30,7 +30,6 @@ from probviz.app.widgets import ElidedLabel, NumberField, ShortcutsDialog
 from probviz.data import examples
 from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS
 from probviz.models import MODEL_NAMES, REGISTRY
-from probviz import pipeline
 from probviz.snapshot import frame_request
 
 GRID = (256, 256)
@@ -96,10 +95,12 @@ class MainWindow(QMainWindow):
         doc.points_moved.connect(self._on_points_moved)
         doc.classes_changed.connect(self._on_classes_changed)
         doc.model_changed.connect(self._on_model_changed)
-        for signal in (doc.reset, doc.model_changed, doc.classes_changed):
+        doc.reset.connect(lambda: self.training.sync(new_run=False))  # an opened session's run as saved
+        for signal in (doc.model_changed, doc.classes_changed):
             signal.connect(self.training.sync)
         for signal in (doc.points_changed, doc.points_moved):
             signal.connect(self.training.data_changed)
+        view.training_changed.connect(lambda: self.refitter.schedule(refit=True))
         self.training.changed.connect(lambda: self.refitter.schedule(refit=True))
         self.lab.message.connect(self.flash)
         doc.probe_changed.connect(self._redraw)
@@ -572,13 +573,10 @@ class MainWindow(QMainWindow):
     def _make_job(self, generation, refit, previous) -> Job:
         doc, style = self.doc, self.canvas.style
         request = frame_request(doc.snapshot(), self.canvas.view_bounds(), GRID, style.background, style.reject,
-                                generation=generation, revision=doc.revision, highlight=self.training.highlight())
-        fits = self.training.fits_for(request)
-        if fits is not None and len(request.specs) > 1:  # the compared model is fitted as usual
-            fits = fits + pipeline.fit_all(request)[1:]
-        moved = (doc.moves_since(previous.revision) if previous is not None and refit and fits is None
-                 and request.held_out is None else None)
-        return Job(request, refit, previous, moved, fits)
+                                generation=generation, revision=doc.revision)
+        moved = (doc.moves_since(previous.revision) if previous is not None and refit and request.held_out is None
+                 else None)
+        return Job(request, refit, previous, moved)
 
     def _show_points(self):
         doc = self.doc
@@ -654,6 +652,7 @@ class MainWindow(QMainWindow):
             self._show_status()
         self.panel.show_result(frame)
         self.lab.show_result(frame)
+        self.training.show_frame(frame)
         self._refresh_hover()
         self._update_caption()
 

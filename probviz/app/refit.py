@@ -30,12 +30,9 @@ class Job:
     refit: bool = True
     previous: Frame | None = None
     moved: tuple | None = None  # (indices, rows before) moved since previous.revision
-    fits: list | None = None  # a trainer's step to draw instead of a fit
 
 
 def run(job: Job, evaluate: bool = True) -> Frame:
-    if job.fits is not None:
-        return pipeline.build_frame(job.request, job.fits)
     return pipeline.compute(job.request, job.previous, job.refit, job.moved, evaluate)
 
 
@@ -138,8 +135,7 @@ class Refitter(QObject):
         self.generation += 1
         job = self._make_job(self.generation, self._want_refit, self.last)
         self._want_refit = False
-        if (len(job.request.X) <= THREAD_THRESHOLD or not job.refit and job.previous is not None
-                or job.fits is not None):
+        if len(job.request.X) <= THREAD_THRESHOLD or not job.refit and job.previous is not None:
             self._deliver(run(job))  # a new view of the same fit needs no pass over the points
             return
         self._ensure_thread()

@@ -1,16 +1,19 @@
 """The Training dock: watch logistic regression, softmax regression or the perceptron learn, one step
 at a time (Bishop 4.1.7, 4.3.2-4.3.4), with E(w) plotted against the step.
 
-The steps come from :class:`probviz.models.training.Trainer` (pure); this dock only holds one, says
-when to step, and hands the window the step to draw (``fits_for``). Edits to the points or the model
-start the run again from its start weights.
+The dock holds no trainer and computes nothing: its controls say which run and which step to show
+(the document's :class:`probviz.stepping.TrainingSpec`), the pipeline trains (on the window's worker
+for large data), and the dock reads the step and its run from each frame (``show_frame``). Edits to
+the points or the model start the run again from its start weights.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QFormLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy,
     QVBoxLayout, QWidget,
@@ -19,8 +22,7 @@ from PySide6.QtWidgets import (
 from probviz.app.widgets import NumberField, SmallPlot, guard_wheel
 from probviz.colors import OKABE_ITO
 from probviz.models import REGISTRY
-from probviz.models.training import DEFAULT_ETA, OPTIMIZER_LABELS, OPTIMIZERS, TRAINABLE, Trainer, separable_note
-from probviz.pipeline import trainer_fit
+from probviz.models.training import DEFAULT_ETA, OPTIMIZER_LABELS, OPTIMIZERS, TRAINABLE
 from probviz.style import Style
 
 #: frames per second of Play at most: faster speeds take several steps per frame
@@ -52,11 +54,9 @@ class TrainingPanel(QWidget):
     def __init__(self, doc, parent=None):
         super().__init__(parent)
         self.doc = doc
-        self.trainer: Trainer | None = None
+        self.view = None  # the step on screen and its run (a probviz.stepping.TrainingView), from the last frame
         self.runs: dict[str, tuple] = {}  # optimizer -> its last run (steps, errors, misclassified or None)
-        self._optimum = None
-        self._note = ""
-        self.error = ""
+        self._per_tick = 1
 
         self.active = QCheckBox("Show the training step on the canvas")
         self.active.setToolTip("On: the canvas draws the current step's weights; off: the fitted model (T)")
@@ -141,18 +141,24 @@ class TrainingPanel(QWidget):
         self.timer = QTimer(self)
         self.timer.timeout.connect(self._tick)
         self.optimizer.currentIndexChanged.connect(self._optimizer_changed)
-        self.eta.valueChanged.connect(lambda _v: self.restart())
-        self.start.currentIndexChanged.connect(lambda _i: self.restart())
+        self.eta.valueChanged.connect(lambda v: self._new_run(eta=float(v)))
+        self.start.currentIndexChanged.connect(lambda _i: self._new_run(start=self.start.currentData()))
         self.speed.valueChanged.connect(lambda _v: self._set_timer())
         # clicked passes Qt's checked flag (False): connected straight to step(count) it would take 0 steps
         self.step_button.clicked.connect(lambda _checked=False: self.step())
         self.play_button.toggled.connect(self.play)
         self.reset_button.clicked.connect(lambda _checked=False: self.reset())
-        self.active.toggled.connect(lambda _on: self.changed.emit())
+        self.active.toggled.connect(lambda on: self._set(shown=on))
+        doc.view_state.training_changed.connect(self._show_settings)
         self.apply_style(Style())
         self.sync()
 
     # --- state ----------------------------------------------------------------------------
+    @property
+    def spec(self):
+        """The run and step the document asks for (a probviz.stepping.TrainingSpec)."""
+        return self.doc.view_state.training
+
     @property
     def name(self) -> str:
         return self.optimizer.currentData()
@@ -162,107 +168,93 @@ class TrainingPanel(QWidget):
         return self.doc.model_name in TRAINABLE
 
     def showing(self) -> bool:
-        """Whether the canvas should draw the training step instead of the fit."""
-        return self.active.isChecked() and self.trainer is not None
+        """Whether the canvas draws the training step instead of the fit."""
+        return self.trainable and self.spec.shown
 
-    def sync(self):
-        """The document changed (points, classes, model or its parameters): start again."""
+    def _set(self, **changes):
+        self.doc.view_state.set_training(replace(self.spec, **changes))
+
+    def _new_run(self, **changes):
+        """A fresh run from the start weights (the curve starts again; playing goes on)."""
+        self._set(steps=0, run=self.spec.run + 1, **changes)
+
+    def _show_settings(self):
+        """The controls say what the document says (a session opened, a run started elsewhere)."""
+        spec = self.spec
+        with QSignalBlocker(self.optimizer), QSignalBlocker(self.start):
+            self.optimizer.setCurrentIndex(OPTIMIZERS.index(spec.optimizer))
+            self.start.setCurrentIndex(max(self.start.findData(spec.start), 0))
+        self.active.setChecked(spec.shown and self.trainable)  # the Train menu's T follows it
+        with QSignalBlocker(self.eta):
+            self.eta.setValue(DEFAULT_ETA[spec.optimizer] if spec.eta is None else spec.eta)
+        self.eta.setEnabled(self.trainable and spec.optimizer != "newton")
+
+    def sync(self, new_run: bool = True):
+        """The model or its parameters changed (or, with ``new_run`` False, a document was opened with its
+        own run): the controls follow, and a run starts again from its start weights."""
         ok = self.trainable
         for w in (self.optimizer, self.eta, self.speed, self.start, self.step_button, self.play_button,
                   self.reset_button, self.active):
             w.setEnabled(ok)
         self.trainable_changed.emit(ok)
         perceptron = self.doc.model_name == "perceptron"
-        newton = self.optimizer.model().item(OPTIMIZERS.index("newton"))
-        newton.setEnabled(not perceptron)
-        if perceptron and self.name == "newton":
-            self.optimizer.setCurrentIndex(OPTIMIZERS.index("gd"))
+        self.optimizer.model().item(OPTIMIZERS.index("newton")).setEnabled(not perceptron)
         self.start.model().item(1).setEnabled(not perceptron)
-        if perceptron:
-            self.start.setCurrentIndex(0)
-        self.eta.setEnabled(ok and self.name != "newton")
         self.plot.setLabel("left", CRITERION_LABEL if perceptron else "E(w)")
         self.plot.plotItem.showAxis("right", perceptron)
         self.runs.clear()
+        self.view = None
+        changes = {}
+        if perceptron and self.spec.optimizer == "newton":
+            changes.update(optimizer="gd", eta=None)
+        if perceptron and self.spec.start != "zero":
+            changes["start"] = "zero"
         if not ok:
             self.play_button.setChecked(False)
-            self.trainer, self.error, self._optimum, self._note = None, "", None, ""
-            self.readout.setText(f"{REGISTRY[self.doc.model_name].label} is fitted in one go. Choose logistic "
-                                 "regression, softmax regression or the perceptron (Model menu) to watch one "
-                                 "learn step by step.")
-            self._draw_curves()
-            self.changed.emit()
-            return
-        self.restart()
-
-    def restart(self):
-        """A fresh run from the start weights with the current settings (playing goes on)."""
-        self.trainer, self.error = None, ""
-        doc = self.doc
-        if self.trainable and len(doc.X):
-            spec = doc.model_spec()
-            params = {k: v for k, v in spec.kwargs.items() if k in ("l2", "basis", "standardize")}
-            names = [c.name for c in doc.classes]
-            try:
-                self.trainer = Trainer(spec.name, doc.X, doc.labels, optimizer=self.name,
-                                       eta=None if self.name == "newton" else self.eta.value(), names=names, **params)
-                if self.start.currentData() == "generative":
-                    W0 = self.trainer.generative_start()
-                    if W0 is not None:
-                        self.trainer = Trainer(spec.name, doc.X, doc.labels, optimizer=self.name,
-                                               eta=None if self.name == "newton" else self.eta.value(), names=names,
-                                               start=W0, **params)
-            except ValueError as e:
-                self.error = str(e)
-        self._optimum = self.trainer.optimum()[0] if self.trainer is not None else None
-        self._note = separable_note(self.trainer) if self.trainer is not None else ""
-        self._refresh()
+            changes["shown"] = False
+        if new_run:
+            self._new_run(**changes)
+        elif changes:
+            self._set(**changes)
+        self._show_settings()
+        self._describe(None)
 
     def data_changed(self):
-        """Points were added, moved or removed: start again if training is on screen; otherwise only
-        forget the run (a drag then costs nothing here) and start when Step or Play is pressed."""
-        if self.active.isChecked() or self.play_button.isChecked():
-            self.restart()
-            return
-        self.trainer, self.error, self._optimum, self._note = None, "", None, ""
+        """Points were added, moved or removed: the run starts again on the points as they are (a
+        drag with the fitted model on screen costs nothing here: no run is asked for)."""
         self.runs.clear()
-        if self.trainable:
-            self.readout.setText("Step (.) or Play (Space) trains on the points as they are now.")
-        self._draw_curves()
-
-    def _ensure(self) -> bool:
-        """A trainer for the current points, made now if an edit forgot it."""
-        if self.trainer is None and self.trainable and len(self.doc.X) and not self.error:
-            self.restart()
-        return self.trainer is not None
+        if self.spec.steps or self.spec.shown:
+            self._new_run()
 
     def _optimizer_changed(self):
-        self.eta.setValue(DEFAULT_ETA[self.name])
-        self.eta.setEnabled(self.trainable and self.name != "newton")
-        self.restart()
+        name = self.name
+        with QSignalBlocker(self.eta):
+            self.eta.setValue(DEFAULT_ETA[name])
+        self.eta.setEnabled(self.trainable and name != "newton")
+        self._new_run(optimizer=name, eta=None)
 
     # --- stepping -------------------------------------------------------------------------
     def step(self, count: int = 1):
-        if not self._ensure():
+        """``count`` more steps, shown on the canvas."""
+        if not self.trainable or not len(self.doc.X):
             return
-        self.active.setChecked(True)
-        try:
-            self.trainer.step(count)
-        except FloatingPointError as e:
-            self.play_button.setChecked(False)
-            self.error = str(e)
-        self._refresh()
+        if self.view is not None and self.view.problem and self.view.index < self.spec.steps:
+            self.play_button.setChecked(False)  # the run cannot go on (the weights overflowed)
+            return
+        self._set(steps=self.spec.steps + int(count), shown=True)
 
     def play(self, on: bool):
         self.play_button.setText("Pause" if on else "Play")
-        if on and self._ensure():
-            self.active.setChecked(True)
+        if on and self.trainable and len(self.doc.X):
+            self._set(shown=True)
             self._set_timer()
             self.timer.start()
         else:
             self.timer.stop()
             if on:
                 self.play_button.setChecked(False)
+            elif self.view is not None and self.spec.steps > self.view.index:
+                self._set(steps=self.view.index)  # paused where the canvas is: no steps drawn after the press
 
     def toggle_play(self):
         if self.play_button.isEnabled():
@@ -274,75 +266,53 @@ class TrainingPanel(QWidget):
         self.timer.setInterval(max(1, round(1000 * self._per_tick / rate)))
 
     def _tick(self):
+        if self.view is not None and self.view.index < self.spec.steps and not self.view.problem:
+            return  # the last step asked for is not drawn yet: wait for it rather than pile up steps
         self.step(self._per_tick)
 
     def reset(self):
-        self.restart()
+        self._new_run()
 
     # --- what is shown --------------------------------------------------------------------
-    def fits_for(self, request):
-        """The pipeline fits of the current step, for ``request`` (the document's points), or None."""
-        if not self.showing():
-            return None
-        spec = request.specs[0]
-        return [trainer_fit(self.trainer, spec, request.X, request.labels)]
+    def show_frame(self, frame):
+        """The step on screen and its run, from the frame (None when no run is asked for)."""
+        view = frame.training if frame is not None else None
+        self.view = view
+        if view is not None and view.index > 0:  # a run shows in the plot once it has taken a step
+            self.runs[view.optimizer] = (view.steps, view.errors, view.wrongs)
+        self._describe(view)
+        if view is not None and view.problem and self.play_button.isChecked():
+            self.play_button.setChecked(False)
+        if view is not None and view.index < self.spec.steps and not view.problem and view.model == self.doc.model_name:
+            self.changed.emit()  # a long replay is drawn in parts: ask for the rest
 
-    def highlight(self):
-        """The point the last stochastic step used, (x, y), or None."""
-        if not self.showing() or self.trainer.current.point < 0:
-            return None
-        return tuple(self.trainer.X[self.trainer.current.point])
-
-    def _refresh(self):
-        t = self.trainer
-        if t is None:
-            self.readout.setText(self.error or "Add points of two classes to train.")
+    def _describe(self, view):
+        if not self.trainable:
+            self.readout.setText(f"{REGISTRY[self.doc.model_name].label} is fitted in one go. Choose logistic "
+                                 "regression, softmax regression or the perceptron (Model menu) to watch one "
+                                 "learn step by step.")
+        elif view is None:
+            self.readout.setText("Step (.) or Play (Space) trains on the points as they are now."
+                                 if len(self.doc.X) else "Add points of two classes to train.")
+        elif view.model != self.doc.model_name:
+            return  # a frame of the model before: the next one speaks of this one
         else:
-            s = t.current
-            N = len(t.X)
-            perceptron = t.name == "perceptron"
-            lines = [f"step {s.index}   " + ("perceptron criterion" if perceptron else "E(w) =") + f" {s.error:.5g}"
-                     + ("" if self._optimum is None else f"   (optimum {self._optimum:.5g})"),
-                     f"misclassified {s.wrong} of {N} (accuracy {100 * (N - s.wrong) / N:.1f}%)   "
-                     f"||w|| = {s.norm:.4g}"]
-            tied = t.on_boundary(s.W)
-            if perceptron and not np.any(s.W):
-                lines.append("w = 0 decides nothing: every point lies on the boundary wᵀφ = 0, so every point "
-                             "counts as misclassified (it is in M, Bishop eq. 4.54)")
-            elif tied:
-                lines.append(f"{tied} of them on the boundary wᵀφ = 0: undecided, counted as misclassified")
-            if s.point >= 0:
-                name = t.names[t.classes[t.codes[s.point]]] if t.names is not None else str(t.classes[t.codes[s.point]])
-                term = "−t_n φ_n" if t.name == "perceptron" else "(y_n − t_n) φ_n"
-                lines.append(f"point {s.point + 1} ({name}): {term} = "
-                             + "; ".join(_vector(r) for r in s.contribution))
-            if s.index > 0 and s.error > t.history[-2].error * (1 + 1e-12) and t.optimizer != "sgd":
-                lines.append("E(w) rose on this step: " + (
-                    "the pure Newton step overshot (far from the optimum it need not descend)"
-                    if t.optimizer == "newton" else "η is too large for the curvature of E here"))
-            if self._note:
-                lines.append(self._note)
-            if self.error:
-                lines.append(self.error)
-            self.readout.setText("\n".join(lines))
-        if t is not None and len(t.history) > 1:  # a run shows in the plot once it has taken a step
-            self.runs[t.optimizer] = ([h.index for h in t.history], [h.error for h in t.history],
-                                      [h.wrong for h in t.history] if t.name == "perceptron" else None)
-        self._draw_curves()
-        self.changed.emit()
+            self.readout.setText(readout_text(view, [c.name for c in self.doc.classes]))
+        self._draw_curves(view)
 
-    def _draw_curves(self):
+    def _draw_curves(self, view):
         self.plot.clear()
         self.plot.addItem(self.optimum_line)
         legend = self.plot.plotItem.legend
         if legend is not None:
             legend.clear()
         self.count_curve.setData([], [])
+        optimum = view.optimum if view is not None else None
         for i, name in enumerate(OPTIMIZERS):
             if name not in self.runs:
                 continue
             steps, errors, wrong = self.runs[name]
-            current = self.trainer is not None and name == self.trainer.optimizer
+            current = view is not None and name == view.optimizer
             pen = pg.mkPen(OKABE_ITO[i], width=2.5 if current else 1.5,
                            style=Qt.PenStyle.SolidLine if current else Qt.PenStyle.DotLine)
             self.plot.plot(steps, errors, pen=pen, name=OPTIMIZER_LABELS[name])
@@ -350,11 +320,11 @@ class TrainingPanel(QWidget):
                 self.count_curve.setData(steps, wrong)
                 if legend is not None:
                     legend.addItem(self.count_curve, self.count_curve.name())
-        self.optimum_line.setVisible(self._optimum is not None)
-        if self._optimum is not None:
-            self.optimum_line.setValue(self._optimum)
+        self.optimum_line.setVisible(optimum is not None)
+        if optimum is not None:
+            self.optimum_line.setValue(optimum)
         values = [v for steps, errors, wrong in self.runs.values() for v in errors]
-        values += [] if self._optimum is None else [self._optimum]
+        values += [] if optimum is None else [optimum]
         values = [v for v in values if np.isfinite(v)]
         if values:  # every curve and the optimum in view (the line does not count for auto-range)
             lo, hi = min(values), max(values)
@@ -362,8 +332,8 @@ class TrainingPanel(QWidget):
             self.plot.setYRange(lo - pad, hi + pad, padding=0)
         last = max((steps[-1] for steps, _, _ in self.runs.values()), default=1)
         self.plot.setXRange(0, max(last, 1), padding=0.02)  # step 0 too: the axis reads 0 and 1
-        if self.trainer is not None:
-            self.count_view.setYRange(0, len(self.trainer.X), padding=0.05)
+        if view is not None:
+            self.count_view.setYRange(0, view.n, padding=0.05)
 
     def apply_style(self, style):
         """The plot in the window's theme (light or dark) and text size."""
@@ -382,3 +352,32 @@ class TrainingPanel(QWidget):
         if self.count_curve.xData is not None and len(self.count_curve.xData):
             items.append(self.count_curve)
         return [(item.name(), *item.getData()) for item in items]
+
+
+def readout_text(view, names) -> str:
+    """The readout of one step: E(w) and the optimum, the misclassified count, ||w||, the SGD point's
+    gradient term, and what the run means (Bishop 4.1.7, 4.3.2)."""
+    N = max(view.n, 1)
+    perceptron = view.model == "perceptron"
+    lines = [f"step {view.index}   " + ("perceptron criterion" if perceptron else "E(w) =") + f" {view.error:.5g}"
+             + ("" if view.optimum is None else f"   (optimum {view.optimum:.5g})"),
+             f"misclassified {view.wrong} of {view.n} (accuracy {100 * (view.n - view.wrong) / N:.1f}%)   "
+             f"||w|| = {view.norm:.4g}"]
+    if perceptron and view.zero:
+        lines.append("w = 0 decides nothing: every point lies on the boundary wᵀφ = 0, so every point "
+                     "counts as misclassified (it is in M, Bishop eq. 4.54)")
+    elif view.tied:
+        lines.append(f"{view.tied} of them on the boundary wᵀφ = 0: undecided, counted as misclassified")
+    if view.point >= 0:
+        name = names[view.point_class] if 0 <= view.point_class < len(names) else str(view.point_class)
+        term = "−t_n φ_n" if perceptron else "(y_n − t_n) φ_n"
+        lines.append(f"point {view.point + 1} ({name}): {term} = " + "; ".join(_vector(r) for r in view.contribution))
+    if view.rose:
+        lines.append("E(w) rose on this step: " + (
+            "the pure Newton step overshot (far from the optimum it need not descend)"
+            if view.optimizer == "newton" else "η is too large for the curvature of E here"))
+    if view.note:
+        lines.append(view.note)
+    if view.problem:
+        lines.append(view.problem)
+    return "\n".join(lines)

@@ -3,7 +3,7 @@
 import numpy as np
 from PySide6.QtCore import Qt
 
-from guihelp import click, key, settle
+from guihelp import click, key, settle, type_into
 from probviz.models import create
 from probviz.models.training import OPTIMIZERS
 
@@ -18,22 +18,31 @@ def _shown(window):
     return window.result.fit.model
 
 
+def _by_hand(window, steps, optimizer="gd"):
+    """The model after ``steps`` steps of a trainer made here, from w = 0 on the document's points."""
+    from probviz.models.training import Trainer
+
+    t = Trainer(window.doc.model_name, window.doc.X, window.doc.labels, optimizer=optimizer)
+    t.step(steps)
+    return t.model()
+
+
 def test_space_plays_and_pauses_and_the_canvas_draws_each_step(qtbot, window):
     _open(qtbot, window, "fruit", "logistic")
     t = window.training
     t.speed.setValue(200)
     key(qtbot, window, Qt.Key.Key_Space)
     assert t.play_button.isChecked() and t.active.isChecked()
-    qtbot.waitUntil(lambda: t.trainer.current.index >= 10, timeout=5000)
+    qtbot.waitUntil(lambda: t.view.index >= 10, timeout=5000)
     key(qtbot, window, Qt.Key.Key_Space)
     assert not t.play_button.isChecked()
     settle(window)
-    stopped = t.trainer.current.index
+    stopped = t.view.index
     qtbot.wait(100)
-    assert t.trainer.current.index == stopped
+    assert t.view.index == stopped
     # the canvas shows that step's weights, not the fitted model
     X = window.doc.X
-    step_model = t.trainer.model()
+    step_model = _by_hand(window, stopped)
     np.testing.assert_allclose(_shown(window).predict_proba(X), step_model.predict_proba(X), atol=1e-12)
     fitted = create("logistic").fit(X, window.doc.labels)
     assert np.max(np.abs(_shown(window).predict_proba(X) - fitted.predict_proba(X))) > 1e-3
@@ -52,15 +61,14 @@ def test_gd_sgd_and_newton_reach_the_same_boundary_at_their_own_pace(qtbot, wind
     for name, eta in (("newton", None), ("gd", 0.01), ("sgd", 0.05)):
         t.optimizer.setCurrentIndex(OPTIMIZERS.index(name))
         if eta is not None:
-            t.eta.setValue(eta)
-            t.restart()
+            type_into(qtbot, window, t.eta, str(eta))  # typed: a new run at this eta
         settle(window)
         steps = 0
         tolerance = {"newton": 1e-6, "gd": 0.02, "sgd": 0.05}[name]  # a constant eta leaves SGD jittering
         while np.max(np.abs(_shown(window).predict_proba(X) - fitted)) > tolerance if t.showing() else True:
             key(qtbot, window, Qt.Key.Key_Period) if steps < 20 else t.step(100 if steps < 1000 else 1000)
             settle(window)
-            steps = t.trainer.current.index
+            steps = t.view.index
             assert steps < 20000, name
         needed[name] = steps
     assert needed["newton"] <= 10 < needed["gd"]
@@ -75,8 +83,8 @@ def test_sgd_rings_the_point_it_used(qtbot, window):
     t.optimizer.setCurrentIndex(OPTIMIZERS.index("sgd"))
     for _ in range(3):
         key(qtbot, window, Qt.Key.Key_Period)
-    assert t.trainer.current.point == 2
-    np.testing.assert_allclose(window.result.request.highlight, window.doc.X[2])
+    assert t.view.point == 2
+    np.testing.assert_allclose(window.result.training.highlight, window.doc.X[2])
     np.testing.assert_allclose(window.canvas.spotlight.getData()[0], [window.doc.X[2][0]])
     assert "point 3 (" in t.readout.text() and "(y_n − t_n) φ_n" in t.readout.text()
 
@@ -90,7 +98,7 @@ def test_the_perceptron_cycles_on_overlapping_data_and_has_no_newton(qtbot, wind
     t.step(2000)
     settle(window)
     assert "never settles" in t.readout.text()
-    assert min(s.wrong for s in t.trainer.history[1000:]) > 0
+    assert min(t.view.wrongs[1000:]) > 0
     assert window.result.scene.boundaries and window.result.scene.posterior is None
 
 
@@ -100,7 +108,7 @@ def test_an_edit_starts_the_run_again_and_a_fitted_model_cannot_be_trained(qtbot
     t.step(5)
     settle(window)
     click(qtbot, window, 0.5, 3.5)
-    assert t.trainer.current.index == 0 and len(t.trainer.X) == 251
+    assert t.view.index == 0 and t.view.n == 251
     window.doc.set_model("lda")
     settle(window)
     assert not t.play_button.isEnabled() and "fitted in one go" in t.readout.text()
@@ -137,25 +145,25 @@ def test_a_layout_saved_before_the_new_docks_is_not_restored(qtbot, window):
 def test_edits_while_the_fit_is_shown_cost_the_trainer_nothing(qtbot, window, monkeypatch):
     """With the fitted model on screen, a drag or click forgets the run instead of rebuilding it (no direct
     fit or separation test per mouse move); Step then trains on the points as they are."""
-    import probviz.app.training as training
+    import probviz.stepping as stepping
 
     _open(qtbot, window, "fruit", "logistic")
     t = window.training
     made = []
-    real = training.Trainer
-    monkeypatch.setattr(training, "Trainer", lambda *a, **k: made.append(1) or real(*a, **k))
+    real = stepping.Trainer
+    monkeypatch.setattr(stepping, "Trainer", lambda *a, **k: made.append(1) or real(*a, **k))
     for x in (0.3, 0.6, 0.9):
         window.doc.add_points([[x, 3.8]], 0)
         settle(window)
     window.doc.move_points([0], [[0.0, 0.0]])
     settle(window)
-    assert made == [] and t.trainer is None and "Step" in t.readout.text()
+    assert made == [] and t.view is None and "Step" in t.readout.text()
     key(qtbot, window, Qt.Key.Key_Period)
-    assert len(made) == 1 and t.trainer.current.index == 1 and len(t.trainer.X) == 253
+    assert len(made) == 1 and t.view.index == 1 and t.view.n == 253
     assert t.showing()
     window.doc.add_points([[0.3, -0.5]], 0)  # now the step is on screen: an edit starts the run again at once
     settle(window)
-    assert len(made) == 2 and t.trainer.current.index == 0 and len(t.trainer.X) == 254
+    assert len(made) == 2 and t.view.index == 0 and t.view.n == 254
 
 
 def test_the_dock_buttons_do_what_they_say_when_pressed(qtbot, window):
@@ -166,25 +174,25 @@ def test_the_dock_buttons_do_what_they_say_when_pressed(qtbot, window):
     left = Qt.MouseButton.LeftButton
     qtbot.mouseClick(t.step_button, left)
     settle(window)
-    assert t.trainer.current.index == 1 and t.showing() and "step 1 " in t.readout.text()
+    assert t.view.index == 1 and t.showing() and "step 1 " in t.readout.text()
     qtbot.mouseClick(t.step_button, left)
     settle(window)
-    assert t.trainer.current.index == 2
+    assert t.view.index == 2
     # the canvas draws that step's weights
     X = window.doc.X
-    np.testing.assert_allclose(_shown(window).predict_proba(X), t.trainer.model().predict_proba(X), atol=1e-12)
+    np.testing.assert_allclose(_shown(window).predict_proba(X), _by_hand(window, 2).predict_proba(X), atol=1e-12)
     t.speed.setValue(200)
     qtbot.mouseClick(t.play_button, left)
     assert t.play_button.isChecked() and t.play_button.text() == "Pause"
-    qtbot.waitUntil(lambda: t.trainer.current.index >= 8, timeout=5000)
+    qtbot.waitUntil(lambda: t.view.index >= 8, timeout=5000)
     qtbot.mouseClick(t.play_button, left)
     assert not t.play_button.isChecked() and t.play_button.text() == "Play"
-    stopped = t.trainer.current.index
+    stopped = t.view.index
     qtbot.wait(100)
-    assert t.trainer.current.index == stopped
+    assert t.view.index == stopped
     qtbot.mouseClick(t.reset_button, left)
     settle(window)
-    assert t.trainer.current.index == 0 and len(t.trainer.history) == 1
+    assert t.view.index == 0 and t.view.steps == [0]
     assert t.readout.text().startswith("step 0 ")
 
 
@@ -194,7 +202,7 @@ def test_a_softmax_step_on_the_canvas_has_no_one_vs_rest_hatching(qtbot, window)
     t = window.training
     for _ in range(3):
         key(qtbot, window, Qt.Key.Key_Period)
-    assert t.showing() and t.trainer.current.index == 3
+    assert t.showing() and t.view.index == 3
     assert _shown(window).name == "softmax" and window.result.scene.ambiguous is None
     window.doc.set_model("logistic")  # one-vs-rest: hatched where no class, or several, claims x
     settle(window)
@@ -213,7 +221,7 @@ def test_the_perceptron_readout_and_the_status_line_agree_and_the_count_has_its_
     t = window.training
     N = len(window.doc.X)
     key(qtbot, window, Qt.Key.Key_T)  # step 0 on the canvas: w = 0
-    assert t.showing() and t.trainer.current.index == 0
+    assert t.showing() and t.view.index == 0
     readout, status = t.readout.text(), window.message.text()
     assert "-0" not in readout and readout.splitlines()[0] == "step 0   perceptron criterion 0"
     assert f"misclassified {N} of {N} (accuracy 0.0%)" in readout and "w = 0 decides nothing" in readout
@@ -223,21 +231,21 @@ def test_the_perceptron_readout_and_the_status_line_agree_and_the_count_has_its_
     for _ in range(3):
         key(qtbot, window, Qt.Key.Key_Period)
     readout, status = t.readout.text(), window.message.text()
-    wrong = t.trainer.current.wrong
+    wrong = t.view.wrong
     assert 0 < wrong < N and f"misclassified {wrong} of {N}" in readout
     assert _accuracy(readout) == _accuracy(status) == round(100 * (N - wrong) / N, 1)
     # E_P has the left axis to itself; the count (0 to N) its own axis on the right
     item = t.plot.plotItem
     left, right, bottom = item.getAxis("left"), item.getAxis("right"), item.getAxis("bottom")
     assert right.isVisible() and right.labelText == "misclassified"
-    errors = [h.error for h in t.trainer.history]
+    errors = t.view.errors
     lo, hi = item.vb.viewRange()[1]
     assert (max(errors) - min(errors)) / (hi - lo) > 0.8  # the criterion fills its axis: not a flat line
     assert hi < N / 2
     c0, c1 = t.count_view.viewRange()[1]
     assert c0 <= 0 and N <= c1 < 1.2 * N
     counts = dict((c[0], c[2]) for c in t.curves())["misclassified (right axis)"]
-    np.testing.assert_array_equal(counts, [h.wrong for h in t.trainer.history])
+    np.testing.assert_array_equal(counts, t.view.wrongs)
     # the axis label reads E with a subscript P, not the literal "E_P(w)"
     assert left.label.toPlainText().strip() == "EP(w)" and "vertical-align:sub" in left.label.toHtml()
     # steps are whole numbers: no tick at 0.5 on the step axis, nor half a point on the count axis
@@ -272,14 +280,14 @@ def test_the_train_menu_says_what_the_dock_says(qtbot, window):
         qtbot.wait(50)
         settle(window)
         assert (t.readout.text(), window.message.text(), window.doc.undo_stack.count()) == before
-        assert t.trainer is None and not t.active.isChecked() and not t.play_button.isChecked()
+        assert t.view is None and not t.active.isChecked() and not t.play_button.isChecked()
         assert _shown(window).name == "lda"
     # a model that learns step by step: the menu and its keys work again
     window.doc.set_model("logistic")
     settle(window)
     assert all(actions[name].isEnabled() for name in stepping)
     key(qtbot, window, Qt.Key.Key_Period)
-    assert t.trainer.current.index == 1 and t.showing() and _shown(window).name == "logistic"
+    assert t.view.index == 1 and t.showing() and _shown(window).name == "logistic"
     window.doc.set_model("qda")
     settle(window)
     assert not any(actions[name].isEnabled() for name in stepping)
