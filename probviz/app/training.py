@@ -301,6 +301,11 @@ class TrainingPanel(QWidget):
         self._draw_curves(view)
 
     def _draw_curves(self, view):
+        key = (view.key, view.index, view.optimum) if view is not None else None
+        drawn = (key, tuple((k, len(v[0])) for k, v in self.runs.items()))
+        if drawn == getattr(self, "_drawn", None):
+            return  # the same run at the same step (a pan, a probe move): nothing new to plot
+        self._drawn = drawn
         self.plot.clear()
         self.plot.addItem(self.optimum_line)
         legend = self.plot.plotItem.legend
