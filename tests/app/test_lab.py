@@ -72,7 +72,7 @@ def test_a_split_fits_on_the_rest_and_scores_the_held_out(qtbot, window):
     window.lab.held.spin.setValue(0.4)  # as typed: the field emits
     settle(window)
     held = doc.held_out()
-    assert 60 < held.sum() < 140
+    assert held.sum() == 100  # exactly 0.4 of 250
     fit = window.result.fit
     ref = create("lda").fit(doc.X[~held], doc.labels[~held])
     np.testing.assert_allclose(fit.model.means_, ref.means_)
@@ -80,9 +80,9 @@ def test_a_split_fits_on_the_rest_and_scores_the_held_out(qtbot, window):
     assert fit.held_out["accuracy"] == pytest.approx(ref.accuracy(doc.X[held], doc.labels[held]))
     assert fit.held_out["log_likelihood"] == pytest.approx(ref.log_likelihood(doc.X[held], doc.labels[held]))
     np.testing.assert_allclose(window.canvas.holes.getData()[0], doc.X[held][:, 0])  # drawn hollow
-    # a new point keeps the others' roles
+    # a new point changes the role of at most one other
     doc.add_points([[0.0, 0.0]], 0)
-    np.testing.assert_array_equal(doc.held_out()[:-1], held)
+    assert np.count_nonzero(doc.held_out()[:-1] != held) <= 1
 
 
 def test_edit_the_truth_in_the_table_and_by_dragging_its_mean(qtbot, window):
