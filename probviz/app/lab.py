@@ -23,11 +23,11 @@ from probviz.colors import OKABE_ITO
 from probviz.models import MODEL_NAMES, REGISTRY, create
 from probviz.models.learning import learning_curve
 from probviz.models.truth import Truth, error_rate, fitted_truth
+from probviz.report import comparison_column, comparison_rows
 from probviz.scene import cross_section
 from probviz.style import Style
 
 TRUTH_COLUMNS = ("p(C)", "μ₁", "μ₂", "σ₁²", "σ₁₂", "σ₂²")
-COMPARE_ROWS = ("parameters", "accuracy", "held-out accuracy", "ln-likelihood", "held-out ln-lik.", "true error")
 
 
 def _fit_height(table: QTableWidget) -> None:
@@ -55,6 +55,7 @@ class LabPanel(QWidget):
         self.frame = None
         self.errors: dict = {}  # spec -> true error of the frame on screen (and "bayes")
         self._known: dict = {}  # (truth, model) -> error: the same fit under the same truth is not recomputed
+        self._columns: dict = {}  # id(model) -> (what they depend on, the comparison's cells)
         inner = QWidget()
         lay = QVBoxLayout(inner)
 
@@ -147,13 +148,17 @@ class LabPanel(QWidget):
         form.addRow("Held out", self.held)
         form.addRow("Split seed", self.split_seed)
         v.addLayout(form)
-        self.table = QTableWidget(len(COMPARE_ROWS), 0)  # a column per model, a row per measure
-        self.table.setVerticalHeaderLabels(COMPARE_ROWS)
+        rows = comparison_rows(2)
+        self.table = QTableWidget(len(rows), 0)  # a column per model, a row per measure
+        self.table.setVerticalHeaderLabels(rows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.setToolTip("The shown model and the second one: free parameters, accuracy on the points they "
-                              "were fitted to and on the held-out ones, log-likelihood (its kind as in the "
-                              "Parameters panel), and the error under the true model")
+                              "were fitted to and on the held-out ones, the conditional log-likelihood "
+                              "ln p(t|X) = Σ ln p(t_n|x_n) of every probabilistic model (a generative one's through "
+                              "its posterior; minus the cross-entropy, Bishop eqs. 4.90 and 4.108) on both, the "
+                              "joint ln p(X,t) of a generative model (Bishop eq. 4.71: it also counts ln p(x), so "
+                              "it does not compare with the conditional), and the error under the true model")
         _fit_height(self.table)
         v.addWidget(self.table)
         self.curves_button = QPushButton("Learning curves…")
@@ -333,19 +338,28 @@ class LabPanel(QWidget):
         fits = [f for f in frame.fits if f.model is not None] if frame is not None else []
         t = self.table
         t.setColumnCount(len(fits))
-        t.setHorizontalHeaderLabels([f.spec.name for f in fits])
+        t.setHorizontalHeaderLabels([f.spec.label for f in fits])
+        if fits:
+            t.setVerticalHeaderLabels(comparison_rows(len(fits[0].model.classes_)))
+        req = frame.request if frame is not None else None
         for c, f in enumerate(fits):
-            s, h = f.summary, f.held_out
-            err = self.errors.get(f.spec)
-            cells = (str(f.model.n_parameters()),
-                     f"{100 * s['accuracy']:.1f}%" if "accuracy" in s else "",
-                     f"{100 * h['accuracy']:.1f}% of {h['n']}" if h else "",
-                     f"{s['log_likelihood']:.2f}" if "log_likelihood" in s else "",
-                     f"{h['log_likelihood']:.2f}" if "log_likelihood" in h else "",
-                     "" if err is None else f"{err:.4g}")
-            for r, text in enumerate(cells):
+            for r, text in enumerate(self._column(f, req)):
                 t.setItem(r, c, _item(text))
         _fit_height(t)
+
+    def _column(self, fit, request) -> list:
+        """A fit's comparison cells, remembered while the fit, the points and the split stay (a probe
+        move or a redraw makes a new frame of the same fits)."""
+        err = self.errors.get(fit.spec)
+        key = (fit.model, request.X, request.labels, request.held_out, err)
+        hit = self._columns.get(id(fit.model))
+        if hit is not None and all(a is b for a, b in zip(hit[0], key)):
+            return hit[1]
+        cells = comparison_column(fit, request.X, request.labels, request.held_out, err)
+        if len(self._columns) > 16:
+            self._columns.clear()
+        self._columns[id(fit.model)] = (key, cells)
+        return cells
 
     def _compute_errors(self):
         """The true error of each fit on screen and the Bayes error (a few tens of ms each, once the edits

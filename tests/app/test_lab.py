@@ -4,6 +4,7 @@ regression against the Bayes boundary, hold points out, draw a cross-section and
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from guihelp import drag, key, settle
@@ -61,10 +62,73 @@ def test_errors_and_the_comparison_table(qtbot, window):
     truth = doc.truth
     expected = [error_rate(truth, f.model, f.class_index) for f in fits]
     table = window.lab.table
-    assert [table.item(5, c).text() for c in range(2)] == [f"{e:.4g}" for e in expected]
+    assert _cells(table, "true error") == [f"{e:.4g}" for e in expected]
     assert f"Bayes error {truth.bayes_error():.4g}" in window.lab.errors_label.text()
     # parameters (Bishop 4.2-4.3, M = 2): LDA (K - 1) + K M + M(M + 1)/2 = 8, logistic M + 1 = 3
-    assert [table.item(0, c).text() for c in range(2)] == ["8", "3"]
+    assert _cells(table, "parameters") == ["8", "3"]
+
+
+def _cells(table, row_label):
+    rows = [table.verticalHeaderItem(r).text() for r in range(table.rowCount())]
+    return [table.item(rows.index(row_label), c).text() for c in range(table.columnCount())]
+
+
+def _choose(combo, name):
+    """Pick an entry of a combo box by the key a person presses: Down until it is there."""
+    combo.setFocus()
+    for _ in range(combo.count()):
+        if combo.currentData() == name:
+            return
+        QTest.keyClick(combo, Qt.Key.Key_Down)
+    raise AssertionError(f"{name} is not in the box")
+
+
+def test_the_comparison_puts_a_conditional_likelihood_beside_a_conditional_one(qtbot, window):
+    """LDA's ln p(t|X) through its posterior beside logistic regression's (Bishop eq. 4.90 with the sign
+    turned), each against an independent computation; LDA's joint ln p(X,t) (eq. 4.71) on its own row,
+    against scipy's Gaussian densities; the columns named as the rest of the app names the models."""
+    from scipy.special import log_expit
+    from scipy.stats import multivariate_normal
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    from sklearn.metrics import log_loss
+
+    doc = _fruit(window)
+    _choose(window.lab.compare, "logistic")
+    settle(window)
+    table = window.lab.table
+    assert [table.horizontalHeaderItem(c).text() for c in range(2)] == ["LDA (shared covariance)",
+                                                                        "Logistic regression"]
+    X, t = doc.X, doc.labels
+    lda = LinearDiscriminantAnalysis(solver="lsqr").fit(X, t)  # ML shared covariance, priors N_k / N
+    w = window.result.fits[1].model  # p(peach|x) = sigma(w^T x + w0)
+    a = X @ w.coef_[0] + w.intercept_[0]
+    logistic = np.sum(np.where(t == 1, log_expit(a), log_expit(-a)))
+    shown = [float(v) for v in _cells(table, "ln p(t|X) (Bishop 4.90)")]
+    assert shown[0] == pytest.approx(-log_loss(t, lda.predict_proba(X), normalize=False), abs=0.006)
+    assert shown[1] == pytest.approx(logistic, abs=0.006)
+    assert -200 < shown[0] < shown[1] < 0  # like with like: the discriminative fit is the better conditional
+    joint = sum(np.sum(t == k) * np.log(np.mean(t == k)) + multivariate_normal(lda.means_[k], lda.covariance_).logpdf(X[t == k]).sum()
+                for k in (0, 1))
+    lda_joint, logistic_joint = _cells(table, "joint ln p(X,t) (Bishop 4.71)")
+    assert float(lda_joint) == pytest.approx(joint, abs=0.006) and logistic_joint == ""
+
+
+def test_a_near_perfect_fit_reads_a_number_not_minus_zero(qtbot, window):
+    rng = np.random.default_rng(1)
+    X = rng.normal(0, 0.5, (80, 2)) + np.repeat([[-2.0, 0.0], [2.0, 0.0]], 40, axis=0)
+    t = np.repeat([0, 1], 40)
+    window.doc.replace_points(X, t, "Two clusters")
+    settle(window)
+    [text] = _cells(window.lab.table, "ln p(t|X) (Bishop 4.90)")
+    model = window.result.fit.model
+    from scipy.special import logsumexp
+    from scipy.stats import multivariate_normal
+
+    A = np.stack([np.log(model.priors_[k]) + multivariate_normal(model.means_[k], model.covariance_).logpdf(X)
+                  for k in (0, 1)], axis=1)
+    ref = float(np.sum(A[np.arange(80), t] - logsumexp(A, axis=1)))
+    assert -1e-3 < ref < 0  # the case: two decimals would print -0.00
+    assert text != "-0.00" and float(text) == pytest.approx(ref, rel=0.05)
 
 
 def test_a_split_fits_on_the_rest_and_scores_the_held_out(qtbot, window):
@@ -80,6 +144,13 @@ def test_a_split_fits_on_the_rest_and_scores_the_held_out(qtbot, window):
     assert fit.held_out["accuracy"] == pytest.approx(ref.accuracy(doc.X[held], doc.labels[held]))
     assert fit.held_out["log_likelihood"] == pytest.approx(ref.log_likelihood(doc.X[held], doc.labels[held]))
     np.testing.assert_allclose(window.canvas.holes.getData()[0], doc.X[held][:, 0])  # drawn hollow
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    from sklearn.metrics import log_loss
+
+    sk = LinearDiscriminantAnalysis(solver="lsqr").fit(doc.X[~held], doc.labels[~held])
+    [cell] = _cells(window.lab.table, "held-out ln p(t|X)")
+    assert float(cell) == pytest.approx(-log_loss(doc.labels[held], sk.predict_proba(doc.X[held]), normalize=False),
+                                        abs=0.006)
     # a new point changes the role of at most one other
     doc.add_points([[0.0, 0.0]], 0)
     assert np.count_nonzero(doc.held_out()[:-1] != held) <= 1
