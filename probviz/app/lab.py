@@ -31,9 +31,12 @@ TRUTH_COLUMNS = ("p(C)", "μ₁", "μ₂", "σ₁²", "σ₁₂", "σ₂²")
 
 
 def _fit_height(table: QTableWidget) -> None:
-    """A table as tall as its rows (no empty space, no scroll bar of its own)."""
+    """A table as tall as its rows (no empty space, no vertical scroll bar; room for a sideways one)."""
     table.resizeRowsToContents()
     h = table.horizontalHeader().sizeHint().height() + sum(table.rowHeight(r) for r in range(table.rowCount()))
+    bar = table.horizontalScrollBar()
+    if bar.maximum() > bar.minimum():
+        h += bar.sizeHint().height()
     table.setFixedHeight(h + 2 * table.frameWidth() + 2)
 
 
@@ -71,11 +74,15 @@ class LabPanel(QWidget):
         v.addWidget(self.truth_status)
         self.truth_table = QTableWidget(0, len(TRUTH_COLUMNS))
         self.truth_table.setHorizontalHeaderLabels(TRUTH_COLUMNS)
-        self.truth_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # each column as wide as its numbers (never "0.5…"), the last one taking what is left; a narrow
+        # dock or presentation mode's large font scrolls the table sideways instead of eliding
+        self.truth_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.truth_table.horizontalHeader().setStretchLastSection(True)
+        self.truth_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.truth_table.horizontalScrollBar().rangeChanged.connect(lambda *_: _fit_height(self.truth_table))
         self.truth_table.setToolTip("Per class: prior p(C_k), mean and covariance of p(x|C_k). Type a number and "
                                     "press Enter (one undo step).")
         self.truth_table.itemChanged.connect(self._truth_edited)
-        self.truth_table.horizontalHeader().setMinimumSectionSize(20)
         v.addWidget(self.truth_table)
         row = QHBoxLayout()
         self.from_data = QPushButton("From the data")
@@ -234,7 +241,9 @@ class LabPanel(QWidget):
             S = usable.covariances_[k]
             values = (usable.priors[k], *usable.means_[k], S[0, 0], S[0, 1], S[1, 1])
             for j, v in enumerate(values):
-                t.setItem(k, j, _item(f"{v:.6g}", editable=True))
+                item = _item(f"{v:.4g}", editable=True)
+                item.setToolTip(repr(float(v)))  # the shown digits are rounded; an edit keeps the rest exact
+                t.setItem(k, j, item)
         t.setVisible(editable)
         _fit_height(t)
         t.blockSignals(False)
@@ -266,9 +275,11 @@ class LabPanel(QWidget):
         truth = doc.usable_truth()
         if truth is None:
             return
-        t = self.truth_table
         try:
-            values = np.array([[float(t.item(k, j).text()) for j in range(len(TRUTH_COLUMNS))] for k in range(t.rowCount())])
+            # the truth's own values, not the table's rounded text: only the edited cell changes
+            values = np.array([(truth.priors[k], *truth.means_[k], S[0, 0], S[0, 1], S[1, 1])
+                               for k, S in enumerate(truth.covariances_)], dtype=float)
+            values[item.row(), item.column()] = float(item.text())
             covs = np.stack([[[r[3], r[4]], [r[4], r[5]]] for r in values])
             new = Truth.make(values[:, 0], values[:, 1:3], covs)
         except ValueError as e:

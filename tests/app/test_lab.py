@@ -258,3 +258,76 @@ def test_errors_are_not_recomputed_for_the_same_fit_and_truth(qtbot, window, mon
     settle(window)
     window.lab._compute_errors()
     assert len(calls) == 2
+
+
+def _menu_action(window, text):
+    for menu in window.menuBar().actions():
+        for action in menu.menu().actions():
+            if action.text().replace("&", "") == text:
+                return action
+    raise AssertionError(f"no menu action {text!r}")
+
+
+def _show_lab(window):
+    """View > Lab panel, then its tab (the dock shares the panel's place with the others)."""
+    if not window.lab_dock.isVisible():
+        _menu_action(window, "Lab panel (true model, samples, comparison)").trigger()
+    window.lab_dock.raise_()
+    settle(window)
+    QTest.qWait(50)
+
+
+def _elided(table):
+    """The cells and headers whose text is wider than the room Qt gives it (it would print "0.5…")."""
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QStyle
+
+    fm = QFontMetrics(table.font())
+    margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1)
+    out = []
+    for c in range(table.columnCount()):
+        width = table.columnWidth(c)
+        texts = [table.item(r, c).text() for r in range(table.rowCount())]
+        out += [t for t in texts if fm.horizontalAdvance(t) + margin > width]
+        head = table.horizontalHeaderItem(c).text()
+        hfm = QFontMetrics(table.horizontalHeader().font())
+        if hfm.horizontalAdvance(head) + margin > width:
+            out.append(head)
+    return out
+
+
+def test_the_truth_table_shows_whole_numbers_at_normal_and_presentation_size(qtbot, window):
+    assert window.open_path("example:three-in-a-line")
+    settle(window)
+    qtbot.mouseClick(window.lab.from_data, Qt.MouseButton.LeftButton)  # thirds and long decimals
+    settle(window)
+    table = window.lab.truth_table
+    _show_lab(window)
+    assert table.rowCount() == 3 and table.isVisible()
+    assert _elided(table) == []
+    presentation = _menu_action(window, "Presentation mode")
+    presentation.trigger()
+    _show_lab(window)  # presentation mode folds the docks away: View > Lab panel brings it back, large
+    try:
+        assert table.font().pointSizeF() > QApplication.font().pointSizeF() / 1.6 * 1.5  # the large font
+        assert _elided(table) == []
+        # the whole table is reachable: a sideways scroll bar, not cut rows
+        assert table.height() >= table.horizontalHeader().height() + sum(table.rowHeight(r) for r in range(3))
+    finally:
+        presentation.trigger()
+        settle(window)
+
+
+def test_editing_one_cell_of_the_truth_keeps_the_others_exact(qtbot, window):
+    assert window.open_path("example:three-in-a-line")
+    settle(window)
+    qtbot.mouseClick(window.lab.from_data, Qt.MouseButton.LeftButton)
+    settle(window)
+    before = window.doc.truth
+    window.lab.truth_table.item(0, 1).setText("-2.5")
+    settle(window)
+    after = window.doc.truth
+    assert after.means_[0, 0] == -2.5
+    np.testing.assert_array_equal(after.means_[0, 1], before.means_[0, 1])  # not its rounded display
+    np.testing.assert_array_equal(after.covariances_, before.covariances_)
+    np.testing.assert_allclose(after.priors, before.priors, rtol=1e-15)
