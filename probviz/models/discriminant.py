@@ -235,7 +235,8 @@ class _TwoClass(_Discriminant):
 
     def _two(self, K):
         if K > 2:
-            raise ValueError(f"{self.label} separates two classes (Bishop 4.1.4-4.1.7); this data has {K}")
+            raise ValueError(f"{self.label} separates two classes (Bishop {self.section}); this data has {K}: "
+                             "least squares or a probabilistic model decides among more")
 
     def _set_scores(self, center, scale, w):
         super()._set_scores(center, scale, np.vstack([np.zeros(3), w]))
@@ -259,6 +260,7 @@ class Fisher(_TwoClass):
 
     name = "fisher"
     label = "Fisher's discriminant"
+    section = "4.1.4"
 
     def _fit(self, X, codes, K, init=None):
         self._two(K)
@@ -338,6 +340,7 @@ class Perceptron(_TwoClass):
 
     name = "perceptron"
     label = "Perceptron"
+    section = "4.1.7"
 
     def __init__(self, *, eta: float = DEFAULT_ETA, epochs: int = DEFAULT_EPOCHS):
         self.eta = eta

@@ -50,7 +50,8 @@ def _choose(combo, text):
     from PySide6.QtTest import QTest
 
     combo.setFocus()
-    QTest.keyClick(combo, Qt.Key.Key_Home)
+    for _ in range(combo.count()):  # to the top
+        QTest.keyClick(combo, Qt.Key.Key_Up)
     for _ in range(combo.count()):
         if combo.currentText() == text:
             return
@@ -83,3 +84,24 @@ def test_one_vs_one_on_three_in_a_line_draws_no_line_through_a_solid_region(qtbo
         assert np.all(model.decide(p + 1e-5 * size * n) != model.decide(p - 1e-5 * size * n))
     assert not window.canvas.ambiguous.isVisible()
     assert "hatch" not in window.message.text() and "hatch" not in window.message.toolTip()
+
+
+def test_fisher_with_three_classes_draws_the_points_and_says_why_on_the_canvas(qtbot, window):
+    assert window.open_path("example:three-in-a-line")
+    settle(window)
+    canvas = window.canvas
+    assert not canvas.note.isVisible()
+    for label, section in (("Fisher's discriminant", "4.1.4"), ("Perceptron", "4.1.7")):
+        _choose(window.panel.model, label)
+        settle(window)
+        assert window.result.fit.model is None
+        note = canvas.note
+        assert note.isVisible() and f"separates two classes (Bishop {section}); this data has 3" in note.toPlainText()
+        assert canvas.vb.viewRect().contains(note.pos())  # mid-view, where a person looks
+        assert "this data has 3" in window.message.text()  # the status line says it too
+        for k, item in enumerate(canvas.class_points[:3]):  # the points are there, every one
+            assert item.isVisible()
+            np.testing.assert_allclose(np.c_[item.getData()], window.doc.X[window.doc.labels == k])
+    _choose(window.panel.model, "Least squares")
+    settle(window)
+    assert not canvas.note.isVisible() and window.result.scene.boundaries
