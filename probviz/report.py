@@ -237,10 +237,11 @@ def log_likelihood_text(v: float) -> str:
 
 
 def comparison_rows(K: int) -> tuple[str, ...]:
-    """The Lab's comparison rows; the likelihoods name their kind and Bishop's equation (K classes)."""
+    """The Lab's comparison rows; the likelihoods name their kind and Bishop's equation (K classes).
+    The longest is on two lines: a narrow dock keeps room for two models' columns."""
     eq = "4.90" if K <= 2 else "4.108"
-    return ("parameters", "accuracy", "held-out accuracy", f"ln p(t|X) (Bishop {eq})", "held-out ln p(t|X)",
-            "joint ln p(X,t) (Bishop 4.71)", "true error")
+    return ("parameters", "accuracy", "held-out accuracy", f"ln p(t|X), eq. {eq}", "held-out ln p(t|X)",
+            "joint ln p(X,t),\neq. 4.71", "true error")
 
 
 def comparison_column(fit, X, labels, held=None, true_error: float | None = None) -> list[str]:

@@ -40,6 +40,17 @@ def _fit_height(table: QTableWidget) -> None:
     table.setFixedHeight(h + 2 * table.frameWidth() + 2)
 
 
+def _wrapped(text: str, fm, width: float) -> str:
+    """``text`` broken at spaces into lines at most ``width`` pixels wide (a longer word keeps a line)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and fm.horizontalAdvance(f"{lines[-1]} {word}") <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return "\n".join(lines)
+
+
 def _item(text: str, editable: bool = False) -> QTableWidgetItem:
     item = QTableWidgetItem(text)
     flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
@@ -79,6 +90,7 @@ class LabPanel(QWidget):
         self.truth_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.truth_table.horizontalHeader().setStretchLastSection(True)
         self.truth_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.truth_table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # as tall as its rows
         self.truth_table.horizontalScrollBar().rangeChanged.connect(lambda *_: _fit_height(self.truth_table))
         self.truth_table.setToolTip("Per class: prior p(C_k), mean and covariance of p(x|C_k). Type a number and "
                                     "press Enter (one undo step).")
@@ -159,7 +171,9 @@ class LabPanel(QWidget):
         self.table = QTableWidget(len(rows), 0)  # a column per model, a row per measure
         self.table.setVerticalHeaderLabels(rows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # as tall as its rows
+        self.table.horizontalScrollBar().rangeChanged.connect(lambda *_: _fit_height(self.table))
         self.table.setToolTip("The shown model and the second one: free parameters, accuracy on the points they "
                               "were fitted to and on the held-out ones, the conditional log-likelihood "
                               "ln p(t|X) = Σ ln p(t_n|x_n) of every probabilistic model (a generative one's through "
@@ -349,7 +363,13 @@ class LabPanel(QWidget):
         fits = [f for f in frame.fits if f.model is not None] if frame is not None else []
         t = self.table
         t.setColumnCount(len(fits))
-        t.setHorizontalHeaderLabels([f.spec.label for f in fits])
+        # the registry's labels, as the rest of the app names the models, in lines no wider than their
+        # longest word: the columns (as wide as their contents) stay narrow enough for two in the dock
+        fm = t.horizontalHeader().fontMetrics()
+        t.setHorizontalHeaderLabels([_wrapped(f.spec.label, fm, max(fm.horizontalAdvance(w) for w in
+                                                                    f.spec.label.split(" "))) for f in fits])
+        for c, f in enumerate(fits):
+            t.horizontalHeaderItem(c).setToolTip(f.spec.label)
         if fits:
             t.setVerticalHeaderLabels(comparison_rows(len(fits[0].model.classes_)))
         req = frame.request if frame is not None else None

@@ -96,20 +96,22 @@ def test_the_comparison_puts_a_conditional_likelihood_beside_a_conditional_one(q
     _choose(window.lab.compare, "logistic")
     settle(window)
     table = window.lab.table
-    assert [table.horizontalHeaderItem(c).text() for c in range(2)] == ["LDA (shared covariance)",
-                                                                        "Logistic regression"]
+    assert [table.horizontalHeaderItem(c).text().replace("\n", " ") for c in range(2)] == [
+        "LDA (shared covariance)", "Logistic regression"]
+    _show_lab(window)
+    assert _elided(table) == []  # the names and numbers readable whole
     X, t = doc.X, doc.labels
     lda = LinearDiscriminantAnalysis(solver="lsqr").fit(X, t)  # ML shared covariance, priors N_k / N
     w = window.result.fits[1].model  # p(peach|x) = sigma(w^T x + w0)
     a = X @ w.coef_[0] + w.intercept_[0]
     logistic = np.sum(np.where(t == 1, log_expit(a), log_expit(-a)))
-    shown = [float(v) for v in _cells(table, "ln p(t|X) (Bishop 4.90)")]
+    shown = [float(v) for v in _cells(table, "ln p(t|X), eq. 4.90")]
     assert shown[0] == pytest.approx(-log_loss(t, lda.predict_proba(X), normalize=False), abs=0.006)
     assert shown[1] == pytest.approx(logistic, abs=0.006)
     assert -200 < shown[0] < shown[1] < 0  # like with like: the discriminative fit is the better conditional
     joint = sum(np.sum(t == k) * np.log(np.mean(t == k)) + multivariate_normal(lda.means_[k], lda.covariance_).logpdf(X[t == k]).sum()
                 for k in (0, 1))
-    lda_joint, logistic_joint = _cells(table, "joint ln p(X,t) (Bishop 4.71)")
+    lda_joint, logistic_joint = _cells(table, "joint ln p(X,t),\neq. 4.71")
     assert float(lda_joint) == pytest.approx(joint, abs=0.006) and logistic_joint == ""
 
 
@@ -119,7 +121,7 @@ def test_a_near_perfect_fit_reads_a_number_not_minus_zero(qtbot, window):
     t = np.repeat([0, 1], 40)
     window.doc.replace_points(X, t, "Two clusters")
     settle(window)
-    [text] = _cells(window.lab.table, "ln p(t|X) (Bishop 4.90)")
+    [text] = _cells(window.lab.table, "ln p(t|X), eq. 4.90")
     model = window.result.fit.model
     from scipy.special import logsumexp
     from scipy.stats import multivariate_normal
@@ -289,10 +291,9 @@ def _elided(table):
         width = table.columnWidth(c)
         texts = [table.item(r, c).text() for r in range(table.rowCount())]
         out += [t for t in texts if fm.horizontalAdvance(t) + margin > width]
-        head = table.horizontalHeaderItem(c).text()
         hfm = QFontMetrics(table.horizontalHeader().font())
-        if hfm.horizontalAdvance(head) + margin > width:
-            out.append(head)
+        out += [line for line in table.horizontalHeaderItem(c).text().split("\n")
+                if hfm.horizontalAdvance(line) + margin > width]
     return out
 
 
