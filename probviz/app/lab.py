@@ -85,10 +85,10 @@ class LabPanel(QWidget):
         v.addWidget(self.truth_status)
         self.truth_table = QTableWidget(0, len(TRUTH_COLUMNS))
         self.truth_table.setHorizontalHeaderLabels(TRUTH_COLUMNS)
-        # each column as wide as its numbers (never "0.5…"), the last one taking what is left; a narrow
+        # each column as wide as its numbers (never "0.5…"); a narrow
         # dock or presentation mode's large font scrolls the table sideways instead of eliding
         self.truth_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.truth_table.horizontalHeader().setStretchLastSection(True)
+        self.truth_table.horizontalHeader().setStretchLastSection(False)
         self.truth_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.truth_table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # as tall as its rows
         self.truth_table.horizontalScrollBar().rangeChanged.connect(lambda *_: _fit_height(self.truth_table))
