@@ -143,6 +143,7 @@ class Canvas(pg.PlotWidget):
         self.probe_label.setZValue(13)
         self.hint = pg.TextItem("Press 1 and click to add points", anchor=(0.5, 0.5))
         self.note = pg.TextItem(anchor=(0.5, 0.5))  # why no model is drawn (Fisher with three classes)
+        self.note.setZValue(14)  # over the points
         self.band = QGraphicsRectItem()
         self.band.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # never steal the drag it draws
         self.band.setZValue(20)

@@ -236,7 +236,7 @@ class _TwoClass(_Discriminant):
     def _two(self, K):
         if K > 2:
             raise ValueError(f"{self.label} separates two classes (Bishop {self.section}); this data has {K}: "
-                             "least squares or a probabilistic model decides among more")
+                             "least squares takes more")
 
     def _set_scores(self, center, scale, w):
         super()._set_scores(center, scale, np.vstack([np.zeros(3), w]))
