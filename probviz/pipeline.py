@@ -227,11 +227,17 @@ def fit_all(request: FrameRequest, previous: "Frame | None" = None, moved=None, 
 
 
 def held_out_mask(n: int, fraction: float, seed: int = 0) -> np.ndarray | None:
-    """Which of n points a split holds out: point i when u_i < fraction, u the seeded uniform sequence
-    (the first n numbers of it, so adding points keeps the earlier points' roles). None for no split."""
+    """Which of n points a split holds out: exactly round(fraction * n) of them (halves rounded up),
+    those whose u_i are the smallest, u the seeded uniform sequence. Point i's u_i is the i-th number
+    of that sequence whatever n is, so adding a point changes the role of at most one earlier point
+    (the count grows by one, or the new point takes a held-out place). None for no split."""
     if fraction <= 0 or n == 0:
         return None
-    return np.random.default_rng(int(seed)).random(n) < fraction
+    count = int(np.floor(fraction * n + 0.5 + 1e-9))  # the tolerance: 0.35 * 10 is 3.4999999999999996
+    u = np.random.default_rng(int(seed)).random(n)
+    held = np.zeros(n, dtype=bool)
+    held[np.argsort(u, kind="stable")[:count]] = True
+    return held
 
 
 def evaluate_request(fit: Fit, request: FrameRequest) -> Fit:

@@ -214,3 +214,55 @@ def probe_lines(model, class_names, x) -> list[str]:
         parts.append(f"p({n}|x) = {e['posterior'][k]:.4f}")
         lines.append("   ".join(parts))
     return lines
+
+
+# --- the Lab's comparison of two fits -----------------------------------------------------------
+
+def conditional_log_likelihood(model, X, y) -> float:
+    """ln p(t|X) = sum_n ln p(t_n|x_n) under the model's posterior: minus the cross-entropy of Bishop
+    eqs. 4.90 (two classes) and 4.108 (K classes). Defined for every probabilistic model, a generative
+    one through its posterior p(C_k|x) ∝ p(x|C_k)p(C_k), so two models' values compare like with like
+    (a generative model's own joint ln p(X, t) adds the ln p(x_n) of the inputs)."""
+    codes = model._codes(y)
+    L = model.predict_log_proba(np.asarray(X, dtype=float).reshape(-1, 2))
+    return float(L[np.arange(len(codes)), codes].sum())
+
+
+def log_likelihood_text(v: float) -> str:
+    """A log-likelihood with two decimals, or two significant digits when that would print 0.00:
+    a near-perfect fit reads "-3.1e-06", never "-0.00"."""
+    if v == 0:
+        return "0"
+    return f"{v:.2f}" if abs(v) >= 0.005 else f"{v:.2g}"
+
+
+def comparison_rows(K: int) -> tuple[str, ...]:
+    """The Lab's comparison rows; the likelihoods name their kind and Bishop's equation (K classes).
+    The longest is on two lines: a narrow dock keeps room for two models' columns."""
+    eq = "4.90" if K <= 2 else "4.108"
+    return ("parameters", "accuracy", "held-out accuracy", f"ln p(t|X), eq. {eq}", "held-out ln p(t|X)",
+            "joint ln p(X,t),\neq. 4.71", "true error")
+
+
+def comparison_column(fit, X, labels, held=None, true_error: float | None = None) -> list[str]:
+    """One fit's cells of the Lab's comparison, in the order of :func:`comparison_rows`: ``fit`` a
+    pipeline fit of the points X (N, 2), labels (N,), ``held`` (N,) bool the points kept out of it.
+    The conditional likelihood of every probabilistic model, the joint of the generative ones only;
+    a discriminant function (Bishop 4.1) has neither."""
+    model, s, h = fit.model, fit.summary, fit.held_out
+    X, labels = np.asarray(X, dtype=float), np.asarray(labels)
+    train = np.ones(len(X), bool) if held is None else ~np.asarray(held, bool)
+    conditional = held_conditional = joint = ""
+    if getattr(model, "probabilistic", True):
+        conditional = log_likelihood_text(conditional_log_likelihood(model, X[train], labels[train]))
+        if h and h.get("n") and not train.all():
+            test = ~train
+            if np.isin(labels[test], model.classes_).all():  # a class the model never saw: ln 0
+                held_conditional = log_likelihood_text(conditional_log_likelihood(model, X[test], labels[test]))
+        if getattr(model, "generative", False) and "log_likelihood" in s:
+            joint = log_likelihood_text(s["log_likelihood"])
+    return [str(model.n_parameters()),
+            f"{100 * s['accuracy']:.1f}%" if "accuracy" in s else "",
+            f"{100 * h['accuracy']:.1f}% of {h['n']}" if h else "",
+            conditional, held_conditional, joint,
+            "" if true_error is None else f"{true_error:.4g}"]

@@ -571,18 +571,45 @@ def _discriminant_scene(sc, model, bounds, colors, shape, layers, background, st
 
 
 def discriminant_lines(model, bounds: Bounds) -> list[Boundary]:
-    """The lines a discriminant draws: each of its binary discriminants' zero lines, whole, for the
-    one-vs-rest and one-vs-one schemes (Bishop figure 4.2); else its decision boundaries."""
+    """The lines a discriminant draws. For the one-vs-rest and one-vs-one schemes (Bishop figure 4.2)
+    the pieces of each binary discriminant's zero line across which the decided class (or
+    "undecided") changes: a pair's line running through a region another class wins outright decides
+    nothing there, and is not drawn. Else its decision boundaries."""
     own = model.lines(bounds)
     if own is None:
         return boundaries(model, bounds)
+    zeros = [(k, j, _with_zero(poly)) for k, j, poly in own]
+    size = max(bounds[1] - bounds[0], bounds[3] - bounds[2])
     out = []
-    for k, j, poly in own:
-        zero = _with_zero(poly)
+    for k, j, zero in zeros:
         seg = _line(zero, 0, 1, bounds)
-        if seg is not None:
-            x0, d, t0, t1 = seg
-            out.append(Boundary(k, j, x0 + np.outer([t0, t1], d)))
+        if seg is None:
+            continue
+        x0, d, t0, t1 = seg
+        # every other line crosses this one at one t: between two crossings the decision on each side
+        # is the same all along, so one look at each interval's middle, just off the line, is exact
+        cuts = [t0, t1]
+        for _, _, other in zeros:
+            g0, g1 = other(np.array([x0, x0 + d]))[:, 0]  # its score along this line, linear in t
+            if g1 != g0:
+                t = -g0 / (g1 - g0)
+                if t0 < t < t1:
+                    cuts.append(t)
+        cuts = np.unique(cuts)
+        mids = 0.5 * (cuts[:-1] + cuts[1:])
+        off = 1e-7 * size * np.array([-d[1], d[0]])
+        pts = x0 + np.outer(mids, d)
+        changes = (model.decide(pts + off) != model.decide(pts - off)) & (np.diff(cuts) > 1e-12 * size)
+        pieces = []
+        for a, b, keep in zip(cuts[:-1], cuts[1:], changes):
+            if not keep:
+                continue
+            if pieces and pieces[-1][1] == a:
+                pieces[-1][1] = b  # one straight piece across a crossing that changes nothing here
+            else:
+                pieces.append([a, b])
+        if pieces:
+            out.append(Boundary(k, j, _join([x0 + np.outer(ab, d) for ab in pieces])))
     return out
 
 

@@ -6,6 +6,9 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypo import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reference import gaussian_explain
 from scipy.special import softmax
 
@@ -404,3 +407,30 @@ def test_the_truths_scene_is_reused_while_the_truth_and_view_stay():
     second = build_frame(replace(r2, truth=t2), []).truth
     assert second is not first
     np.testing.assert_allclose(second.ellipses[0][1].mean(axis=0), [1.2, 1.0], atol=0.02)
+
+
+# --- the train/test split ------------------------------------------------------------------------
+
+@settings(max_examples=examples(300), deadline=None)
+@given(n=st.integers(1, 3000), percent=st.integers(1, 90), seed=st.integers(0, 2**31 - 1))
+def test_a_split_holds_out_exactly_the_rounded_fraction(n, percent, seed):
+    """The fraction as the Lab's box gives it (two decimals): round(f n) points, halves rounded up,
+    counted in whole numbers here."""
+    held = pipeline.held_out_mask(n, percent / 100, seed)
+    assert held.shape == (n,) and held.dtype == bool
+    assert np.count_nonzero(held) == (percent * n + 50) // 100
+    np.testing.assert_array_equal(held, pipeline.held_out_mask(n, percent / 100, seed))  # the seed decides
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(n=st.integers(1, 500), percent=st.integers(1, 90), seed=st.integers(0, 2**31 - 1))
+def test_adding_a_point_changes_the_role_of_at_most_one_other(n, percent, seed):
+    before = pipeline.held_out_mask(n, percent / 100, seed)
+    after = pipeline.held_out_mask(n + 1, percent / 100, seed)
+    assert np.count_nonzero(before != after[:n]) <= 1
+
+
+def test_a_split_is_the_seeds_own():
+    masks = {tuple(pipeline.held_out_mask(100, 0.3, seed)) for seed in range(20)}
+    assert len(masks) == 20
+    assert pipeline.held_out_mask(100, 0.0, 3) is None and pipeline.held_out_mask(0, 0.3, 3) is None

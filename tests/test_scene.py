@@ -403,3 +403,76 @@ def test_triple_points_are_found_by_newton_exactly(three_blobs):
     # far from any triple point nothing is claimed
     idx, _ = scene._triple_points(poly, 0, 1, np.array([[-50.0, -50.0]]), np.array([[-49.0, -50.0]]), 1e-12)
     assert len(idx) == 0
+
+
+# --- a discriminant's lines: only where the decision changes --------------------------------------
+
+def _sides(model, xy, eps):
+    """The decision just left and just right of each point of a straight piece (M, 2)."""
+    d = xy[-1] - xy[0]
+    n = np.array([-d[1], d[0]]) / np.hypot(*d)
+    return model.decide(xy + eps * n), model.decide(xy - eps * n)
+
+
+def _pieces(xy):
+    parts = [p[~np.isnan(p[:, 0])] for p in np.split(xy, np.flatnonzero(np.isnan(xy[:, 0])))]
+    return [p for p in parts if len(p) >= 2]
+
+
+def _check_lines_are_the_decision_changes(model, bounds, rng):
+    from probviz.scene import discriminant_lines
+
+    size = max(bounds[1] - bounds[0], bounds[3] - bounds[2])
+    drawn = [p for b in discriminant_lines(model, bounds) for p in _pieces(b.xy)]
+    for p in drawn:  # every drawn piece separates two different decisions, all along
+        t = rng.uniform(0.001, 0.999, 200)
+        xy = p[0] + np.outer(t, p[-1] - p[0])
+        left, right = _sides(model, xy, 1e-6 * size)
+        assert np.all(left != right), "a line drawn where the decision is the same on both sides"
+    # and every change of the decision along random chords lies on a drawn piece
+    lo, hi = np.array(bounds[::2]), np.array(bounds[1::2])
+    for _ in range(30):
+        a, b = rng.uniform(lo, hi), rng.uniform(lo, hi)
+        t = np.linspace(0, 1, 2001)
+        dec = model.decide(a + np.outer(t, b - a))
+        for i in np.flatnonzero(dec[1:] != dec[:-1]):
+            t0, t1 = t[i], t[i + 1]
+            for _ in range(50):  # bisection to the change
+                m = 0.5 * (t0 + t1)
+                if model.decide((a + m * (b - a))[None])[0] == dec[i]:
+                    t0 = m
+                else:
+                    t1 = m
+            x = a + t0 * (b - a)
+            dist = min(_distance_to_segment(x, p[0], p[-1]) for p in drawn) if drawn else np.inf
+            assert dist < 1e-6 * size, f"the decision changes at {x} but nothing is drawn there"
+
+
+def _distance_to_segment(x, p, q):
+    d = q - p
+    t = np.clip((x - p) @ d / (d @ d), 0, 1)
+    return float(np.hypot(*(x - p - t * d)))
+
+
+@pytest.mark.parametrize("scheme", ["one-vs-one", "one-vs-rest"])
+@pytest.mark.parametrize("name", ["three-in-a-line", "shared-vs-own-covariance", "xor", "iris"])
+def test_a_schemes_lines_are_drawn_exactly_where_its_decision_changes(name, scheme):
+    """Bishop figure 4.2's lines, cut to where they matter: on three-in-a-line the line of C1 against
+    C3 runs through the middle of C2's region, where both votes go to C2, and is not drawn there."""
+    from probviz.data.examples import load
+
+    d = load(name)
+    m = create("leastsquares", scheme=scheme).fit(d.X, d.labels)
+    lo, hi = d.X.min(axis=0) - 1, d.X.max(axis=0) + 1
+    _check_lines_are_the_decision_changes(m, (lo[0], hi[0], lo[1], hi[1]), np.random.default_rng(0))
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(seed=st.integers(0, 10_000), K=st.integers(3, 5), scheme=st.sampled_from(["one-vs-one", "one-vs-rest"]))
+def test_random_schemes_draw_only_decision_changes(seed, K, scheme):
+    rng = np.random.default_rng(seed)
+    centres = rng.uniform(-3, 3, (K, 2))
+    y = np.repeat(np.arange(K), 12)
+    X = centres[y] + rng.normal(0, rng.uniform(0.3, 2.0), (len(y), 2))
+    m = create("leastsquares", scheme=scheme).fit(X, y)
+    _check_lines_are_the_decision_changes(m, (-6.0, 6.0, -5.0, 7.0), rng)

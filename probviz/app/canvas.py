@@ -142,6 +142,8 @@ class Canvas(pg.PlotWidget):
         self.probe_label = pg.TextItem(anchor=(0, 1.2))
         self.probe_label.setZValue(13)
         self.hint = pg.TextItem("Press 1 and click to add points", anchor=(0.5, 0.5))
+        self.note = pg.TextItem(anchor=(0.5, 0.5))  # why no model is drawn (Fisher with three classes)
+        self.note.setZValue(14)  # over the points
         self.band = QGraphicsRectItem()
         self.band.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # never steal the drag it draws
         self.band.setZValue(20)
@@ -153,6 +155,7 @@ class Canvas(pg.PlotWidget):
                      self.probe, self.probe_label):
             self._add_passive(item)
         self.vb.addItem(self.hint, ignoreBounds=True)
+        self.vb.addItem(self.note, ignoreBounds=True)
         self.vb.addItem(self.band, ignoreBounds=True)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.apply_style(self.style)
@@ -192,6 +195,9 @@ class Canvas(pg.PlotWidget):
         self.band.setBrush(pg.mkBrush(*style.foreground, 30))
         self.hint.setColor(fg)
         self.hint.setFont(font)
+        self.note.setColor(fg)
+        self.note.setFont(font)
+        self.note.fill = pg.mkBrush(*style.background, 220)  # readable over the points
         self.probe_label.setColor(fg)
         self.probe_label.setFont(font)
         self.probe_label.fill = pg.mkBrush(*style.background, 210)  # readable over points and lines
@@ -280,6 +286,10 @@ class Canvas(pg.PlotWidget):
         self.frame = frame
         s = self.style
         sc = frame.scene if frame is not None else None
+        error = frame.fit.error if sc is None and frame is not None and len(frame.request.X) else ""
+        self.note.setText(error.replace(": ", ":\n", 1))  # the reason on two lines, mid-view
+        self.note.setPos(self.vb.viewRect().center())
+        self.note.setVisible(bool(error))
         self.layers = frozenset(frame.request.layers) if frame is not None else self.layers
         if sc is None:
             self.heatmap.setVisible(False)

@@ -23,18 +23,32 @@ from probviz.colors import OKABE_ITO
 from probviz.models import MODEL_NAMES, REGISTRY, create
 from probviz.models.learning import MAX_SEEDS, MAX_SIZE, learning_curve
 from probviz.models.truth import Truth, error_rate, fitted_truth
+from probviz.report import comparison_column, comparison_rows
 from probviz.scene import cross_section
 from probviz.style import Style
 
 TRUTH_COLUMNS = ("p(C)", "μ₁", "μ₂", "σ₁²", "σ₁₂", "σ₂²")
-COMPARE_ROWS = ("parameters", "accuracy", "held-out accuracy", "ln-likelihood", "held-out ln-lik.", "true error")
 
 
 def _fit_height(table: QTableWidget) -> None:
-    """A table as tall as its rows (no empty space, no scroll bar of its own)."""
+    """A table as tall as its rows (no empty space, no vertical scroll bar; room for a sideways one)."""
     table.resizeRowsToContents()
     h = table.horizontalHeader().sizeHint().height() + sum(table.rowHeight(r) for r in range(table.rowCount()))
+    bar = table.horizontalScrollBar()
+    if bar.maximum() > bar.minimum():
+        h += bar.sizeHint().height()
     table.setFixedHeight(h + 2 * table.frameWidth() + 2)
+
+
+def _wrapped(text: str, fm, width: float) -> str:
+    """``text`` broken at spaces into lines at most ``width`` pixels wide (a longer word keeps a line)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and fm.horizontalAdvance(f"{lines[-1]} {word}") <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return "\n".join(lines)
 
 
 def _item(text: str, editable: bool = False) -> QTableWidgetItem:
@@ -55,6 +69,7 @@ class LabPanel(QWidget):
         self.frame = None
         self.errors: dict = {}  # spec -> true error of the frame on screen (and "bayes")
         self._known: dict = {}  # (truth, model) -> error: the same fit under the same truth is not recomputed
+        self._columns: dict = {}  # id(model) -> (what they depend on, the comparison's cells)
         inner = QWidget()
         lay = QVBoxLayout(inner)
 
@@ -70,11 +85,16 @@ class LabPanel(QWidget):
         v.addWidget(self.truth_status)
         self.truth_table = QTableWidget(0, len(TRUTH_COLUMNS))
         self.truth_table.setHorizontalHeaderLabels(TRUTH_COLUMNS)
-        self.truth_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # each column as wide as its numbers (never "0.5…"); a narrow
+        # dock or presentation mode's large font scrolls the table sideways instead of eliding
+        self.truth_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.truth_table.horizontalHeader().setStretchLastSection(False)
+        self.truth_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.truth_table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # as tall as its rows
+        self.truth_table.horizontalScrollBar().rangeChanged.connect(lambda *_: _fit_height(self.truth_table))
         self.truth_table.setToolTip("Per class: prior p(C_k), mean and covariance of p(x|C_k). Type a number and "
                                     "press Enter (one undo step).")
         self.truth_table.itemChanged.connect(self._truth_edited)
-        self.truth_table.horizontalHeader().setMinimumSectionSize(20)
         v.addWidget(self.truth_table)
         row = QHBoxLayout()
         self.from_data = QPushButton("From the data")
@@ -147,13 +167,19 @@ class LabPanel(QWidget):
         form.addRow("Held out", self.held)
         form.addRow("Split seed", self.split_seed)
         v.addLayout(form)
-        self.table = QTableWidget(len(COMPARE_ROWS), 0)  # a column per model, a row per measure
-        self.table.setVerticalHeaderLabels(COMPARE_ROWS)
+        rows = comparison_rows(2)
+        self.table = QTableWidget(len(rows), 0)  # a column per model, a row per measure
+        self.table.setVerticalHeaderLabels(rows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # as tall as its rows
+        self.table.horizontalScrollBar().rangeChanged.connect(lambda *_: _fit_height(self.table))
         self.table.setToolTip("The shown model and the second one: free parameters, accuracy on the points they "
-                              "were fitted to and on the held-out ones, log-likelihood (its kind as in the "
-                              "Parameters panel), and the error under the true model")
+                              "were fitted to and on the held-out ones, the conditional log-likelihood "
+                              "ln p(t|X) = Σ ln p(t_n|x_n) of every probabilistic model (a generative one's through "
+                              "its posterior; minus the cross-entropy, Bishop eqs. 4.90 and 4.108) on both, the "
+                              "joint ln p(X,t) of a generative model (Bishop eq. 4.71: it also counts ln p(x), so "
+                              "it does not compare with the conditional), and the error under the true model")
         _fit_height(self.table)
         v.addWidget(self.table)
         self.curves_button = QPushButton("Learning curves…")
@@ -229,7 +255,9 @@ class LabPanel(QWidget):
             S = usable.covariances_[k]
             values = (usable.priors[k], *usable.means_[k], S[0, 0], S[0, 1], S[1, 1])
             for j, v in enumerate(values):
-                t.setItem(k, j, _item(f"{v:.6g}", editable=True))
+                item = _item(f"{v:.4g}", editable=True)
+                item.setToolTip(repr(float(v)))  # the shown digits are rounded; an edit keeps the rest exact
+                t.setItem(k, j, item)
         t.setVisible(editable)
         _fit_height(t)
         t.blockSignals(False)
@@ -261,9 +289,11 @@ class LabPanel(QWidget):
         truth = doc.usable_truth()
         if truth is None:
             return
-        t = self.truth_table
         try:
-            values = np.array([[float(t.item(k, j).text()) for j in range(len(TRUTH_COLUMNS))] for k in range(t.rowCount())])
+            # the truth's own values, not the table's rounded text: only the edited cell changes
+            values = np.array([(truth.priors[k], *truth.means_[k], S[0, 0], S[0, 1], S[1, 1])
+                               for k, S in enumerate(truth.covariances_)], dtype=float)
+            values[item.row(), item.column()] = float(item.text())
             covs = np.stack([[[r[3], r[4]], [r[4], r[5]]] for r in values])
             new = Truth.make(values[:, 0], values[:, 1:3], covs)
         except ValueError as e:
@@ -333,19 +363,34 @@ class LabPanel(QWidget):
         fits = [f for f in frame.fits if f.model is not None] if frame is not None else []
         t = self.table
         t.setColumnCount(len(fits))
-        t.setHorizontalHeaderLabels([f.spec.name for f in fits])
+        # the registry's labels, as the rest of the app names the models, in lines no wider than their
+        # longest word: the columns (as wide as their contents) stay narrow enough for two in the dock
+        fm = t.horizontalHeader().fontMetrics()
+        t.setHorizontalHeaderLabels([_wrapped(f.spec.label, fm, max(fm.horizontalAdvance(w) for w in
+                                                                    f.spec.label.split(" "))) for f in fits])
         for c, f in enumerate(fits):
-            s, h = f.summary, f.held_out
-            err = self.errors.get(f.spec)
-            cells = (str(f.model.n_parameters()),
-                     f"{100 * s['accuracy']:.1f}%" if "accuracy" in s else "",
-                     f"{100 * h['accuracy']:.1f}% of {h['n']}" if h else "",
-                     f"{s['log_likelihood']:.2f}" if "log_likelihood" in s else "",
-                     f"{h['log_likelihood']:.2f}" if "log_likelihood" in h else "",
-                     "" if err is None else f"{err:.4g}")
-            for r, text in enumerate(cells):
+            t.horizontalHeaderItem(c).setToolTip(f.spec.label)
+        if fits:
+            t.setVerticalHeaderLabels(comparison_rows(len(fits[0].model.classes_)))
+        req = frame.request if frame is not None else None
+        for c, f in enumerate(fits):
+            for r, text in enumerate(self._column(f, req)):
                 t.setItem(r, c, _item(text))
         _fit_height(t)
+
+    def _column(self, fit, request) -> list:
+        """A fit's comparison cells, remembered while the fit, the points and the split stay (a probe
+        move or a redraw makes a new frame of the same fits)."""
+        err = self.errors.get(fit.spec)
+        key = (fit.model, request.X, request.labels, request.held_out, err)
+        hit = self._columns.get(id(fit.model))
+        if hit is not None and all(a is b for a, b in zip(hit[0], key)):
+            return hit[1]
+        cells = comparison_column(fit, request.X, request.labels, request.held_out, err)
+        if len(self._columns) > 16:
+            self._columns.clear()
+        self._columns[id(fit.model)] = (key, cells)
+        return cells
 
     def _compute_errors(self):
         """The true error of each fit on screen and the Bayes error (a few tens of ms each, once the edits

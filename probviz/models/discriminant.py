@@ -150,11 +150,12 @@ class LeastSquares(_Discriminant):
             self._pair_scores = linear_scores(center, scale, [w for _, _, w in self.pairs_])
         if self.scheme != "k-class" or K > 2:
             undecided = int(np.count_nonzero(self.decide(X) < 0))
-            if self.scheme != "k-class":
-                self.notices_.append(
-                    f"{self.scheme}: hatched regions are ambiguous (Bishop 4.1.2, figure 4.2): "
-                    + ("no class or several claim them" if self.scheme == "one-vs-rest" else "a tie in the vote")
-                    + (f"; {undecided} training points fall there" if undecided else ""))
+            if self.scheme != "k-class" and undecided:
+                # only then: the scheme's undecided region may lie far outside the view, and a notice
+                # about hatching with nothing hatched misleads (the figure's legend says it when drawn)
+                why = "no class or several claim them" if self.scheme == "one-vs-rest" else "a tie in the vote"
+                self.notices_.append(f"{self.scheme}: {undecided} training points fall where nothing is decided "
+                                     f"({why}; hatched, Bishop 4.1.2, figure 4.2)")
             masked = self._masked(X, codes, K)
             if masked:
                 self.notices_.append(
@@ -234,7 +235,8 @@ class _TwoClass(_Discriminant):
 
     def _two(self, K):
         if K > 2:
-            raise ValueError(f"{self.label} separates two classes (Bishop 4.1.4-4.1.7); this data has {K}")
+            raise ValueError(f"{self.label} separates two classes (Bishop {self.section}); this data has {K}: "
+                             "least squares takes more")
 
     def _set_scores(self, center, scale, w):
         super()._set_scores(center, scale, np.vstack([np.zeros(3), w]))
@@ -258,6 +260,7 @@ class Fisher(_TwoClass):
 
     name = "fisher"
     label = "Fisher's discriminant"
+    section = "4.1.4"
 
     def _fit(self, X, codes, K, init=None):
         self._two(K)
@@ -337,6 +340,7 @@ class Perceptron(_TwoClass):
 
     name = "perceptron"
     label = "Perceptron"
+    section = "4.1.7"
 
     def __init__(self, *, eta: float = DEFAULT_ETA, epochs: int = DEFAULT_EPOCHS):
         self.eta = eta

@@ -42,3 +42,66 @@ def test_least_squares_says_it_masks_and_one_vs_rest_hatches(qtbot, window):
     assert "y_C1(x) = " in readout and "→" in readout and "p(" not in readout
     # the probe and the parameters speak of y_k(x), never of p(C_k|x)
     assert any("No probabilities" in line for line in window.panel.params.lines("text"))
+
+
+def _choose(combo, text):
+    """Pick an entry of a combo box as a person does with the keyboard: focus it, press Down."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    combo.setFocus()
+    for _ in range(combo.count()):  # to the top
+        QTest.keyClick(combo, Qt.Key.Key_Up)
+    for _ in range(combo.count()):
+        if combo.currentText() == text:
+            return
+        QTest.keyClick(combo, Qt.Key.Key_Down)
+    raise AssertionError(f"{text!r} is not in the box")
+
+
+def test_one_vs_one_on_three_in_a_line_draws_no_line_through_a_solid_region(qtbot, window):
+    """The line of C1 against C3 crosses C2's region, where C2 wins both its votes: the decision does
+    not change there, so nothing is drawn there; no training point is tied, so no word of hatching."""
+    assert window.open_path("example:three-in-a-line")
+    settle(window)
+    _choose(window.panel.model, "Least squares")
+    settle(window)
+    _choose(window.panel.param_widgets["scheme"], "one-vs-one")
+    settle(window)
+    model = window.result.fit.model
+    assert model.scheme == "one-vs-one"
+    xs, ys = window.canvas.boundary.getData()
+    xy = np.c_[xs, ys]
+    finite = xy[np.isfinite(xy[:, 0])]
+    assert len(finite)
+    size = 10.0
+    for a, b in zip(xy[:-1], xy[1:]):  # every drawn segment: C2 on one side or the other, never on both
+        if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+            continue
+        t = np.linspace(0.02, 0.98, 50)[:, None]
+        p = a + t * (b - a)
+        n = np.array([-(b - a)[1], (b - a)[0]]) / np.hypot(*(b - a))
+        assert np.all(model.decide(p + 1e-5 * size * n) != model.decide(p - 1e-5 * size * n))
+    assert not window.canvas.ambiguous.isVisible()
+    assert "hatch" not in window.message.text() and "hatch" not in window.message.toolTip()
+
+
+def test_fisher_with_three_classes_draws_the_points_and_says_why_on_the_canvas(qtbot, window):
+    assert window.open_path("example:three-in-a-line")
+    settle(window)
+    canvas = window.canvas
+    assert not canvas.note.isVisible()
+    for label, section in (("Fisher's discriminant", "4.1.4"), ("Perceptron", "4.1.7")):
+        _choose(window.panel.model, label)
+        settle(window)
+        assert window.result.fit.model is None
+        note = canvas.note
+        assert note.isVisible() and f"separates two classes (Bishop {section}); this data has 3" in note.toPlainText()
+        assert canvas.vb.viewRect().contains(note.pos())  # mid-view, where a person looks
+        assert "this data has 3" in window.message.text()  # the status line says it too
+        for k, item in enumerate(canvas.class_points[:3]):  # the points are there, every one
+            assert item.isVisible()
+            np.testing.assert_allclose(np.c_[item.getData()], window.doc.X[window.doc.labels == k])
+    _choose(window.panel.model, "Least squares")
+    settle(window)
+    assert not canvas.note.isVisible() and window.result.scene.boundaries

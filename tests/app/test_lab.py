@@ -4,6 +4,7 @@ regression against the Bayes boundary, hold points out, draw a cross-section and
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from guihelp import drag, key, settle
@@ -61,10 +62,75 @@ def test_errors_and_the_comparison_table(qtbot, window):
     truth = doc.truth
     expected = [error_rate(truth, f.model, f.class_index) for f in fits]
     table = window.lab.table
-    assert [table.item(5, c).text() for c in range(2)] == [f"{e:.4g}" for e in expected]
+    assert _cells(table, "true error") == [f"{e:.4g}" for e in expected]
     assert f"Bayes error {truth.bayes_error():.4g}" in window.lab.errors_label.text()
     # parameters (Bishop 4.2-4.3, M = 2): LDA (K - 1) + K M + M(M + 1)/2 = 8, logistic M + 1 = 3
-    assert [table.item(0, c).text() for c in range(2)] == ["8", "3"]
+    assert _cells(table, "parameters") == ["8", "3"]
+
+
+def _cells(table, row_label):
+    rows = [table.verticalHeaderItem(r).text() for r in range(table.rowCount())]
+    return [table.item(rows.index(row_label), c).text() for c in range(table.columnCount())]
+
+
+def _choose(combo, name):
+    """Pick an entry of a combo box by the key a person presses: Down until it is there."""
+    combo.setFocus()
+    for _ in range(combo.count()):
+        if combo.currentData() == name:
+            return
+        QTest.keyClick(combo, Qt.Key.Key_Down)
+    raise AssertionError(f"{name} is not in the box")
+
+
+def test_the_comparison_puts_a_conditional_likelihood_beside_a_conditional_one(qtbot, window):
+    """LDA's ln p(t|X) through its posterior beside logistic regression's (Bishop eq. 4.90 with the sign
+    turned), each against an independent computation; LDA's joint ln p(X,t) (eq. 4.71) on its own row,
+    against scipy's Gaussian densities; the columns named as the rest of the app names the models."""
+    from scipy.special import log_expit
+    from scipy.stats import multivariate_normal
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    from sklearn.metrics import log_loss
+
+    doc = _fruit(window)
+    _choose(window.lab.compare, "logistic")
+    settle(window)
+    table = window.lab.table
+    assert [table.horizontalHeaderItem(c).text().replace("\n", " ") for c in range(2)] == [
+        "LDA (shared covariance)", "Logistic regression"]
+    _show_lab(window)
+    assert _elided(table) == []  # the names and numbers readable whole
+    X, t = doc.X, doc.labels
+    lda = LinearDiscriminantAnalysis(solver="lsqr").fit(X, t)  # ML shared covariance, priors N_k / N
+    w = window.result.fits[1].model  # p(peach|x) = sigma(w^T x + w0)
+    a = X @ w.coef_[0] + w.intercept_[0]
+    logistic = np.sum(np.where(t == 1, log_expit(a), log_expit(-a)))
+    shown = [float(v) for v in _cells(table, "ln p(t|X), eq. 4.90")]
+    assert shown[0] == pytest.approx(-log_loss(t, lda.predict_proba(X), normalize=False), abs=0.006)
+    assert shown[1] == pytest.approx(logistic, abs=0.006)
+    assert -200 < shown[0] < shown[1] < 0  # like with like: the discriminative fit is the better conditional
+    joint = sum(np.sum(t == k) * np.log(np.mean(t == k)) + multivariate_normal(lda.means_[k], lda.covariance_).logpdf(X[t == k]).sum()
+                for k in (0, 1))
+    lda_joint, logistic_joint = _cells(table, "joint ln p(X,t),\neq. 4.71")
+    assert float(lda_joint) == pytest.approx(joint, abs=0.006) and logistic_joint == ""
+
+
+def test_a_near_perfect_fit_reads_a_number_not_minus_zero(qtbot, window):
+    rng = np.random.default_rng(1)
+    X = rng.normal(0, 0.5, (80, 2)) + np.repeat([[-2.0, 0.0], [2.0, 0.0]], 40, axis=0)
+    t = np.repeat([0, 1], 40)
+    window.doc.replace_points(X, t, "Two clusters")
+    settle(window)
+    [text] = _cells(window.lab.table, "ln p(t|X), eq. 4.90")
+    model = window.result.fit.model
+    from scipy.special import logsumexp
+    from scipy.stats import multivariate_normal
+
+    A = np.stack([np.log(model.priors_[k]) + multivariate_normal(model.means_[k], model.covariance_).logpdf(X)
+                  for k in (0, 1)], axis=1)
+    ref = float(np.sum(A[np.arange(80), t] - logsumexp(A, axis=1)))
+    assert -1e-3 < ref < 0  # the case: two decimals would print -0.00
+    assert text != "-0.00" and float(text) == pytest.approx(ref, rel=0.05)
 
 
 def test_a_split_fits_on_the_rest_and_scores_the_held_out(qtbot, window):
@@ -72,7 +138,7 @@ def test_a_split_fits_on_the_rest_and_scores_the_held_out(qtbot, window):
     window.lab.held.spin.setValue(0.4)  # as typed: the field emits
     settle(window)
     held = doc.held_out()
-    assert 60 < held.sum() < 140
+    assert held.sum() == 100  # exactly 0.4 of 250
     fit = window.result.fit
     ref = create("lda").fit(doc.X[~held], doc.labels[~held])
     np.testing.assert_allclose(fit.model.means_, ref.means_)
@@ -80,9 +146,16 @@ def test_a_split_fits_on_the_rest_and_scores_the_held_out(qtbot, window):
     assert fit.held_out["accuracy"] == pytest.approx(ref.accuracy(doc.X[held], doc.labels[held]))
     assert fit.held_out["log_likelihood"] == pytest.approx(ref.log_likelihood(doc.X[held], doc.labels[held]))
     np.testing.assert_allclose(window.canvas.holes.getData()[0], doc.X[held][:, 0])  # drawn hollow
-    # a new point keeps the others' roles
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    from sklearn.metrics import log_loss
+
+    sk = LinearDiscriminantAnalysis(solver="lsqr").fit(doc.X[~held], doc.labels[~held])
+    [cell] = _cells(window.lab.table, "held-out ln p(t|X)")
+    assert float(cell) == pytest.approx(-log_loss(doc.labels[held], sk.predict_proba(doc.X[held]), normalize=False),
+                                        abs=0.006)
+    # a new point changes the role of at most one other
     doc.add_points([[0.0, 0.0]], 0)
-    np.testing.assert_array_equal(doc.held_out()[:-1], held)
+    assert np.count_nonzero(doc.held_out()[:-1] != held) <= 1
 
 
 def test_edit_the_truth_in_the_table_and_by_dragging_its_mean(qtbot, window):
@@ -187,3 +260,75 @@ def test_errors_are_not_recomputed_for_the_same_fit_and_truth(qtbot, window, mon
     settle(window)
     window.lab._compute_errors()
     assert len(calls) == 2
+
+
+def _menu_action(window, text):
+    for menu in window.menuBar().actions():
+        for action in menu.menu().actions():
+            if action.text().replace("&", "") == text:
+                return action
+    raise AssertionError(f"no menu action {text!r}")
+
+
+def _show_lab(window):
+    """View > Lab panel, then its tab (the dock shares the panel's place with the others)."""
+    if not window.lab_dock.isVisible():
+        _menu_action(window, "Lab panel (true model, samples, comparison)").trigger()
+    window.lab_dock.raise_()
+    settle(window)
+    QTest.qWait(50)
+
+
+def _elided(table):
+    """The cells and headers whose text is wider than the room Qt gives it (it would print "0.5…")."""
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QStyle
+
+    fm = QFontMetrics(table.font())
+    margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1)
+    out = []
+    for c in range(table.columnCount()):
+        width = table.columnWidth(c)
+        texts = [table.item(r, c).text() for r in range(table.rowCount())]
+        out += [t for t in texts if fm.horizontalAdvance(t) + margin > width]
+        hfm = QFontMetrics(table.horizontalHeader().font())
+        out += [line for line in table.horizontalHeaderItem(c).text().split("\n")
+                if hfm.horizontalAdvance(line) + margin > width]
+    return out
+
+
+def test_the_truth_table_shows_whole_numbers_at_normal_and_presentation_size(qtbot, window):
+    assert window.open_path("example:three-in-a-line")
+    settle(window)
+    qtbot.mouseClick(window.lab.from_data, Qt.MouseButton.LeftButton)  # thirds and long decimals
+    settle(window)
+    table = window.lab.truth_table
+    _show_lab(window)
+    assert table.rowCount() == 3 and table.isVisible()
+    assert _elided(table) == []
+    presentation = _menu_action(window, "Presentation mode")
+    presentation.trigger()
+    _show_lab(window)  # presentation mode folds the docks away: View > Lab panel brings it back, large
+    try:
+        assert table.font().pointSizeF() > QApplication.font().pointSizeF() / 1.6 * 1.5  # the large font
+        assert _elided(table) == []
+        # the whole table is reachable: a sideways scroll bar, not cut rows
+        assert table.height() >= table.horizontalHeader().height() + sum(table.rowHeight(r) for r in range(3))
+    finally:
+        presentation.trigger()
+        settle(window)
+
+
+def test_editing_one_cell_of_the_truth_keeps_the_others_exact(qtbot, window):
+    assert window.open_path("example:three-in-a-line")
+    settle(window)
+    qtbot.mouseClick(window.lab.from_data, Qt.MouseButton.LeftButton)
+    settle(window)
+    before = window.doc.truth
+    window.lab.truth_table.item(0, 1).setText("-2.5")
+    settle(window)
+    after = window.doc.truth
+    assert after.means_[0, 0] == -2.5
+    np.testing.assert_array_equal(after.means_[0, 1], before.means_[0, 1])  # not its rounded display
+    np.testing.assert_array_equal(after.covariances_, before.covariances_)
+    np.testing.assert_allclose(after.priors, before.priors, rtol=1e-15)

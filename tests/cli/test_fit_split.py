@@ -24,7 +24,8 @@ def test_fit_uses_the_training_points_and_scores_the_held_out_ones(tmp_path, cap
     write_session(str(path), s)
     out = fit_json(path, capsys, "--model", "lda")
     X, y = s.dataset.X, s.dataset.labels
-    held = np.random.default_rng(5).random(len(X)) < 0.3  # the documented rule: u_i < fraction
+    u = np.random.default_rng(5).random(len(X))  # the documented rule: the round(f n) smallest u_i held out
+    held = u <= np.sort(u)[round(0.3 * len(X)) - 1]
     train = ~held
     assert out["split"] == {"fraction": 0.3, "seed": 5} and out["held_out"]["n"] == int(held.sum())
     assert np.allclose(out["means"], [X[train & (y == k)].mean(axis=0) for k in (0, 1)])

@@ -225,15 +225,32 @@ def test_fisher_reports_its_means_scatter_and_projections():
     assert f.overlap(X, y, f.direction_) > 2 * f.overlap(X, y, f.means_direction())
 
 
+def _cycle():
+    """Three classes around a triangle with points in its middle: there the pairwise votes go round."""
+    rng = np.random.default_rng(5)
+    corners = np.array([[0.0, 3.0], [-2.6, -1.5], [2.6, -1.5]])
+    X = np.vstack([corners[k] + rng.normal(0, 0.6, (30, 2)) for k in range(3)] + [rng.normal(0, 0.3, (9, 2))])
+    return X, np.r_[np.repeat([0, 1, 2], 30), np.arange(9) % 3]
+
+
 def test_least_squares_notices_name_the_scheme_and_the_undecided():
     d = load("three-in-a-line")
     ovr = create("leastsquares", scheme="one-vs-rest").fit(d.X, d.labels, names=d.class_names)
     undecided = int(np.count_nonzero(ovr.decide(d.X) < 0))
     assert undecided > 0
-    assert ovr.notices_[0] == ("one-vs-rest: hatched regions are ambiguous (Bishop 4.1.2, figure 4.2): no class or "
-                               f"several claim them; {undecided} training points fall there")
+    assert ovr.notices_[0] == (f"one-vs-rest: {undecided} training points fall where nothing is decided (no class "
+                               "or several claim them; hatched, Bishop 4.1.2, figure 4.2)")
     ovo = create("leastsquares", scheme="one-vs-one").fit(d.X, d.labels, names=d.class_names)
-    assert ovo.notices_[0].startswith("one-vs-one: hatched regions are ambiguous (Bishop 4.1.2, figure 4.2): a tie")
+    # every training point has a winner, and the tie region lies far outside the data: nothing to say
+    # about hatching, which is nowhere near
+    assert np.all(ovo.decide(d.X) >= 0)
+    xs, ys = grid_axes((-5, 5, -5, 5), 200, 200)
+    assert np.all(ovo.decide_grid(xs, ys) >= 0)
+    assert not any("hatch" in n or "decided" in n for n in ovo.notices_)
+    tie = create("leastsquares", scheme="one-vs-one").fit(*_cycle())
+    n_tied = int(np.count_nonzero(tie.decide(_cycle()[0]) < 0))
+    assert n_tied > 0 and tie.notices_[0] == (f"one-vs-one: {n_tied} training points fall where nothing is decided "
+                                              "(a tie in the vote; hatched, Bishop 4.1.2, figure 4.2)")
     assert [(k, j) for k, j, _ in ovo.pairs_] == [(0, 1), (0, 2), (1, 2)]
     two = create("leastsquares").fit(d.X[d.labels < 2], d.labels[d.labels < 2])
     assert two.notices_ == []  # two classes, one discriminant: nothing to say
