@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QDialog, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView,
     QLabel, QLineEdit, QMessageBox, QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget,
@@ -22,9 +22,8 @@ from probviz.app.widgets import NumberField, SmallPlot, guard_wheel
 from probviz.colors import OKABE_ITO
 from probviz.models import MODEL_NAMES, REGISTRY, create
 from probviz.models.learning import MAX_SEEDS, MAX_SIZE, learning_curve
-from probviz.models.truth import Truth, error_rate, fitted_truth
+from probviz.models.truth import Truth, fitted_truth
 from probviz.report import comparison_column, comparison_rows
-from probviz.scene import cross_section
 from probviz.style import Style
 
 TRUTH_COLUMNS = ("p(C)", "μ₁", "μ₂", "σ₁²", "σ₁₂", "σ₂²")
@@ -67,8 +66,7 @@ class LabPanel(QWidget):
         super().__init__(parent)
         self.doc = doc
         self.frame = None
-        self.errors: dict = {}  # spec -> true error of the frame on screen (and "bayes")
-        self._known: dict = {}  # (truth, model) -> error: the same fit under the same truth is not recomputed
+        self.errors: dict = {}  # spec -> true error of the frame on screen (and "bayes"), from the frame
         self._columns: dict = {}  # id(model) -> (what they depend on, the comparison's cells)
         inner = QWidget()
         lay = QVBoxLayout(inner)
@@ -221,8 +219,6 @@ class LabPanel(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
 
-        self._error_timer = QTimer(self, singleShot=True, interval=250)  # true errors after the edits settle
-        self._error_timer.timeout.connect(self._compute_errors)
         doc.reset.connect(self.sync)
         doc.truth_changed.connect(self.sync)
         doc.classes_changed.connect(self.sync)
@@ -264,7 +260,6 @@ class LabPanel(QWidget):
         self.remove_truth.setEnabled(truth is not None)
         self.sample_truth.setEnabled(usable is not None)
         self._sync_analysis()
-        self._error_timer.start()
 
     def _sync_analysis(self):
         vs = self.doc.view_state
@@ -354,9 +349,9 @@ class LabPanel(QWidget):
         self.frame = frame
         fitted = frame.fit.model if frame is not None else None
         self.sample_fitted.setEnabled(fitted is not None and getattr(fitted, "generative", False))
+        self._show_errors()
         self._fill_table()
         self._draw_section()
-        self._error_timer.start()
 
     def _fill_table(self):
         frame = self.frame
@@ -392,38 +387,21 @@ class LabPanel(QWidget):
         self._columns[id(fit.model)] = (key, cells)
         return cells
 
-    def _compute_errors(self):
-        """The true error of each fit on screen and the Bayes error (a few tens of ms each, once the edits
-        settle)."""
-        truth = self.doc.usable_truth()
+    def _show_errors(self):
+        """The Bayes error and each fit's true error, as the frame carries them (computed on the window's
+        worker; a frame whose errors are still being computed says so)."""
         frame = self.frame
-        self.errors = {}
-        if truth is None or frame is None:
+        self.errors = dict(frame.errors) if frame is not None else {}
+        if frame is None or frame.request.truth is None or not frame.request.errors:
             self.errors_label.setText("")
-            self._fill_table()
             return
-        self.errors["bayes"] = self._error(truth, None, None)
-        parts = [f"Bayes error {self.errors['bayes']:.4g}"]
+        parts = [f"Bayes error {self.errors['bayes']:.4g}"] if "bayes" in self.errors else []
         for f in frame.fits:
-            if f.model is None:
-                continue
-            self.errors[f.spec] = self._error(truth, f.model, f.class_index)
-            parts.append(f"{f.model.label}: true error {self.errors[f.spec]:.4g}")
+            if f.model is not None and f.spec in self.errors:
+                parts.append(f"{f.model.label}: true error {self.errors[f.spec]:.4g}")
+        if frame.errors_pending:
+            parts.append("computing the true errors…")
         self.errors_label.setText("  ·  ".join(parts))
-        self._fill_table()
-
-    def _error(self, truth, model, class_index) -> float:
-        """The Bayes error (model None) or a model's true error, remembered for this truth and fit (both
-        immutable: an edit or a refit makes new objects), so a redraw or a probe move costs nothing."""
-        key = (id(truth), id(model))
-        hit = self._known.get(key)
-        if hit is not None and hit[0] is truth and hit[1] is model:
-            return hit[2]
-        value = truth.bayes_error() if model is None else error_rate(truth, model, class_index)
-        if len(self._known) > 64:
-            self._known.clear()
-        self._known[key] = (truth, model, value)
-        return value
 
     def _draw_section(self):
         plot = self.section_plot
@@ -433,7 +411,7 @@ class LabPanel(QWidget):
         self.section_hint.setVisible(line is None)
         self.section_key.setVisible(line is not None)
         self.section = None
-        if frame is None or line is None or frame.fit.model is None:
+        if frame is None or line is None or frame.fit.model is None or frame.section is None:
             return
         model = frame.fit.model
         if not getattr(model, "probabilistic", True):
@@ -441,8 +419,8 @@ class LabPanel(QWidget):
             self.section_hint.setVisible(True)
             return
         self.section_hint.setText("Choose the Section tool (X) and drag a line across the canvas.")
-        theta = self.doc.theta if "decision" in self.doc.layers else 0.0
-        sec = self.section = cross_section(model, *line, theta=theta, truth=self.doc.usable_truth())
+        theta = frame.request.theta if "decision" in frame.request.layers else 0.0
+        sec = self.section = frame.section
         names = [frame.request.class_names[i] for i in frame.fit.class_index]
         colors = [frame.request.colors[i] for i in frame.fit.class_index]
         for t0, t1 in sec.reject:

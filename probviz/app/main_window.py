@@ -101,6 +101,7 @@ class MainWindow(QMainWindow):
         for signal in (doc.points_changed, doc.points_moved):
             signal.connect(self.training.data_changed)
         view.training_changed.connect(lambda: self.refitter.schedule(refit=True))
+        self.lab_dock.visibilityChanged.connect(lambda _on: self.refitter.schedule(refit=False))  # its true errors
         self.training.changed.connect(lambda: self.refitter.schedule(refit=True))
         self.lab.message.connect(self.flash)
         doc.probe_changed.connect(self._redraw)
@@ -573,7 +574,8 @@ class MainWindow(QMainWindow):
     def _make_job(self, generation, refit, previous) -> Job:
         doc, style = self.doc, self.canvas.style
         request = frame_request(doc.snapshot(), self.canvas.view_bounds(), GRID, style.background, style.reject,
-                                generation=generation, revision=doc.revision)
+                                generation=generation, revision=doc.revision,
+                                errors=self.lab_dock.isVisible())  # true errors while the Lab shows them
         moved = (doc.moves_since(previous.revision) if previous is not None and refit and request.held_out is None
                  else None)
         return Job(request, refit, previous, moved)

@@ -156,8 +156,12 @@ class Refitter(QObject):
             self._kick.connect(self._worker.run)
             self._worker.partial.connect(self._deliver)
             self._worker.done.connect(self._on_worker_done)
-            self._worker.errors_known.connect(lambda: self.schedule(refit=False))
+            self._worker.errors_known.connect(self._on_errors_known)  # a slot: run on this (the GUI) thread
             self._thread.start()
+
+    @Slot()
+    def _on_errors_known(self):
+        self.schedule(refit=False)  # the frame again, now with its true errors
 
     @Slot(object)
     def _on_worker_done(self, frame):

@@ -51,11 +51,19 @@ def test_sample_from_the_fitted_model(qtbot, window):
     assert not window.lab.sample_fitted.isEnabled()
 
 
+def _errors_known(qtbot, window):
+    """The Lab on screen, and its true errors computed (on the window's worker)."""
+    window.lab_dock.show()
+    window.lab_dock.raise_()
+    settle(window)
+    qtbot.waitUntil(lambda: window.result.request.errors and not window.result.errors_pending, timeout=20_000)
+    settle(window)
+
+
 def test_errors_and_the_comparison_table(qtbot, window):
     doc = _fruit(window)
     doc.view_state.set_compare("logistic")
-    settle(window)
-    window.lab._compute_errors()
+    _errors_known(qtbot, window)
     fits = window.result.fits
     assert [f.spec.name for f in fits] == ["lda", "logistic"]
     assert window.result.overlays and window.canvas.overlay.getData()[0] is not None
@@ -243,23 +251,28 @@ def test_without_a_truth_the_lab_says_so(qtbot, window):
     assert window.doc.usable_truth() is None and window.result.truth is None
 
 
-def test_errors_are_not_recomputed_for_the_same_fit_and_truth(qtbot, window, monkeypatch):
-    import probviz.app.lab as lab
+def test_errors_are_computed_off_the_gui_thread_once_per_fit_and_truth(qtbot, window, monkeypatch):
+    import threading
+
+    import probviz.analysis as analysis
 
     doc = _fruit(window)
     calls = []
-    real = lab.error_rate
-    monkeypatch.setattr(lab, "error_rate", lambda *a: calls.append(1) or real(*a))
-    window.lab._compute_errors()
-    assert len(calls) == 1
+    real = analysis.error_rate
+    monkeypatch.setattr(analysis, "error_rate", lambda *a: calls.append(threading.current_thread()) or real(*a))
+    _errors_known(qtbot, window)
+    assert len(calls) == 1 and calls[0] is not threading.main_thread()  # the window never waits for it
     doc.set_probe((1.0, 1.0))  # a new frame of the same fit
-    settle(window)
-    window.lab._compute_errors()
+    _errors_known(qtbot, window)
     assert len(calls) == 1
     doc.add_points([[0.0, 0.0]], 0)  # a new fit
-    settle(window)
-    window.lab._compute_errors()
+    _errors_known(qtbot, window)
     assert len(calls) == 2
+    window.lab_dock.hide()  # the Lab not shown: no true errors asked for
+    doc.add_points([[0.1, 0.0]], 0)
+    settle(window)
+    qtbot.wait(200)
+    assert len(calls) == 2 and not window.result.request.errors
 
 
 def _menu_action(window, text):
