@@ -113,6 +113,7 @@ class MainWindow(QMainWindow):
         self.canvas.left.connect(self._refresh_hover)
         self.canvas.vb.sigRangeChanged.connect(lambda *_: self._view_moved())
         self._base_font = QApplication.font()
+        self._before_presentation = None  # (dock layout, view) while presenting
         self._restore_settings()
 
     # --- actions ------------------------------------------------------------------------
@@ -321,10 +322,17 @@ class MainWindow(QMainWindow):
                 f.setPointSizeF(font.pointSizeF())
                 w.setFont(f)
         self._restyle()
-        self.dock.setVisible(not on)
-        if on:  # the training and lab docks too (Space or "." brings training back, large)
-            self.training_dock.setVisible(False)
-            self.lab_dock.setVisible(False)
+        if on and self._before_presentation is None:
+            # the docks, their tabs and sizes, and the view, as they are: leaving gives them back
+            self._before_presentation = (self.saveState(LAYOUT_VERSION), self.canvas.view_bounds())
+            for dock in (self.dock, self.training_dock, self.lab_dock):  # Space or "." brings training back
+                dock.setVisible(False)
+            self.canvas.fit_view()  # the data fills the larger plot
+        elif not on and self._before_presentation is not None:
+            state, (x0, x1, y0, y1) = self._before_presentation
+            self._before_presentation = None
+            self.restoreState(state, LAYOUT_VERSION)
+            self.canvas.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
         self.legend_action.setChecked(on)
         self._legend_toggled(on)
         self._update_caption()
@@ -411,12 +419,12 @@ class MainWindow(QMainWindow):
             self.set_dark(True)
 
     def save_settings(self):
-        """Window size and panel layout for the next start; not the layout of presentation mode (its
-        panel folded away), which the next start would otherwise open without a panel."""
+        """Window size and panel layout for the next start; while presenting, the layout from before
+        it (presentation folds the docks away, and the next start would open without them)."""
         settings = QSettings()
         settings.setValue("geometry", self.saveGeometry())
-        if not self.presentation_action.isChecked():
-            settings.setValue("state", self.saveState(LAYOUT_VERSION))
+        before = self._before_presentation
+        settings.setValue("state", before[0] if before is not None else self.saveState(LAYOUT_VERSION))
 
     def set_dark(self, on: bool):
         self.dark_action.setChecked(on)

@@ -353,3 +353,45 @@ def test_ending_in_presentation_mode_does_not_hide_the_panel_next_time(qtbot, wi
     qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
     again.show()
     assert again.dock.isVisible()
+
+
+def dock_state(win):
+    """Which docks are open, which tab is in front, and how wide the dock area is."""
+    from PySide6.QtWidgets import QTabBar
+
+    docks = (win.dock, win.training_dock, win.lab_dock)
+    shown = [tb for tb in win.findChildren(QTabBar)  # Qt parks an unused tab bar outside the window
+             if tb.parent() is win and tb.isVisible() and win.rect().contains(tb.geometry())]
+    tabs = [(tb.tabText(i), i == tb.currentIndex()) for tb in shown for i in range(tb.count())]
+    return ({d.objectName(): d.toggleViewAction().isChecked() for d in docks}, tabs, win.dock.width())
+
+
+def test_presentation_twice_and_a_restart_leave_the_docks_as_they_were(qtbot, window):
+    """F5 twice used to close the Training and Lab tabs, and the saved layout kept them closed."""
+    from probviz.app.main_window import MainWindow
+
+    assert window.open_path("example:fruit")
+    window.lab_dock.raise_()  # not the default tab in front, and not the default width
+    window.resizeDocks([window.dock], [420], Qt.Orientation.Horizontal)
+    window.canvas.vb.setRange(xRange=(2, 6), yRange=(2, 6), padding=0)  # panned away from the data
+    settle(window)
+    before, view = dock_state(window), window.canvas.view_bounds()
+    assert before[0] == {"panel": True, "training": True, "lab": True}
+    assert before[1] == [("Model", False), ("Training", False), ("Lab", True)]
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    assert dock_state(window)[:2] == ({"panel": False, "training": False, "lab": False}, [])
+    X = window.doc.X  # re-framed: the data fill the larger plot
+    x0, x1, y0, y1 = window.canvas.view_bounds()
+    assert x0 <= X[:, 0].min() and X[:, 0].max() <= x1 and y0 <= X[:, 1].min() and X[:, 1].max() <= y1
+    assert window.canvas.view_bounds() != pytest.approx(view)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    assert dock_state(window) == before
+    assert window.canvas.view_bounds() == pytest.approx(view)
+    window.save_settings()  # a restart
+    again = MainWindow()
+    qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    again.show()
+    qtbot.waitExposed(again)
+    assert dock_state(again)[:2] == before[:2]
