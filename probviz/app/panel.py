@@ -17,7 +17,7 @@ from superqt.utils import signals_blocked
 from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox, unbroken
 from probviz.app.widgets import NumberField, guard_wheel
-from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYERS
+from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYERS, THETA_MAX
 from probviz.app.projection import FisherBox
 from probviz.models import MODEL_NAMES, REGISTRY
 
@@ -157,7 +157,7 @@ class Panel(QWidget):
 
         row = QHBoxLayout()
         self.theta_label = QLabel("Reject θ")
-        self.theta = NumberField(0.0, 1.0, decimals=2, step=0.01)  # the document stops at THETA_MAX
+        self.theta = NumberField(0.0, THETA_MAX, decimals=2, step=0.01)  # the range says where θ stops
         tip = ("Decision stage (Bishop 1.5.3): no decision where max_k p(C_k|x) < θ; 0 = always decide. "
                "Type a value, or use Up/Down")
         self.theta.setToolTip(tip)

@@ -8,7 +8,7 @@ import math
 import pyqtgraph as pg
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QPainter
+from PySide6.QtGui import QFont, QPainter, QValidator
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
     QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QSlider, QTableWidget, QTableWidgetItem, QVBoxLayout,
@@ -76,6 +76,36 @@ def guard_wheel(*widgets) -> None:
             w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
 
+class ClampingSpinBox(QDoubleSpinBox):
+    """A spin box that takes a number typed beyond its range as its nearest end ("1" in a box that
+    stops at 0.99 gives 0.99), where Qt's own refuses the keystroke and keeps the old value."""
+
+    def validate(self, text, pos):
+        state, text, pos = super().validate(text, pos)
+        if state == QValidator.State.Invalid and self._typed_number(text) is not None:
+            state = QValidator.State.Intermediate  # let it be typed; Enter or leaving the box clamps it
+        return state, text, pos
+
+    def _typed_number(self, text: str):
+        body = text.strip().removeprefix(self.prefix()).removesuffix(self.suffix()).strip()
+        value, ok = self.locale().toDouble(body)
+        return value if ok and math.isfinite(value) else None
+
+    def _clamp(self):
+        value = self._typed_number(self.lineEdit().text())
+        if value is not None and not self.minimum() <= value <= self.maximum():
+            self.setValue(min(max(value, self.minimum()), self.maximum()))
+
+    def keyPressEvent(self, ev):  # noqa: N802 (Qt's name)
+        if ev.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self._clamp()
+        super().keyPressEvent(ev)
+
+    def focusOutEvent(self, ev):  # noqa: N802
+        self._clamp()
+        super().focusOutEvent(ev)
+
+
 class NumberField(QWidget):
     """A number set exactly by typing (a spin box: Up/Down step it, PageUp/PageDown step ten times) or
     roughly by a slider beside it, linear or logarithmic. ``valueChanged`` fires once per change,
@@ -89,14 +119,14 @@ class NumberField(QWidget):
         position is 0); the spin box then steps adaptively (by about a tenth of the value)."""
         super().__init__(parent)
         self.log_from = log_from
-        self.spin = QDoubleSpinBox()
+        self.spin = ClampingSpinBox()
         self.spin.setRange(minimum, maximum)
         self.spin.setDecimals(decimals)
         self.spin.setSingleStep(step)
         self.spin.setKeyboardTracking(False)  # typing "0.25" is one change, not three
         self.spin.setSuffix(suffix)
         self.spin.setAccelerated(True)
-        self.spin.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)  # "1" -> the maximum
+        self.spin.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
         if log_from is not None:
             self.spin.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
         self.slider = QSlider(Qt.Orientation.Horizontal)
