@@ -411,3 +411,33 @@ def test_the_theta_box_says_by_its_range_where_theta_stops(qtbot, window):
     type_into(qtbot, window, theta, "0.5")
     type_into(qtbot, window, theta, "1.00")  # beyond the range: its end, not the old value
     assert window.doc.theta == 0.99 and theta.spin.text() == "0.99"
+
+
+def example_action(win, name):
+    file_menu = next(a.menu() for a in win.menuBar().actions() if a.text() == "&File")
+    examples_menu = next(a.menu() for a in file_menu.actions() if a.text() == "&Examples")
+    return next(a for a in examples_menu.actions() if a.text() == name)
+
+
+def test_trying_models_and_layers_on_an_example_is_not_work_to_save(qtbot, window, monkeypatch):
+    """M and L on a built-in example used to make every switch of example ask "Save the changes…?"."""
+    asked = []
+
+    def answer(box):
+        asked.append(box.text())
+        return QMessageBox.StandardButton.Discard
+    monkeypatch.setattr(QMessageBox, "exec", answer)
+    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *a: answer(QMessageBox(
+        QMessageBox.Icon.Question, title, text)))
+    example_action(window, "fruit").trigger()
+    settle(window)
+    key(qtbot, window, Qt.Key.Key_M)
+    key(qtbot, window, Qt.Key.Key_L)
+    assert window.doc.model_name != "lda" and not window.doc.undo_stack.isClean()
+    example_action(window, "xor").trigger()
+    settle(window)
+    assert asked == [] and window.doc.title == "xor"
+    click_px(qtbot, window, to_pixel(window, 0.1, 0.2))  # the example's data edited: now it is work
+    example_action(window, "circles").trigger()
+    settle(window)
+    assert len(asked) == 1 and "“xor”" in asked[0] and window.doc.title == "circles"
