@@ -19,7 +19,8 @@ from probviz import scene as scenes
 from probviz.models.truth import handles as truth_handles
 from probviz.models.truth import with_handle as truth_with_handle
 from probviz.app.document import Document
-from probviz.app.figure import rings_path
+from probviz.app.figure import marker_path, rings_path
+from probviz.colors import class_marker
 from probviz.figure_layout import view_of
 from probviz.layers import DEFAULT_LAYERS
 from probviz.style import Style
@@ -236,7 +237,8 @@ class Canvas(pg.PlotWidget):
                 pos = X[labels == k]
                 look = (colors[k], s.point_size, s.background, s.scale)
                 if getattr(item, "_look", None) != look or not _move_in_place(item, pos):
-                    item.setData(pos=pos, brush=self._brush(colors[k]), size=s.point_size, pen=pen)
+                    item.setData(pos=pos, brush=self._brush(colors[k]), size=s.point_size, pen=pen,
+                                 symbol=marker_path(class_marker(k)))
                     item._look = look
                 item.setVisible(True)
             else:
@@ -602,7 +604,8 @@ class Canvas(pg.PlotWidget):
 
     # --- legend -------------------------------------------------------------------------------
     def set_legend(self, visible: bool, model_label: str = "", entries=()) -> None:
-        """An on-canvas legend: the model's name, then (class name, colour) of each class on the plot."""
+        """An on-canvas legend: the model's name (if given), then (class name, colour, marker) of each
+        class on the plot."""
         if self.legend is not None:
             if self.legend.scene() is not None:
                 self.legend.scene().removeItem(self.legend)
@@ -616,8 +619,8 @@ class Canvas(pg.PlotWidget):
         self.legend.setParentItem(self.vb)
         if model_label:
             self.legend.addItem(pg.PlotDataItem(pen=None), f"<b>{html.escape(model_label)}</b>")
-        for name, color in entries:
-            sample = pg.ScatterPlotItem(size=s.point_size, brush=pg.mkBrush(color),
+        for name, color, marker in entries:
+            sample = pg.ScatterPlotItem(size=s.point_size, brush=pg.mkBrush(color), symbol=marker_path(marker),
                                         pen=pg.mkPen(s.background, width=1.2))
             self.legend.addItem(sample, html.escape(name))
 

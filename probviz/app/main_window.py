@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from probviz import __version__
 from probviz.app.canvas import Canvas
+from probviz.colors import class_marker
 from probviz.style import Style
 from probviz.app.export import export_figure
 from probviz.app.export_dialog import ExportDialog
@@ -301,7 +302,8 @@ class MainWindow(QMainWindow):
         self.flash(f"Layers: {name}  ({names.index(name) + 1}/{len(names)}, L for the next)")
 
     def legend_entries(self):
-        return [(c.name, c.color) for c, n in zip(self.doc.classes, self.doc.counts()) if n > 0]
+        return [(c.name, c.color, class_marker(k))
+                for k, (c, n) in enumerate(zip(self.doc.classes, self.doc.counts())) if n > 0]
 
     def _legend_toggled(self, on: bool):
         self.canvas.set_legend(on, REGISTRY[self.doc.model_name].label, self.legend_entries())

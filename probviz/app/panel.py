@@ -7,7 +7,7 @@ Document changes, widgets are refreshed with their signals blocked.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QTransform
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QColorDialog, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
     QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QToolTip, QVBoxLayout, QWidget,
@@ -15,16 +15,25 @@ from PySide6.QtWidgets import (
 from superqt.utils import signals_blocked
 
 from probviz.app.document import MAX_CLASSES, Document
+from probviz.app.figure import marker_path
+from probviz.colors import class_marker
 from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox, unbroken
 from probviz.app.widgets import NumberField, guard_wheel
 from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYERS, THETA_MAX
 from probviz.app.projection import FisherBox
 from probviz.models import MODEL_NAMES, REGISTRY
 
-def swatch_icon(color: str, size: int = 16) -> QIcon:
-    """A filled square: unlike a cell background it stays visible when the row is selected."""
+def swatch_icon(color: str, marker: str, size: int = 16) -> QIcon:
+    """The class's marker in its colour, as on the canvas: unlike a cell background it stays visible
+    when the row is selected."""
     pix = QPixmap(size, size)
-    pix.fill(QColor(color))
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor(color))
+    p.drawPath(QTransform(size - 1, 0, 0, size - 1, size / 2, size / 2).map(marker_path(marker)))
+    p.end()
     icon = QIcon(pix)
     icon.addPixmap(pix, QIcon.Mode.Selected)  # no selection tint on the colour itself
     return icon
@@ -58,7 +67,7 @@ class ClassTable(QTableWidget):
         with signals_blocked(self):
             self.setRowCount(len(doc.classes))
             for i, c in enumerate(doc.classes):
-                swatch = QTableWidgetItem(swatch_icon(c.color), "")
+                swatch = QTableWidgetItem(swatch_icon(c.color, class_marker(i)), "")
                 swatch.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
                 swatch.setToolTip("Double-click to change the colour")
                 name = QTableWidgetItem(c.name)
