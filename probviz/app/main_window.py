@@ -37,12 +37,24 @@ from probviz.pipeline import FrameRequest
 GRID = (256, 256)
 PRESENTATION_SCALE = 1.8
 PRESENTATION_FONT = 1.6  # menus, panel, status line
+CAPTION_SCALE = 1.3  # the presentation caption's text, against the plot's (never smaller than the plot's)
 LAYOUT_VERSION = 2  # of the saved dock layout: 2 has the Training and Lab docks beside the Model panel
 
 
 def likelihood_symbol(kind: str) -> str:
     """The short form of a summary's likelihood kind, for the status line."""
     return "Σ_k ln p(t_k|X)" if "one-vs-rest" in kind else kind.split(" ", 1)[1]
+
+
+def _packed(parts, fm: QFontMetricsF, room: float, sep: str = "  ·  ") -> list[str]:
+    """The caption's parts on as few lines of at most ``room`` pixels as they fit, in order."""
+    lines = []
+    for part in parts:
+        if lines and fm.horizontalAdvance(lines[-1] + sep + part) <= room:
+            lines[-1] += sep + part
+        else:
+            lines.append(part)
+    return lines
 
 
 class MainWindow(QMainWindow):
@@ -64,6 +76,7 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.dock, self.training_dock)
         self.tabifyDockWidget(self.training_dock, self.lab_dock)
         self.dock.raise_()
+        self.dock.visibilityChanged.connect(self._dock_shown)
 
         self.message = ElidedLabel()  # the fit's summary: cut with "…" (whole in its tooltip), never overlapped
         self.hover = QLabel()
@@ -113,6 +126,7 @@ class MainWindow(QMainWindow):
         self.canvas.hovered.connect(lambda *_: self._refresh_hover())
         self.canvas.left.connect(self._refresh_hover)
         self.canvas.vb.sigRangeChanged.connect(lambda *_: self._view_moved())
+        self.canvas.vb.sigResized.connect(lambda *_: self._update_caption())  # F9 narrows the canvas
         self._base_font = QApplication.font()
         self._before_presentation = None  # (dock layout, view) while presenting
         self._restore_settings()
@@ -306,7 +320,9 @@ class MainWindow(QMainWindow):
                 for k, (c, n) in enumerate(zip(self.doc.classes, self.doc.counts())) if n > 0]
 
     def _legend_toggled(self, on: bool):
-        self.canvas.set_legend(on, REGISTRY[self.doc.model_name].label, self.legend_entries())
+        # presenting, the caption names the model: the legend need not say it again
+        label = "" if self.presentation_action.isChecked() else REGISTRY[self.doc.model_name].label
+        self.canvas.set_legend(on, label, self.legend_entries())
 
     def set_presentation(self, on: bool):
         """F5: everything legible from the back of a room. Menus, panel, status line and dialogs
@@ -340,22 +356,42 @@ class MainWindow(QMainWindow):
         self._update_caption()
         self.canvas.setFocus()
 
-    def caption_text(self) -> str:
-        """What presentation mode writes above the plot: model, accuracy, layers."""
+    def _dock_shown(self, visible: bool):
+        """F9 while presenting: the panel's text is larger, so its dock widens to show it whole (up to
+        45% of the window; beyond that it scrolls), after Qt has laid it out."""
+        if visible and self.presentation_action.isChecked():
+            QTimer.singleShot(0, self._widen_dock)
+
+    def _widen_dock(self):
+        scroll = self.dock.widget()
+        need = (self.panel.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width()
+                + 2 * scroll.frameWidth() + (self.dock.width() - scroll.width()) + 4)
+        width = min(need, int(0.45 * self.width()))
+        if self.dock.isVisible() and width > self.dock.width():
+            self.resizeDocks([self.dock], [width], Qt.Orientation.Horizontal)
+
+    def caption_parts(self) -> list[str]:
+        """What presentation mode writes above the plot: the model, its accuracy, the layer set (its
+        name, not every layer: a long list would not fit a projector's width)."""
         doc = self.doc
         parts = [REGISTRY[doc.model_name].label]
         res = self.result.fit if self.result is not None else None
         if res is not None and res.summary:
             parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
         name = next((n.split(":")[0] for n, ls in LAYER_SETS if ls == doc.layers), None)
-        parts.append("layers: " + (name or ", ".join(k for k in LAYERS if k in doc.layers)))
-        return "  ·  ".join(parts)
+        parts.append(f"layers: {name}" if name else "layers of your choice")
+        return parts
+
+    def caption_text(self) -> str:
+        return "  ·  ".join(self.caption_parts())
 
     def _update_caption(self):
         """The presentation caption, redone only when its text, style or width changed (it is called
-        with every frame, and a new title relays the plot)."""
+        with every frame, and a new title relays the plot). Its font is CAPTION_SCALE times the
+        presentation's text, or smaller down to that text's own size when the canvas is narrow; then it
+        takes more lines, between its parts; cut with "…" only when a part alone does not fit."""
         presenting = self.presentation_action.isChecked()
-        key = (self.caption_text(), self.canvas.style, self.canvas.width()) if presenting else None
+        key = (tuple(self.caption_parts()), self.canvas.style, self.canvas.width()) if presenting else None
         if key == getattr(self, "_caption_key", None):
             return
         self._caption_key = key
@@ -363,17 +399,26 @@ class MainWindow(QMainWindow):
             self.canvas.plotItem.setTitle(None)
             return
         s = self.canvas.style
-        text = key[0]
-        size = 1.3 * s.font_size  # as large as fits the canvas's width: a long caption must not squeeze the plot
+        item = self.canvas.plotItem
+        parts = key[0]
+        room = self.canvas.width() - item.getAxis("left").width() - 30  # the title sits over the plot only
         font = QFont(self.canvas.font())
-        while size > s.font_size * 0.5:
+        size = CAPTION_SCALE * s.font_size
+        while True:  # the largest size at which the parts fill at most two lines, else three at the least
             font.setPointSizeF(size)
-            if QFontMetricsF(font).horizontalAdvance(text) < 0.85 * self.canvas.width():
+            fm = QFontMetricsF(font)
+            lines = _packed(parts, fm, room)
+            if len(lines) <= 2 or size <= s.font_size:
                 break
-            size *= 0.92
-        font.setPointSizeF(size)
-        text = QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, 0.85 * self.canvas.width())
-        self.canvas.plotItem.setTitle(html.escape(text), size=f"{size:.1f}pt", color=QColor(*s.foreground))
+            size = max(float(s.font_size), size * 0.92)
+        lines = [fm.elidedText(line, Qt.TextElideMode.ElideRight, room) for line in lines]  # a narrow window
+        item.setTitle("<br>".join(html.escape(line) for line in lines), size=f"{size:.1f}pt",
+                      color=QColor(*s.foreground))
+        item.titleLabel.setMinimumWidth(0)  # never wider than the plot: the plot would be pushed out of view
+        height = int(fm.lineSpacing() * len(lines) + 8)  # pyqtgraph's title row is 30 px: too low for this
+        item.titleLabel.setMaximumHeight(height)
+        item.layout.setRowFixedHeight(0, height)
+        self.caption_lines, self.caption_font = lines, QFont(font)  # what is shown, for a look from outside
 
     def show_shortcuts(self):
         """F1 or ?: every key the window knows, on one sheet, in large type."""
@@ -552,6 +597,8 @@ class MainWindow(QMainWindow):
             ev.accept()
         else:
             ev.ignore()
+        if ev.isAccepted() and self.presentation_action.isChecked():
+            self.set_presentation(False)  # the application's font is the application's: back to normal
 
     def dragEnterEvent(self, ev):
         if ev.mimeData().hasUrls() and any(u.isLocalFile() for u in ev.mimeData().urls()):

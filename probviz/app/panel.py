@@ -107,7 +107,8 @@ class Panel(QWidget):
     def __init__(self, doc: Document, parent=None):
         super().__init__(parent)
         self.doc = doc
-        self.setMinimumWidth(280)
+        # no fixed minimum width: the layout's own (the widest formula, a form row) is what the scroll
+        # area around the panel keeps, so nothing is squeezed out of sight in a narrow or presenting dock
         lay = QVBoxLayout(self)
         self.lesson = QLabel()
         self.lesson.setTextFormat(Qt.TextFormat.PlainText)  # a file's description is text, never markup
@@ -148,6 +149,7 @@ class Panel(QWidget):
         self.form_host = QWidget()
         self.form = QFormLayout(self.form_host)
         self.form.setContentsMargins(0, 0, 0, 0)
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a narrow panel: label above
         v.addWidget(self.form_host)
         lay.addWidget(box)
         self.model.currentIndexChanged.connect(lambda i: doc.set_model(self.model.itemData(i)))

@@ -130,6 +130,7 @@ class NumberField(QWidget):
         if log_from is not None:
             self.spin.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
         self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setMinimumWidth(60)  # a form too narrow for it puts its label above, not a 5-pixel slider
         self.slider.setRange(0, 200 if log_from is not None else max(1, round((maximum - minimum) / step)))
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
