@@ -99,6 +99,7 @@ class Canvas(pg.PlotWidget):
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.plotItem.showGrid(x=False, y=False)
+        self.plotItem.hideButtons()  # pyqtgraph's "A" (auto-range): F and "Fit view" frame the data
         self.vb.setAspectLocked(False)
 
         self.heatmap = pg.ImageItem(axisOrder="row-major")

@@ -11,7 +11,7 @@ from PySide6.QtGui import (
     QAction, QActionGroup, QColor, QFont, QFontMetricsF, QGuiApplication, QKeySequence, QShortcut,
 )
 from PySide6.QtWidgets import (
-    QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea, QStyle, QWidget,
+    QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea, QWidget,
 )
 
 from probviz import __version__
@@ -27,7 +27,7 @@ from probviz.app.panel import Panel
 from probviz.app.refit import Job, Refitter
 from probviz.app.lab import LabPanel
 from probviz.app.training import TrainingPanel
-from probviz.app.widgets import ElidedLabel, NumberField, ShortcutsDialog
+from probviz.app.widgets import ElidedLabel, NumberField, ShortcutsDialog, on_a_keyboard, undo_icon
 from probviz.data import examples
 from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS
 from probviz.models import MODEL_NAMES, REGISTRY
@@ -189,9 +189,12 @@ class MainWindow(QMainWindow):
         self.dark_action = self._action(view, "&Dark theme", self.set_dark, checkable=True)
         self._action(view, "F&ull screen", self.toggle_full_screen, QKeySequence(Qt.Key.Key_F11))
         panel = self.dock.toggleViewAction()
-        panel.setText("Side &panel")
+        panel.setText("Model &panel")
         panel.setShortcut(QKeySequence(Qt.Key.Key_F9))
         view.addAction(panel)
+        training_panel = self.training_dock.toggleViewAction()  # every panel's toggle is here, in View
+        training_panel.setText("&Training panel")
+        view.addAction(training_panel)
         view.addSeparator()
         self._action(view, "&Fit view to data", self.canvas.fit_view,
                      [QKeySequence("F"), QKeySequence(Qt.Key.Key_Home)])
@@ -234,9 +237,8 @@ class MainWindow(QMainWindow):
         tb.addWidget(QLabel(" radius "))
         tb.addWidget(self.brush_radius)
         tb.addSeparator()
-        for action, icon in ((undo, QStyle.StandardPixmap.SP_ArrowBack),
-                             (redo, QStyle.StandardPixmap.SP_ArrowForward)):
-            action.setIcon(self.style().standardIcon(icon))
+        for action, icon in ((undo, undo_icon()), (redo, undo_icon(redo=True))):
+            action.setIcon(icon)
             tb.addAction(action)
             # "Undo Move point" is a menu's text: the toolbar shows the icon, the tooltip the text
             tb.widgetForAction(action).setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
@@ -421,27 +423,37 @@ class MainWindow(QMainWindow):
         self.caption_lines, self.caption_font = lines, QFont(font)  # what is shown, for a look from outside
 
     def show_shortcuts(self):
-        """F1 or ?: every key the window knows, on one sheet, in large type."""
-        dialog = ShortcutsDialog(self.shortcut_rows(), self)
-        dialog.exec()
+        """F1 or ?: every key the window knows, on one sheet, in large type, by menu."""
+        ShortcutsDialog(self.shortcut_sections(), self).exec()  # deleted when closed
 
-    def shortcut_rows(self) -> list[tuple[str, str]]:
-        """(keys, what they do) for every action with a shortcut, then the canvas's own keys and gestures."""
-        rows = []
-        for a in self.findChildren(QAction):
-            keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in a.shortcuts()]
-            if keys and a.text():
-                text = {self.undo_action: "Undo", self.redo_action: "Redo"}.get(a, a.text().replace("&", ""))
-                rows.append((", ".join(keys), text))
-        rows += [
+    def shortcut_sections(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """(menu, [(keys, what they do), ...]) for every menu with shortcuts, in the menu bar's order, then
+        the canvas's own keys and gestures. Only keys a standard keyboard has are listed."""
+        sections = []
+        for top in self.menuBar().actions():
+            rows = []
+            self._collect_shortcuts(top.menu(), rows)
+            if rows:
+                sections.append((top.text().replace("&", ""), rows))
+        sections.append(("Canvas", [
             ("1-9, 0", "Choose the class that clicks add (classes 1-10)"),
             ("←  →  ↑  ↓", "Move the probe (Shift: finer steps)"),
             ("Shift+click", "Pin the probe there"),
             ("Click / drag", "Add a point / move a point or the probe"),
             ("Right-click", "Delete the point"),
             ("Wheel, drag on empty canvas", "Zoom, pan"),
-        ]
-        return rows
+        ]))
+        return sections
+
+    def _collect_shortcuts(self, menu, rows):
+        for a in menu.actions():
+            if a.menu() is not None:
+                self._collect_shortcuts(a.menu(), rows)
+                continue
+            keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in a.shortcuts() if on_a_keyboard(k)]
+            if keys and a.text():
+                text = {self.undo_action: "Undo", self.redo_action: "Redo"}.get(a, a.text().replace("&", ""))
+                rows.append((", ".join(keys), text))
 
     def _restore_settings(self):
         """Window size and panel layout as last time; dark or light as the desktop prefers on the
@@ -574,9 +586,17 @@ class MainWindow(QMainWindow):
         self.canvas.fit_view()
 
     def about(self):
-        QMessageBox.about(self, "About probviz",
-                          f"<b>probviz {__version__}</b><p>See probabilistic classifiers at work: "
-                          "LDA, QDA, Gaussian naive Bayes, logistic and softmax regression.</p>")
+        """Help > About: the version, every model there is (from the registry), the licence, how to cite."""
+        models = "".join(f"<li>{html.escape(REGISTRY[n].label, quote=False)}</li>" for n in MODEL_NAMES)
+        box = QMessageBox(QMessageBox.Icon.NoIcon, "About probviz",
+                          f"<b>probviz {__version__}</b><p>See probabilistic classifiers at work, following "
+                          "Bishop, <i>Pattern Recognition and Machine Learning</i> (2006), chapter 4. "
+                          f"Models:</p><ul>{models}</ul><p>Licence: MIT.</p><p>To cite: The probviz developers, "
+                          f"<i>probviz: probabilistic classifiers in two dimensions</i>, version {__version__}; "
+                          "for the mathematics, C. M. Bishop, <i>Pattern Recognition and Machine Learning</i>, "
+                          "Springer, 2006.</p>", QMessageBox.StandardButton.Ok, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.exec()
 
     def end_by_signal(self):
         """SIGTERM or SIGINT (a logout, Ctrl+C in the terminal): nobody can be asked, so unsaved work
@@ -641,6 +661,7 @@ class MainWindow(QMainWindow):
         self.canvas.set_points(doc.X, doc.labels, [c.color for c in doc.classes], doc.layers)
 
     def _on_reset(self):
+        self.dock.widget().verticalScrollBar().setValue(0)  # a new document: its description in view
         self.canvas.set_selection([])
         self._n_points = len(self.doc.X)
         self._show_points()

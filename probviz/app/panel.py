@@ -18,7 +18,7 @@ from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.figure import marker_path
 from probviz.colors import class_marker
 from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox, unbroken
-from probviz.app.widgets import NumberField, guard_wheel
+from probviz.app.widgets import FocusRing, NumberField, guard_wheel
 from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYERS, THETA_MAX
 from probviz.app.projection import FisherBox
 from probviz.models import MODEL_NAMES, REGISTRY
@@ -55,6 +55,7 @@ class ClassTable(QTableWidget):
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
                              | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.setTabKeyNavigation(False)  # Tab moves on through the panel, not from cell to cell (and class)
         self.setToolTip("Keys 1-9 choose the class new points get; double-click a name to rename it, "
                         "the swatch to recolour it")
         self.itemChanged.connect(self._renamed)
@@ -187,6 +188,7 @@ class Panel(QWidget):
         self.probe = ProbeBox(doc)
         lay.addWidget(self.probe)
         lay.addStretch(1)
+        self.focus_ring = FocusRing(self)  # where Tab has taken the keyboard, plainly
 
         doc.reset.connect(self._on_reset)
         doc.points_changed.connect(self._on_counts_changed)  # not points_moved: a drag changes no count
@@ -206,11 +208,19 @@ class Panel(QWidget):
 
     def _on_counts_changed(self):
         self._sync_classes()
-        self.priors.refresh()
+        self._refresh_priors()
 
     def _on_model_changed(self):
         self._sync_model()
         self._sync_layers()
+        self._refresh_priors()
+
+    def _refresh_priors(self):
+        """"Reset to frequencies" disables itself; Qt would hand its focus to the next control down the
+        panel and scroll there. The first prior's field, just above, takes it instead: nothing moves."""
+        reset = self.priors.reset
+        if reset.hasFocus() and self.doc.priors is None and self.priors.fields:
+            self.priors.fields[0].spin.setFocus(Qt.FocusReason.OtherFocusReason)
         self.priors.refresh()
 
     def _sync_classes(self):

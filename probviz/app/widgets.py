@@ -7,8 +7,10 @@ import math
 
 import pyqtgraph as pg
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QPainter, QValidator
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QFont, QIcon, QKeySequence, QPainter, QPainterPath, QPalette, QPen, QPixmap, QPolygonF, QValidator,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
     QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QSlider, QTableWidget, QTableWidgetItem, QVBoxLayout,
@@ -187,13 +189,31 @@ class NumberField(QWidget):
         self.slider.setToolTip(tip)
 
 
-class ShortcutsDialog(QDialog):
-    """Help > Keyboard shortcuts: a two-column sheet in large type, readable on a projector."""
+#: keys beyond the printable ones that a standard keyboard has (Qt also binds, say, Undo to F14 and to
+#: the multimedia keyboard's Undo key: nobody looks for those on a shortcut sheet)
+_KEYBOARD_KEYS = {getattr(Qt.Key, f"Key_{name}") for name in (
+    "Escape", "Tab", "Backtab", "Backspace", "Return", "Enter", "Insert", "Delete", "Home", "End", "Left",
+    "Up", "Right", "Down", "PageUp", "PageDown", "Space")} | {getattr(Qt.Key, f"Key_F{i}") for i in range(1, 13)}
 
-    def __init__(self, rows, parent=None):
+
+def on_a_keyboard(sequence: QKeySequence) -> bool:
+    """Whether every key of the sequence is on a standard keyboard."""
+    return sequence.count() > 0 and all(
+        sequence[i].key().value < 0x01000000 or sequence[i].key() in _KEYBOARD_KEYS for i in range(sequence.count()))
+
+
+class ShortcutsDialog(QDialog):
+    """Help > Keyboard shortcuts: a two-column sheet in large type, readable on a projector, in sections
+    (the menus, then the canvas's own keys and gestures). Deleted when closed: opening it again makes
+    a new one, never a pile of hidden ones."""
+
+    def __init__(self, sections, parent=None):
+        """``sections``: [(title, [(keys, what it does), ...]), ...]."""
         super().__init__(parent)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setWindowTitle("Keyboard shortcuts")
-        table = QTableWidget(len(rows), 2)
+        n = sum(1 + len(rows) for _, rows in sections)
+        table = QTableWidget(n, 2)
         table.setHorizontalHeaderLabels(["Keys", "Does"])
         table.verticalHeader().setVisible(False)
         table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -203,13 +223,25 @@ class ShortcutsDialog(QDialog):
         font = table.font()
         font.setPointSizeF(font.pointSizeF() * 1.4)
         table.setFont(font)
-        for r, (keys, what) in enumerate(rows):
-            k, w = QTableWidgetItem(keys), QTableWidgetItem(what)
-            bold = QFont(font)
-            bold.setBold(True)
-            k.setFont(bold)
-            table.setItem(r, 0, k)
-            table.setItem(r, 1, w)
+        bold = QFont(font)
+        bold.setBold(True)
+        self._rows, self._titles = [], []
+        r = 0
+        for title, rows in sections:
+            head = QTableWidgetItem(title)
+            head.setFont(bold)
+            head.setBackground(self.palette().alternateBase())
+            table.setItem(r, 0, head)
+            table.setSpan(r, 0, 1, 2)
+            self._titles.append((r, title))
+            r += 1
+            for keys, what in rows:
+                k = QTableWidgetItem(keys)
+                k.setFont(bold)
+                table.setItem(r, 0, k)
+                table.setItem(r, 1, QTableWidgetItem(what))
+                self._rows.append((keys, what))
+                r += 1
         h = table.horizontalHeader()
         h.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         h.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
@@ -226,7 +258,47 @@ class ShortcutsDialog(QDialog):
                     min(720, screen.height() - 60) if screen else 640)
 
     def rows(self) -> list[tuple[str, str]]:
-        return [(self.table.item(r, 0).text(), self.table.item(r, 1).text()) for r in range(self.table.rowCount())]
+        """(keys, what they do), every section's, in order."""
+        return list(self._rows)
+
+    def section_titles(self) -> list[str]:
+        return [t for _, t in self._titles]
+
+
+def undo_icon(redo: bool = False) -> QIcon:
+    """The desktop theme's undo (redo) icon, or a curved arrow turning back (forward) drawn here: not the
+    back and forward triangles of a browser."""
+    name = "edit-redo" if redo else "edit-undo"
+    if QIcon.hasThemeIcon(name):
+        return QIcon.fromTheme(name)
+    icon = QIcon()
+    for size in (16, 22, 24, 32, 48):
+        icon.addPixmap(_curved_arrow(size, redo))
+    return icon
+
+
+def _curved_arrow(size: int, redo: bool) -> QPixmap:
+    """An arrow that comes over the top from the right and points down-left at its end (undo); redo is
+    its mirror image."""
+    pix = QPixmap(size, size)
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    if redo:
+        p.translate(size, 0)
+        p.scale(-1, 1)
+    color = QApplication.palette().color(QPalette.ColorRole.WindowText)
+    s = size / 24
+    pen = QPen(color, 2.4 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
+    p.setPen(pen)
+    arc = QPainterPath(QPointF(19 * s, 18 * s))  # from lower right, up and over to the left
+    arc.cubicTo(QPointF(21 * s, 9 * s), QPointF(13 * s, 5 * s), QPointF(6 * s, 10 * s))
+    p.drawPath(arc)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(color)
+    p.drawPolygon(QPolygonF([QPointF(2.5 * s, 12.5 * s), QPointF(4.5 * s, 5 * s), QPointF(10.5 * s, 11 * s)]))
+    p.end()
+    return pix
 
 
 class SmallPlot(pg.PlotWidget):
@@ -237,6 +309,7 @@ class SmallPlot(pg.PlotWidget):
         self._height = height
         self.setMouseEnabled(x=False, y=False)
         self.setMenuEnabled(False)
+        self.plotItem.hideButtons()  # pyqtgraph's "A" (auto-range): these plots frame themselves
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         return QSize(300, self._height)
@@ -253,3 +326,46 @@ class SmallPlot(pg.PlotWidget):
         if legend is not None:
             legend.setLabelTextColor(fg)
         self.plotItem.titleLabel.setAttr("color", fg)
+
+
+class FocusRing(QWidget):
+    """A ring in the highlight colour around the control that Tab (or Shift+Tab) has moved the keyboard
+    focus to, inside ``host``: Fusion's own focus frame is a faint line, easy to lose on a projector.
+    A click's focus shows no ring, as on the web (:focus-visible)."""
+
+    def __init__(self, host: QWidget):
+        super().__init__(host)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.host, self.target = host, None
+        self.hide()
+        QApplication.instance().installEventFilter(self)
+
+    def eventFilter(self, obj, ev):  # noqa: N802 (Qt's name)
+        kind = ev.type()
+        if kind == QEvent.Type.FocusIn and isinstance(obj, QWidget):
+            keyboard = ev.reason() in (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason)
+            self.target = obj if keyboard and self.host.isAncestorOf(obj) and obj is not self else None
+            self._follow()
+        elif kind == QEvent.Type.FocusOut and obj is self.target:
+            self.target = None
+            self._follow()
+        elif obj is self.target and kind in (QEvent.Type.Move, QEvent.Type.Resize, QEvent.Type.Hide):
+            self._follow()
+        return False
+
+    def _follow(self):
+        t = self.target
+        if t is None or not t.isVisible():
+            self.hide()
+            return
+        pad = 3
+        self.setGeometry(t.rect().translated(t.mapTo(self.host, QPoint(0, 0))).adjusted(-pad, -pad, pad, pad))
+        self.raise_()
+        self.show()
+        self.update()
+
+    def paintEvent(self, _ev):  # noqa: N802
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), 2.5))
+        p.drawRoundedRect(QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5), 4, 4)

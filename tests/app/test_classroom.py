@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QKeySequence, QWheelEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from probviz.app.canvas import GRAB_TOLERANCE
+from probviz.app.widgets import on_a_keyboard
 
 FUZZ_CSV = __import__("pathlib").Path(__file__).parent.parent / "data" / "csv" / "good" / "plain.csv"
 from probviz.layers import DEFAULT_LAYERS, THETA_MAX
@@ -246,8 +247,9 @@ def test_help_lists_every_key_the_window_knows(qtbot, window, monkeypatch):
     (rows,) = shown
     listed = " | ".join(k for k, _ in rows)
     for a in window.findChildren(QAction):
-        for seq in a.shortcuts():
-            assert seq.toString(QKeySequence.SequenceFormat.NativeText) in listed, a.text()
+        for seq in a.shortcuts():  # Qt's extra bindings (F14, a multimedia keyboard's Undo key) are left out
+            if on_a_keyboard(seq) and a.isVisible():
+                assert seq.toString(QKeySequence.SequenceFormat.NativeText) in listed, a.text()
     for must in ("F5", "Ctrl+Z", "M", "L", "F1", "1-9, 0"):
         assert must in listed, must
 
