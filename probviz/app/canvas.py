@@ -100,6 +100,9 @@ class Canvas(pg.PlotWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.plotItem.showGrid(x=False, y=False)
         self.plotItem.hideButtons()  # pyqtgraph's "A" (auto-range): F and "Fit view" frame the data
+        title = self.plotItem.titleLabel  # pyqtgraph makes a title's text width its minimum width, so a
+        title.updateMin = lambda: title.setMinimumSize(0, title.itemRect().height())  # long one pushed the
+        # plot out of the canvas; the window fits the caption to the width instead
         self.vb.setAspectLocked(False)
 
         self.heatmap = pg.ImageItem(axisOrder="row-major")

@@ -390,10 +390,11 @@ class MainWindow(QMainWindow):
     def _update_caption(self):
         """The presentation caption, redone only when its text, style or width changed (it is called
         with every frame, and a new title relays the plot). Its font is CAPTION_SCALE times the
-        presentation's text, or smaller down to that text's own size when the canvas is narrow; then it
-        takes more lines, between its parts; cut with "…" only when a part alone does not fit."""
+        presentation's text, or smaller down to that text's own size to fit one line; then two lines, then
+        one a part; cut with "…" only when a part alone does not fit."""
         presenting = self.presentation_action.isChecked()
-        key = (tuple(self.caption_parts()), self.canvas.style, self.canvas.width()) if presenting else None
+        key = ((tuple(self.caption_parts()), self.canvas.style, self.canvas.width(),
+                self.canvas.plotItem.getAxis("left").width()) if presenting else None)
         if key == getattr(self, "_caption_key", None):
             return
         self._caption_key = key
@@ -405,18 +406,21 @@ class MainWindow(QMainWindow):
         parts = key[0]
         room = self.canvas.width() - item.getAxis("left").width() - 30  # the title sits over the plot only
         font = QFont(self.canvas.font())
-        size = CAPTION_SCALE * s.font_size
-        while True:  # the largest size at which the parts fill at most two lines, else three at the least
-            font.setPointSizeF(size)
-            fm = QFontMetricsF(font)
-            lines = _packed(parts, fm, room)
-            if len(lines) <= 2 or size <= s.font_size:
+        sizes = [CAPTION_SCALE * s.font_size]
+        while sizes[-1] > s.font_size:
+            sizes.append(max(float(s.font_size), sizes[-1] * 0.92))
+        for most in (1, 2, len(parts)):  # one line if it fits at any size allowed, else two, else one a part
+            for size in sizes:
+                font.setPointSizeF(size)
+                fm = QFontMetricsF(font)
+                lines = _packed(parts, fm, room)
+                if len(lines) <= most:
+                    break
+            if len(lines) <= most:
                 break
-            size = max(float(s.font_size), size * 0.92)
         lines = [fm.elidedText(line, Qt.TextElideMode.ElideRight, room) for line in lines]  # a narrow window
         item.setTitle("<br>".join(html.escape(line) for line in lines), size=f"{size:.1f}pt",
                       color=QColor(*s.foreground))
-        item.titleLabel.setMinimumWidth(0)  # never wider than the plot: the plot would be pushed out of view
         height = int(fm.lineSpacing() * len(lines) + 8)  # pyqtgraph's title row is 30 px: too low for this
         item.titleLabel.setMaximumHeight(height)
         item.layout.setRowFixedHeight(0, height)

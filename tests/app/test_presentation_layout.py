@@ -87,3 +87,22 @@ def check_the_projector_screen(window, keys):
     assert points_under_legend(window) <= 3
     legend_text = " ".join(item.text for _, item in window.canvas.legend.items)
     assert "LDA" not in legend_text  # the caption names the model; the legend need not
+
+
+def test_wide_tick_labels_do_not_push_the_plot_out_of_the_canvas(qtbot, window):
+    """Zoomed far out, the left axis's labels widen: the caption used to keep its width and push the
+    plot past the canvas's right edge."""
+    window.resize(1024, 768)
+    assert window.open_path("example:xor")
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    try:
+        window.canvas.vb.setRange(xRange=(-5e5, 1e5), yRange=(-3e5, 3e5), padding=0)  # as a wheel zoom out does
+        settle(window)
+        canvas_rect = window.canvas.viewport().rect()
+        assert window.canvas.vb.sceneBoundingRect().right() <= canvas_rect.right() + 1
+        title = window.canvas.plotItem.titleLabel
+        text_rect = title.item.mapRectToScene(title.item.boundingRect())
+        assert canvas_rect.left() <= text_rect.left() and text_rect.right() <= canvas_rect.right() + 1
+    finally:
+        qtbot.keyClick(window, Qt.Key.Key_F5)
