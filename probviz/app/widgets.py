@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
+import shiboken6
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
@@ -331,25 +332,30 @@ class SmallPlot(pg.PlotWidget):
 class FocusRing(QWidget):
     """A ring in the highlight colour around the control that Tab (or Shift+Tab) has moved the keyboard
     focus to, inside ``host``: Fusion's own focus frame is a faint line, easy to lose on a projector.
-    A click's focus shows no ring, as on the web (:focus-visible)."""
+    A click's focus shows no ring, as on the web (:focus-visible): Qt marks a window whose focus last
+    moved by keyboard with WA_KeyboardFocusChange, and clears the mark on a click."""
 
     def __init__(self, host: QWidget):
         super().__init__(host)
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.host, self.target = host, None
         self.hide()
-        QApplication.instance().installEventFilter(self)
+        QApplication.instance().focusChanged.connect(self._focus_moved)
+
+    def _focus_moved(self, _old, new):
+        if not shiboken6.isValid(self) or not shiboken6.isValid(self.host):
+            return  # the panel is gone; Qt disconnects on its own only after this
+        if self.target is not None and shiboken6.isValid(self.target):
+            self.target.removeEventFilter(self)
+        keyboard = new is not None and new.window().testAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange)
+        self.target = new if keyboard and self.host.isAncestorOf(new) else None
+        if self.target is not None:
+            self.target.installEventFilter(self)  # follow it when the layout moves it
+        self._follow()
 
     def eventFilter(self, obj, ev):  # noqa: N802 (Qt's name)
-        kind = ev.type()
-        if kind == QEvent.Type.FocusIn and isinstance(obj, QWidget):
-            keyboard = ev.reason() in (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason)
-            self.target = obj if keyboard and self.host.isAncestorOf(obj) and obj is not self else None
-            self._follow()
-        elif kind == QEvent.Type.FocusOut and obj is self.target:
-            self.target = None
-            self._follow()
-        elif obj is self.target and kind in (QEvent.Type.Move, QEvent.Type.Resize, QEvent.Type.Hide):
+        if obj is self.target and ev.type() in (QEvent.Type.Move, QEvent.Type.Resize, QEvent.Type.Hide,
+                                                QEvent.Type.Show):
             self._follow()
         return False
 
