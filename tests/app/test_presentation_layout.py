@@ -4,7 +4,6 @@ text, the plot stays inside the canvas, and the legend hides at most a few point
 
 import re
 
-import numpy as np
 import pytest
 from guihelp import settle
 from PySide6.QtCore import QPointF, Qt
