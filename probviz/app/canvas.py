@@ -19,7 +19,8 @@ from probviz import scene as scenes
 from probviz.models.truth import handles as truth_handles
 from probviz.models.truth import with_handle as truth_with_handle
 from probviz.app.document import Document
-from probviz.app.figure import rings_path
+from probviz.app.figure import marker_path, rings_path
+from probviz.colors import class_marker
 from probviz.figure_layout import view_of
 from probviz.layers import DEFAULT_LAYERS
 from probviz.style import Style
@@ -94,9 +95,14 @@ class Canvas(pg.PlotWidget):
         self.frame = None  # the frame on screen
 
         self.setAntialiasing(True)
+        self.setMinimumSize(320, 240)  # in a small window the panel gives way, not the plot
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.plotItem.showGrid(x=False, y=False)
+        self.plotItem.hideButtons()  # pyqtgraph's "A" (auto-range): F and "Fit view" frame the data
+        title = self.plotItem.titleLabel  # pyqtgraph makes a title's text width its minimum width, so a
+        title.updateMin = lambda: title.setMinimumSize(0, title.itemRect().height())  # long one pushed the
+        # plot out of the canvas; the window fits the caption to the width instead
         self.vb.setAspectLocked(False)
 
         self.heatmap = pg.ImageItem(axisOrder="row-major")
@@ -158,6 +164,8 @@ class Canvas(pg.PlotWidget):
         self.vb.addItem(self.note, ignoreBounds=True)
         self.vb.addItem(self.band, ignoreBounds=True)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.vb.sigResized.connect(lambda *_: self.place_legend())
+        self.vb.sigRangeChanged.connect(lambda *_: self.place_legend())
         self.apply_style(self.style)
 
     def _add_passive(self, item) -> None:
@@ -242,7 +250,8 @@ class Canvas(pg.PlotWidget):
                 pos = X[labels == k]
                 look = (colors[k], s.point_size, s.background, s.scale)
                 if getattr(item, "_look", None) != look or not _move_in_place(item, pos):
-                    item.setData(pos=pos, brush=self._brush(colors[k]), size=s.point_size, pen=pen)
+                    item.setData(pos=pos, brush=self._brush(colors[k]), size=s.point_size, pen=pen,
+                                 symbol=marker_path(class_marker(k)))
                     item._look = look
                 item.setVisible(True)
             else:
@@ -612,7 +621,8 @@ class Canvas(pg.PlotWidget):
 
     # --- legend -------------------------------------------------------------------------------
     def set_legend(self, visible: bool, model_label: str = "", entries=()) -> None:
-        """An on-canvas legend: the model's name, then (class name, colour) of each class on the plot."""
+        """An on-canvas legend: the model's name (if given), then (class name, colour, marker) of each
+        class on the plot, in the corner where it hides the fewest points."""
         if self.legend is not None:
             if self.legend.scene() is not None:
                 self.legend.scene().removeItem(self.legend)
@@ -620,30 +630,56 @@ class Canvas(pg.PlotWidget):
         if not visible or not entries:
             return
         s = self.style
-        self.legend = pg.LegendItem(offset=self.emptiest_corner(), labelTextColor=s.foreground,
+        self.legend = pg.LegendItem(offset=(10, 10), labelTextColor=s.foreground,
                                     labelTextSize=f"{s.font_size}pt", brush=pg.mkBrush(*s.background, 225),
                                     pen=pg.mkPen(s.foreground, width=1), verSpacing=-2)
         self.legend.setParentItem(self.vb)
         if model_label:
             self.legend.addItem(pg.PlotDataItem(pen=None), f"<b>{html.escape(model_label)}</b>")
-        for name, color in entries:
-            sample = pg.ScatterPlotItem(size=s.point_size, brush=pg.mkBrush(color),
+        for name, color, marker in entries:
+            sample = pg.ScatterPlotItem(size=s.point_size, brush=pg.mkBrush(color), symbol=marker_path(marker),
                                         pen=pg.mkPen(s.background, width=1.2))
             self.legend.addItem(sample, html.escape(name))
+        self.place_legend()
 
-    def emptiest_corner(self, fraction=(0.35, 0.3)) -> tuple[int, int]:
-        """The legend's offset: the corner of the view whose box (``fraction`` of the width and
-        height) holds the fewest points, so the legend covers as little data as it can."""
+    def place_legend(self) -> None:
+        """Move the legend to the corner where it hides the fewest points (again when the view or the
+        canvas changes: the same legend covers more of the data when the plot is smaller)."""
+        if self.legend is not None:
+            offset = self.emptiest_corner()
+            if tuple(self.legend.opts["offset"]) != offset:
+                self.legend.setOffset(offset)
+
+    def points_under(self, rect: QRectF) -> int:
+        """How many points (with their markers) a box in the ViewBox's own pixels would hide."""
         X = self._points[0]
+        if len(X) > 20_000:  # a count, not a census: every k-th point
+            X = X[:: len(X) // 20_000]
         x0, x1, y0, y1 = self.view_bounds()
-        w, h = fraction[0] * (x1 - x0), fraction[1] * (y1 - y0)
-        corners = {(10, 10): (x0, x0 + w, y1 - h, y1), (-10, 10): (x1 - w, x1, y1 - h, y1),
-                   (10, -10): (x0, x0 + w, y0, y0 + h), (-10, -10): (x1 - w, x1, y0, y0 + h)}
+        w, h = self.vb.width(), self.vb.height()
+        if len(X) == 0 or x1 <= x0 or y1 <= y0 or w <= 0 or h <= 0:
+            return 0
+        px = (X[:, 0] - x0) / (x1 - x0) * w
+        py = (y1 - X[:, 1]) / (y1 - y0) * h
+        r = self.style.point_size / 2
+        return int(np.count_nonzero((px > rect.left() - r) & (px < rect.right() + r)
+                                    & (py > rect.top() - r) & (py < rect.bottom() + r)))
 
-        def count(box):
-            a, b, c, d = box
-            return int(np.count_nonzero((X[:, 0] >= a) & (X[:, 0] <= b) & (X[:, 1] >= c) & (X[:, 1] <= d)))
-        return min(corners, key=lambda k: (count(corners[k]), list(corners).index(k)))
+    def legend_rect(self, offset) -> QRectF:
+        """The legend's box in the ViewBox's pixels when placed at ``offset`` (pyqtgraph's: positive
+        from the left or top, negative from the right or bottom)."""
+        b = self.legend.boundingRect()
+        w, h = self.vb.width(), self.vb.height()
+        x = offset[0] if offset[0] >= 0 else w + offset[0] - b.width()
+        y = offset[1] if offset[1] >= 0 else h + offset[1] - b.height()
+        return QRectF(x, y, b.width(), b.height())
+
+    def emptiest_corner(self) -> tuple[int, int]:
+        """The legend's offset: the corner where its box hides the fewest points (top left on a tie)."""
+        corners = ((10, 10), (-10, 10), (10, -10), (-10, -10))
+        if self.legend is None:
+            return corners[0]
+        return min(corners, key=lambda c: (self.points_under(self.legend_rect(c)), corners.index(c)))
 
     def leaveEvent(self, ev):
         self._hover = None

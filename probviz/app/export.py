@@ -19,6 +19,7 @@ from PySide6.QtSvg import QSvgGenerator
 
 from probviz import pipeline
 from probviz.app.figure import paint_curves, paint_figure
+from probviz.colors import class_marker
 from probviz.data.atomic import atomic_write
 from probviz.data.session import Session
 from probviz.figure_layout import layout as figure_layout
@@ -79,7 +80,8 @@ def export_figure(source: Snapshot | Session, path: str, width: int = 1200, heig
     if fits is not None and len(fits) < len(specs):  # the compared model is fitted here
         fits = list(fits) + pipeline.fit_all(request)[len(fits):]
     frame = pipeline.compute(request) if fits is None else pipeline.build_frame(request, fits)
-    entries = [(n, c) for n, c, k in zip(data.class_names, data.colors, data.counts()) if k > 0]
+    entries = [(n, c, class_marker(i))
+               for i, (n, c, k) in enumerate(zip(data.class_names, data.colors, data.counts())) if k > 0]
     title_text = model_label or specs[0].label
     if len(specs) > 1:
         title_text += f"; {specs[1].label} dashed"

@@ -8,12 +8,16 @@ circles and text, clipped to the plot area, which any SVG renderer draws the sam
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import (
+    QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen, QPolygonF, QTransform,
+)
 
+from probviz.colors import class_marker, marker_outline
 from probviz.figure_layout import Layout, clip_polyline, tick_labels
 from probviz.style import Style
 
@@ -25,6 +29,34 @@ def rings_path(rings) -> QPainterPath:
         path.addPolygon(QPolygonF([QPointF(x, y) for x, y in ring]))
         path.closeSubpath()
     return path
+
+
+@functools.lru_cache(maxsize=None)
+def marker_path(name: str) -> QPainterPath:
+    """A class's marker (:data:`probviz.colors.MARKERS`) one unit across, centred on 0, as a path:
+    the canvas hands it to pyqtgraph as a symbol, figures scale and place it. One object per shape
+    (pyqtgraph caches a symbol's rendering by it); never modify it."""
+    path = QPainterPath()
+    outline = marker_outline(name)
+    if outline is None:
+        path.addEllipse(QPointF(0, 0), 0.5, 0.5)
+    else:
+        path.addPolygon(QPolygonF([QPointF(x, y) for x, y in outline]))
+        path.closeSubpath()
+    return path
+
+
+def _draw_markers(p: QPainter, name: str, centres, size: float) -> None:
+    """Filled markers of one shape, ``size`` pixels across, at pixel ``centres``: circles stay SVG
+    circles, the other shapes closed paths."""
+    r = size / 2
+    if marker_outline(name) is None:
+        for x, y in centres:
+            p.drawEllipse(QPointF(x, y), r, r)
+        return
+    unit = marker_path(name)
+    for x, y in centres:
+        p.drawPath(QTransform(size, 0, 0, size, x, y).map(unit))
 
 
 def _color(c, alpha: int = 255) -> QColor:
@@ -75,7 +107,7 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
                  title: str = "", legend=None, transparent: bool = False) -> None:
     """Draw ``frame`` (a pipeline Frame, or None) and ``points`` = (X, labels, colours) on ``p``.
 
-    ``legend`` is (model label, [(class name, colour), ...]) or None.
+    ``legend`` is (model label, [(class name, colour, marker), ...]) or None.
     """
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
     p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
@@ -131,8 +163,7 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
         for k, color in enumerate(point_colors):
             p.setBrush(QBrush(_color(color)))
             px = layout.to_px(X[labels == k])
-            for x, y in px[_inside(layout, px, r)]:
-                p.drawEllipse(QPointF(x, y), r, r)
+            _draw_markers(p, class_marker(k), px[_inside(layout, px, r)], style.point_size)
         held = frame.request.held_out if frame is not None else None
         if held is not None and len(held) == len(X) and np.any(held):  # held-out points are drawn hollow
             p.setPen(Qt.PenStyle.NoPen)
@@ -252,7 +283,7 @@ def _legend(p, layout, style, model_label, entries):
     fm_b, fm = QFontMetricsF(bold), QFontMetricsF(plain)
     row = max(fm.height(), style.point_size) + 4 * style.scale
     sw = style.point_size + 10 * style.scale
-    width = max([fm_b.horizontalAdvance(model_label)] + [sw + fm.horizontalAdvance(n) for n, _ in entries]) + 16
+    width = max([fm_b.horizontalAdvance(model_label)] + [sw + fm.horizontalAdvance(n) for n, _, _ in entries]) + 16
     height = row * (len(entries) + (1 if model_label else 0)) + 8
     x0, y0 = layout.plot[0] + 10, layout.plot[1] + 10
     p.setPen(_pen(fg, 1))
@@ -264,10 +295,10 @@ def _legend(p, layout, style, model_label, entries):
         p.drawText(QRectF(x0 + 8, y, width - 8, row), Qt.AlignmentFlag.AlignVCenter, model_label)
         y += row
     p.setFont(plain)
-    for name, color in entries:
+    for name, color, marker in entries:
         p.setPen(_pen(bg, 1.2 * style.scale))
         p.setBrush(QBrush(_color(color)))
-        p.drawEllipse(QPointF(x0 + 8 + style.point_size / 2, y + row / 2), style.point_size / 2, style.point_size / 2)
+        _draw_markers(p, marker, [(x0 + 8 + style.point_size / 2, y + row / 2)], style.point_size)
         p.setPen(_pen(fg, 1))
         p.drawText(QRectF(x0 + 8 + sw, y, width - sw - 8, row), Qt.AlignmentFlag.AlignVCenter, name)
         y += row

@@ -13,12 +13,14 @@ import os
 import threading
 import time
 
+import numpy as np
 import shiboken6
 from PySide6.QtCore import QEventLoop, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressDialog
 
 from probviz.app.autosave import Autosave
 from probviz.app.columns import ColumnDialog
+from probviz.data import examples
 from probviz.data.csvio import Cancelled, DataError, inspect_csv, read_csv, write_csv
 from probviz.data.inputs import load_dataset
 from probviz.data.session import read_session, write_session
@@ -48,6 +50,8 @@ class FileOps(QObject):
         self.autosave_timer = QTimer(self, singleShot=True, interval=AUTOSAVE_DELAY_MS)
         self.autosave_timer.timeout.connect(self.autosave)
         self.doc.undo_stack.indexChanged.connect(self._edited)
+        self._example_data = None
+        self.doc.reset.connect(self._on_reset)
         self._autosave: Autosave | None = None  # made on first use: one file and lock per instance
         # a test may turn autosave off: the window decides
         self.autosave_enabled = True
@@ -60,14 +64,40 @@ class FileOps(QObject):
 
     # --- asking ---------------------------------------------------------------------------
     def ask_save(self) -> QMessageBox.StandardButton:
-        return QMessageBox.question(
-            self.dialog_parent, "Unsaved changes", "Save the changes to this session before closing it?",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+        buttons = (QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                   | QMessageBox.StandardButton.Cancel)
+        box = QMessageBox(QMessageBox.Icon.Question, "Unsaved changes",
+                          f"Save the changes to “{self.doc.title or 'untitled'}” before closing it?",
+                          buttons, self.dialog_parent)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # a file's name is text, never markup
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        return QMessageBox.StandardButton(box.exec())
+
+    def _data_fingerprint(self):
+        doc = self.doc
+        return (doc.X.tobytes(), doc.labels.tobytes(), tuple((c.name, c.color) for c in doc.classes), doc.truth)
+
+    def _on_reset(self):
+        """A built-in example's data as opened: until they change, the document is not the user's work.
+        (Restored or saved work that started from an example has other points: it is work.)"""
+        doc, self._example_data = self.doc, None
+        if doc.title in examples.EXAMPLES:
+            original = examples.load(doc.title)
+            if (np.array_equal(original.X, doc.X) and np.array_equal(original.labels, doc.labels)
+                    and list(original.class_names) == [c.name for c in doc.classes]):
+                self._example_data = self._data_fingerprint()
+
+    def is_users_work(self) -> bool:
+        """Unsaved changes worth asking about: anything but a built-in example whose points, classes and
+        truth are as it opened them (a model, a layer set or a probe tried in class is not work)."""
+        if self.doc.undo_stack.isClean():
+            return False
+        return not (self.path is None and self._example_data is not None
+                    and self._example_data == self._data_fingerprint())
 
     def maybe_save(self) -> bool:
-        """True when it is fine to drop the current document (saved, discarded, or clean)."""
-        if self.doc.undo_stack.isClean():
+        """True when it is fine to drop the current document (saved, discarded, or not the user's work)."""
+        if not self.is_users_work():
             return True
         answer = self.ask_save()
         if answer == QMessageBox.StandardButton.Save:

@@ -11,11 +11,12 @@ from PySide6.QtGui import (
     QAction, QActionGroup, QColor, QFont, QFontMetricsF, QGuiApplication, QKeySequence, QShortcut,
 )
 from PySide6.QtWidgets import (
-    QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea, QStyle, QWidget,
+    QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea, QWidget,
 )
 
 from probviz import __version__
 from probviz.app.canvas import Canvas
+from probviz.colors import class_marker
 from probviz.style import Style
 from probviz.app.export import export_figure
 from probviz.app.export_dialog import ExportDialog
@@ -26,7 +27,7 @@ from probviz.app.panel import Panel
 from probviz.app.refit import Job, Refitter
 from probviz.app.lab import LabPanel
 from probviz.app.training import TrainingPanel
-from probviz.app.widgets import ElidedLabel, NumberField, ShortcutsDialog
+from probviz.app.widgets import ElidedLabel, NumberField, ShortcutsDialog, on_a_keyboard, undo_icon
 from probviz.data import examples
 from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS
 from probviz.models import MODEL_NAMES, REGISTRY
@@ -35,12 +36,24 @@ from probviz.snapshot import frame_request
 GRID = (256, 256)
 PRESENTATION_SCALE = 1.8
 PRESENTATION_FONT = 1.6  # menus, panel, status line
+CAPTION_SCALE = 1.3  # the presentation caption's text, against the plot's (never smaller than the plot's)
 LAYOUT_VERSION = 2  # of the saved dock layout: 2 has the Training and Lab docks beside the Model panel
 
 
 def likelihood_symbol(kind: str) -> str:
     """The short form of a summary's likelihood kind, for the status line."""
     return "Σ_k ln p(t_k|X)" if "one-vs-rest" in kind else kind.split(" ", 1)[1]
+
+
+def _packed(parts, fm: QFontMetricsF, room: float, sep: str = "  ·  ") -> list[str]:
+    """The caption's parts on as few lines of at most ``room`` pixels as they fit, in order."""
+    lines = []
+    for part in parts:
+        if lines and fm.horizontalAdvance(lines[-1] + sep + part) <= room:
+            lines[-1] += sep + part
+        else:
+            lines.append(part)
+    return lines
 
 
 class MainWindow(QMainWindow):
@@ -62,6 +75,7 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.dock, self.training_dock)
         self.tabifyDockWidget(self.training_dock, self.lab_dock)
         self.dock.raise_()
+        self.dock.visibilityChanged.connect(self._dock_shown)
 
         self.message = ElidedLabel()  # the fit's summary: cut with "…" (whole in its tooltip), never overlapped
         self.hover = QLabel()
@@ -114,7 +128,9 @@ class MainWindow(QMainWindow):
         self.canvas.hovered.connect(lambda *_: self._refresh_hover())
         self.canvas.left.connect(self._refresh_hover)
         self.canvas.vb.sigRangeChanged.connect(lambda *_: self._view_moved())
+        self.canvas.vb.sigResized.connect(lambda *_: self._update_caption())  # F9 narrows the canvas
         self._base_font = QApplication.font()
+        self._before_presentation = None  # (dock layout, view) while presenting
         self._restore_settings()
 
     # --- actions ------------------------------------------------------------------------
@@ -175,9 +191,12 @@ class MainWindow(QMainWindow):
         self.dark_action = self._action(view, "&Dark theme", self.set_dark, checkable=True)
         self._action(view, "F&ull screen", self.toggle_full_screen, QKeySequence(Qt.Key.Key_F11))
         panel = self.dock.toggleViewAction()
-        panel.setText("Side &panel")
+        panel.setText("Model &panel")
         panel.setShortcut(QKeySequence(Qt.Key.Key_F9))
         view.addAction(panel)
+        training_panel = self.training_dock.toggleViewAction()  # every panel's toggle is here, in View
+        training_panel.setText("&Training panel")
+        view.addAction(training_panel)
         view.addSeparator()
         self._action(view, "&Fit view to data", self.canvas.fit_view,
                      [QKeySequence("F"), QKeySequence(Qt.Key.Key_Home)])
@@ -220,9 +239,8 @@ class MainWindow(QMainWindow):
         tb.addWidget(QLabel(" radius "))
         tb.addWidget(self.brush_radius)
         tb.addSeparator()
-        for action, icon in ((undo, QStyle.StandardPixmap.SP_ArrowBack),
-                             (redo, QStyle.StandardPixmap.SP_ArrowForward)):
-            action.setIcon(self.style().standardIcon(icon))
+        for action, icon in ((undo, undo_icon()), (redo, undo_icon(redo=True))):
+            action.setIcon(icon)
             tb.addAction(action)
             # "Undo Move point" is a menu's text: the toolbar shows the icon, the tooltip the text
             tb.widgetForAction(action).setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
@@ -310,10 +328,13 @@ class MainWindow(QMainWindow):
         self.flash(f"Layers: {name}  ({names.index(name) + 1}/{len(names)}, L for the next)")
 
     def legend_entries(self):
-        return [(c.name, c.color) for c, n in zip(self.doc.classes, self.doc.counts()) if n > 0]
+        return [(c.name, c.color, class_marker(k))
+                for k, (c, n) in enumerate(zip(self.doc.classes, self.doc.counts())) if n > 0]
 
     def _legend_toggled(self, on: bool):
-        self.canvas.set_legend(on, REGISTRY[self.doc.model_name].label, self.legend_entries())
+        # presenting, the caption names the model: the legend need not say it again
+        label = "" if self.presentation_action.isChecked() else REGISTRY[self.doc.model_name].label
+        self.canvas.set_legend(on, label, self.legend_entries())
 
     def set_presentation(self, on: bool):
         """F5: everything legible from the back of a room. Menus, panel, status line and dialogs
@@ -331,31 +352,59 @@ class MainWindow(QMainWindow):
                 f.setPointSizeF(font.pointSizeF())
                 w.setFont(f)
         self._restyle()
-        self.dock.setVisible(not on)
-        if on:  # the training and lab docks too (Space or "." brings training back, large)
-            self.training_dock.setVisible(False)
-            self.lab_dock.setVisible(False)
+        if on and self._before_presentation is None:
+            # the docks, their tabs and sizes, and the view, as they are: leaving gives them back
+            self._before_presentation = (self.saveState(LAYOUT_VERSION), self.canvas.view_bounds())
+            for dock in (self.dock, self.training_dock, self.lab_dock):  # Space or "." brings training back
+                dock.setVisible(False)
+            self.canvas.fit_view()  # the data fills the larger plot
+        elif not on and self._before_presentation is not None:
+            state, (x0, x1, y0, y1) = self._before_presentation
+            self._before_presentation = None
+            self.restoreState(state, LAYOUT_VERSION)
+            self.canvas.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
         self.legend_action.setChecked(on)
         self._legend_toggled(on)
         self._update_caption()
         self.canvas.setFocus()
 
-    def caption_text(self) -> str:
-        """What presentation mode writes above the plot: model, accuracy, layers."""
+    def _dock_shown(self, visible: bool):
+        """F9 while presenting: the panel's text is larger, so its dock widens to show it whole (up to
+        45% of the window; beyond that it scrolls), after Qt has laid it out."""
+        if visible and self.presentation_action.isChecked():
+            QTimer.singleShot(0, self._widen_dock)
+
+    def _widen_dock(self):
+        scroll = self.dock.widget()
+        need = (self.panel.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width()
+                + 2 * scroll.frameWidth() + (self.dock.width() - scroll.width()) + 4)
+        width = min(need, int(0.45 * self.width()))
+        if self.dock.isVisible() and width > self.dock.width():
+            self.resizeDocks([self.dock], [width], Qt.Orientation.Horizontal)
+
+    def caption_parts(self) -> list[str]:
+        """What presentation mode writes above the plot: the model, its accuracy, the layer set (its
+        name, not every layer: a long list would not fit a projector's width)."""
         doc = self.doc
         parts = [REGISTRY[doc.model_name].label]
         res = self.result.fit if self.result is not None else None
         if res is not None and res.summary:
             parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
         name = next((n.split(":")[0] for n, ls in LAYER_SETS if ls == doc.layers), None)
-        parts.append("layers: " + (name or ", ".join(k for k in LAYERS if k in doc.layers)))
-        return "  ·  ".join(parts)
+        parts.append(f"layers: {name}" if name else "layers of your choice")
+        return parts
+
+    def caption_text(self) -> str:
+        return "  ·  ".join(self.caption_parts())
 
     def _update_caption(self):
         """The presentation caption, redone only when its text, style or width changed (it is called
-        with every frame, and a new title relays the plot)."""
+        with every frame, and a new title relays the plot). Its font is CAPTION_SCALE times the
+        presentation's text, or smaller down to that text's own size to fit one line; then two lines, then
+        one a part; cut with "…" only when a part alone does not fit."""
         presenting = self.presentation_action.isChecked()
-        key = (self.caption_text(), self.canvas.style, self.canvas.width()) if presenting else None
+        key = ((tuple(self.caption_parts()), self.canvas.style, self.canvas.width(),
+                self.canvas.plotItem.getAxis("left").width()) if presenting else None)
         if key == getattr(self, "_caption_key", None):
             return
         self._caption_key = key
@@ -363,40 +412,62 @@ class MainWindow(QMainWindow):
             self.canvas.plotItem.setTitle(None)
             return
         s = self.canvas.style
-        text = key[0]
-        size = 1.3 * s.font_size  # as large as fits the canvas's width: a long caption must not squeeze the plot
+        item = self.canvas.plotItem
+        parts = key[0]
+        room = self.canvas.width() - item.getAxis("left").width() - 30  # the title sits over the plot only
         font = QFont(self.canvas.font())
-        while size > s.font_size * 0.5:
-            font.setPointSizeF(size)
-            if QFontMetricsF(font).horizontalAdvance(text) < 0.85 * self.canvas.width():
+        sizes = [CAPTION_SCALE * s.font_size]
+        while sizes[-1] > s.font_size:
+            sizes.append(max(float(s.font_size), sizes[-1] * 0.92))
+        for most in (1, 2, len(parts)):  # one line if it fits at any size allowed, else two, else one a part
+            for size in sizes:
+                font.setPointSizeF(size)
+                fm = QFontMetricsF(font)
+                lines = _packed(parts, fm, room)
+                if len(lines) <= most:
+                    break
+            if len(lines) <= most:
                 break
-            size *= 0.92
-        font.setPointSizeF(size)
-        text = QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, 0.85 * self.canvas.width())
-        self.canvas.plotItem.setTitle(html.escape(text), size=f"{size:.1f}pt", color=QColor(*s.foreground))
+        lines = [fm.elidedText(line, Qt.TextElideMode.ElideRight, room) for line in lines]  # a narrow window
+        item.setTitle("<br>".join(html.escape(line) for line in lines), size=f"{size:.1f}pt",
+                      color=QColor(*s.foreground))
+        height = int(fm.lineSpacing() * len(lines) + 8)  # pyqtgraph's title row is 30 px: too low for this
+        item.titleLabel.setMaximumHeight(height)
+        item.layout.setRowFixedHeight(0, height)
+        self.caption_lines, self.caption_font = lines, QFont(font)  # what is shown, for a look from outside
 
     def show_shortcuts(self):
-        """F1 or ?: every key the window knows, on one sheet, in large type."""
-        dialog = ShortcutsDialog(self.shortcut_rows(), self)
-        dialog.exec()
+        """F1 or ?: every key the window knows, on one sheet, in large type, by menu."""
+        ShortcutsDialog(self.shortcut_sections(), self).exec()  # deleted when closed
 
-    def shortcut_rows(self) -> list[tuple[str, str]]:
-        """(keys, what they do) for every action with a shortcut, then the canvas's own keys and gestures."""
-        rows = []
-        for a in self.findChildren(QAction):
-            keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in a.shortcuts()]
-            if keys and a.text():
-                text = {self.undo_action: "Undo", self.redo_action: "Redo"}.get(a, a.text().replace("&", ""))
-                rows.append((", ".join(keys), text))
-        rows += [
+    def shortcut_sections(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """(menu, [(keys, what they do), ...]) for every menu with shortcuts, in the menu bar's order, then
+        the canvas's own keys and gestures. Only keys a standard keyboard has are listed."""
+        sections = []
+        for top in self.menuBar().actions():
+            rows = []
+            self._collect_shortcuts(top.menu(), rows)
+            if rows:
+                sections.append((top.text().replace("&", ""), rows))
+        sections.append(("Canvas", [
             ("1-9, 0", "Choose the class that clicks add (classes 1-10)"),
             ("←  →  ↑  ↓", "Move the probe (Shift: finer steps)"),
             ("Shift+click", "Pin the probe there"),
             ("Click / drag", "Add a point / move a point or the probe"),
             ("Right-click", "Delete the point"),
             ("Wheel, drag on empty canvas", "Zoom, pan"),
-        ]
-        return rows
+        ]))
+        return sections
+
+    def _collect_shortcuts(self, menu, rows):
+        for a in menu.actions():
+            if a.menu() is not None:
+                self._collect_shortcuts(a.menu(), rows)
+                continue
+            keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in a.shortcuts() if on_a_keyboard(k)]
+            if keys and a.text():
+                text = {self.undo_action: "Undo", self.redo_action: "Redo"}.get(a, a.text().replace("&", ""))
+                rows.append((", ".join(keys), text))
 
     def _restore_settings(self):
         """Window size and panel layout as last time; dark or light as the desktop prefers on the
@@ -421,12 +492,12 @@ class MainWindow(QMainWindow):
             self.set_dark(True)
 
     def save_settings(self):
-        """Window size and panel layout for the next start; not the layout of presentation mode (its
-        panel folded away), which the next start would otherwise open without a panel."""
+        """Window size and panel layout for the next start; while presenting, the layout from before
+        it (presentation folds the docks away, and the next start would open without them)."""
         settings = QSettings()
         settings.setValue("geometry", self.saveGeometry())
-        if not self.presentation_action.isChecked():
-            settings.setValue("state", self.saveState(LAYOUT_VERSION))
+        before = self._before_presentation
+        settings.setValue("state", before[0] if before is not None else self.saveState(LAYOUT_VERSION))
 
     def set_dark(self, on: bool):
         self.dark_action.setChecked(on)
@@ -529,9 +600,17 @@ class MainWindow(QMainWindow):
         self.canvas.fit_view()
 
     def about(self):
-        QMessageBox.about(self, "About probviz",
-                          f"<b>probviz {__version__}</b><p>See probabilistic classifiers at work: "
-                          "LDA, QDA, Gaussian naive Bayes, logistic and softmax regression.</p>")
+        """Help > About: the version, every model there is (from the registry), the licence, how to cite."""
+        models = "".join(f"<li>{html.escape(REGISTRY[n].label, quote=False)}</li>" for n in MODEL_NAMES)
+        box = QMessageBox(QMessageBox.Icon.NoIcon, "About probviz",
+                          f"<b>probviz {__version__}</b><p>See probabilistic classifiers at work, following "
+                          "Bishop, <i>Pattern Recognition and Machine Learning</i> (2006), chapter 4. "
+                          f"Models:</p><ul>{models}</ul><p>Licence: MIT.</p><p>To cite: The probviz developers, "
+                          f"<i>probviz: probabilistic classifiers in two dimensions</i>, version {__version__}; "
+                          "for the mathematics, C. M. Bishop, <i>Pattern Recognition and Machine Learning</i>, "
+                          "Springer, 2006.</p>", QMessageBox.StandardButton.Ok, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.exec()
 
     def end_by_signal(self):
         """SIGTERM or SIGINT (a logout, Ctrl+C in the terminal): nobody can be asked, so unsaved work
@@ -552,6 +631,8 @@ class MainWindow(QMainWindow):
             ev.accept()
         else:
             ev.ignore()
+        if ev.isAccepted() and self.presentation_action.isChecked():
+            self.set_presentation(False)  # the application's font is the application's: back to normal
 
     def dragEnterEvent(self, ev):
         if ev.mimeData().hasUrls() and any(u.isLocalFile() for u in ev.mimeData().urls()):
@@ -585,6 +666,7 @@ class MainWindow(QMainWindow):
         self.canvas.set_points(doc.X, doc.labels, [c.color for c in doc.classes], doc.layers)
 
     def _on_reset(self):
+        self.dock.widget().verticalScrollBar().setValue(0)  # a new document: its description in view
         self.canvas.set_selection([])
         self._n_points = len(self.doc.X)
         self._show_points()

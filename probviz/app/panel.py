@@ -7,7 +7,7 @@ Document changes, widgets are refreshed with their signals blocked.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QTransform
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QColorDialog, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
     QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QToolTip, QVBoxLayout, QWidget,
@@ -15,16 +15,25 @@ from PySide6.QtWidgets import (
 from superqt.utils import signals_blocked
 
 from probviz.app.document import MAX_CLASSES, Document
+from probviz.app.figure import marker_path
+from probviz.colors import class_marker
 from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox, unbroken
-from probviz.app.widgets import NumberField, guard_wheel
-from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYERS
+from probviz.app.widgets import FocusRing, NumberField, guard_wheel
+from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYERS, THETA_MAX
 from probviz.app.projection import FisherBox
 from probviz.models import MODEL_NAMES, REGISTRY
 
-def swatch_icon(color: str, size: int = 16) -> QIcon:
-    """A filled square: unlike a cell background it stays visible when the row is selected."""
+def swatch_icon(color: str, marker: str, size: int = 16) -> QIcon:
+    """The class's marker in its colour, as on the canvas: unlike a cell background it stays visible
+    when the row is selected."""
     pix = QPixmap(size, size)
-    pix.fill(QColor(color))
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor(color))
+    p.drawPath(QTransform(size - 1, 0, 0, size - 1, size / 2, size / 2).map(marker_path(marker)))
+    p.end()
     icon = QIcon(pix)
     icon.addPixmap(pix, QIcon.Mode.Selected)  # no selection tint on the colour itself
     return icon
@@ -46,6 +55,7 @@ class ClassTable(QTableWidget):
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
                              | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.setTabKeyNavigation(False)  # Tab moves on through the panel, not from cell to cell (and class)
         self.setToolTip("Keys 1-9 choose the class new points get; double-click a name to rename it, "
                         "the swatch to recolour it")
         self.itemChanged.connect(self._renamed)
@@ -58,7 +68,7 @@ class ClassTable(QTableWidget):
         with signals_blocked(self):
             self.setRowCount(len(doc.classes))
             for i, c in enumerate(doc.classes):
-                swatch = QTableWidgetItem(swatch_icon(c.color), "")
+                swatch = QTableWidgetItem(swatch_icon(c.color, class_marker(i)), "")
                 swatch.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
                 swatch.setToolTip("Double-click to change the colour")
                 name = QTableWidgetItem(c.name)
@@ -98,7 +108,8 @@ class Panel(QWidget):
     def __init__(self, doc: Document, parent=None):
         super().__init__(parent)
         self.doc = doc
-        self.setMinimumWidth(280)
+        # no fixed minimum width: the layout's own (the widest formula, a form row) is what the scroll
+        # area around the panel keeps, so nothing is squeezed out of sight in a narrow or presenting dock
         lay = QVBoxLayout(self)
         self.lesson = QLabel()
         self.lesson.setTextFormat(Qt.TextFormat.PlainText)  # a file's description is text, never markup
@@ -139,6 +150,7 @@ class Panel(QWidget):
         self.form_host = QWidget()
         self.form = QFormLayout(self.form_host)
         self.form.setContentsMargins(0, 0, 0, 0)
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a narrow panel: label above
         v.addWidget(self.form_host)
         lay.addWidget(box)
         self.model.currentIndexChanged.connect(lambda i: doc.set_model(self.model.itemData(i)))
@@ -157,7 +169,7 @@ class Panel(QWidget):
 
         row = QHBoxLayout()
         self.theta_label = QLabel("Reject θ")
-        self.theta = NumberField(0.0, 1.0, decimals=2, step=0.01)  # the document stops at THETA_MAX
+        self.theta = NumberField(0.0, THETA_MAX, decimals=2, step=0.01)  # the range says where θ stops
         tip = ("Decision stage (Bishop 1.5.3): no decision where max_k p(C_k|x) < θ; 0 = always decide. "
                "Type a value, or use Up/Down")
         self.theta.setToolTip(tip)
@@ -176,6 +188,7 @@ class Panel(QWidget):
         self.probe = ProbeBox(doc)
         lay.addWidget(self.probe)
         lay.addStretch(1)
+        self.focus_ring = FocusRing(self)  # where Tab has taken the keyboard, plainly
 
         doc.reset.connect(self._on_reset)
         doc.points_changed.connect(self._on_counts_changed)  # not points_moved: a drag changes no count
@@ -195,11 +208,19 @@ class Panel(QWidget):
 
     def _on_counts_changed(self):
         self._sync_classes()
-        self.priors.refresh()
+        self._refresh_priors()
 
     def _on_model_changed(self):
         self._sync_model()
         self._sync_layers()
+        self._refresh_priors()
+
+    def _refresh_priors(self):
+        """"Reset to frequencies" disables itself; Qt would hand its focus to the next control down the
+        panel and scroll there. The first prior's field, just above, takes it instead: nothing moves."""
+        reset = self.priors.reset
+        if reset.hasFocus() and self.doc.priors is None and self.priors.fields:
+            self.priors.fields[0].spin.setFocus(Qt.FocusReason.OtherFocusReason)
         self.priors.refresh()
 
     def _sync_classes(self):

@@ -6,9 +6,12 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
+import shiboken6
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QPainter
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QFont, QIcon, QKeySequence, QPainter, QPainterPath, QPalette, QPen, QPixmap, QPolygonF, QValidator,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
     QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QSlider, QTableWidget, QTableWidgetItem, QVBoxLayout,
@@ -76,6 +79,36 @@ def guard_wheel(*widgets) -> None:
             w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
 
+class ClampingSpinBox(QDoubleSpinBox):
+    """A spin box that takes a number typed beyond its range as its nearest end ("1" in a box that
+    stops at 0.99 gives 0.99), where Qt's own refuses the keystroke and keeps the old value."""
+
+    def validate(self, text, pos):
+        state, text, pos = super().validate(text, pos)
+        if state == QValidator.State.Invalid and self._typed_number(text) is not None:
+            state = QValidator.State.Intermediate  # let it be typed; Enter or leaving the box clamps it
+        return state, text, pos
+
+    def _typed_number(self, text: str):
+        body = text.strip().removeprefix(self.prefix()).removesuffix(self.suffix()).strip()
+        value, ok = self.locale().toDouble(body)
+        return value if ok and math.isfinite(value) else None
+
+    def _clamp(self):
+        value = self._typed_number(self.lineEdit().text())
+        if value is not None and not self.minimum() <= value <= self.maximum():
+            self.setValue(min(max(value, self.minimum()), self.maximum()))
+
+    def keyPressEvent(self, ev):  # noqa: N802 (Qt's name)
+        if ev.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self._clamp()
+        super().keyPressEvent(ev)
+
+    def focusOutEvent(self, ev):  # noqa: N802
+        self._clamp()
+        super().focusOutEvent(ev)
+
+
 class NumberField(QWidget):
     """A number set exactly by typing (a spin box: Up/Down step it, PageUp/PageDown step ten times) or
     roughly by a slider beside it, linear or logarithmic. ``valueChanged`` fires once per change,
@@ -89,17 +122,18 @@ class NumberField(QWidget):
         position is 0); the spin box then steps adaptively (by about a tenth of the value)."""
         super().__init__(parent)
         self.log_from = log_from
-        self.spin = QDoubleSpinBox()
+        self.spin = ClampingSpinBox()
         self.spin.setRange(minimum, maximum)
         self.spin.setDecimals(decimals)
         self.spin.setSingleStep(step)
         self.spin.setKeyboardTracking(False)  # typing "0.25" is one change, not three
         self.spin.setSuffix(suffix)
         self.spin.setAccelerated(True)
-        self.spin.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)  # "1" -> the maximum
+        self.spin.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
         if log_from is not None:
             self.spin.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
         self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setMinimumWidth(60)  # a form too narrow for it puts its label above, not a 5-pixel slider
         self.slider.setRange(0, 200 if log_from is not None else max(1, round((maximum - minimum) / step)))
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -156,13 +190,31 @@ class NumberField(QWidget):
         self.slider.setToolTip(tip)
 
 
-class ShortcutsDialog(QDialog):
-    """Help > Keyboard shortcuts: a two-column sheet in large type, readable on a projector."""
+#: keys beyond the printable ones that a standard keyboard has (Qt also binds, say, Undo to F14 and to
+#: the multimedia keyboard's Undo key: nobody looks for those on a shortcut sheet)
+_KEYBOARD_KEYS = {getattr(Qt.Key, f"Key_{name}") for name in (
+    "Escape", "Tab", "Backtab", "Backspace", "Return", "Enter", "Insert", "Delete", "Home", "End", "Left",
+    "Up", "Right", "Down", "PageUp", "PageDown", "Space")} | {getattr(Qt.Key, f"Key_F{i}") for i in range(1, 13)}
 
-    def __init__(self, rows, parent=None):
+
+def on_a_keyboard(sequence: QKeySequence) -> bool:
+    """Whether every key of the sequence is on a standard keyboard."""
+    return sequence.count() > 0 and all(
+        sequence[i].key().value < 0x01000000 or sequence[i].key() in _KEYBOARD_KEYS for i in range(sequence.count()))
+
+
+class ShortcutsDialog(QDialog):
+    """Help > Keyboard shortcuts: a two-column sheet in large type, readable on a projector, in sections
+    (the menus, then the canvas's own keys and gestures). Deleted when closed: opening it again makes
+    a new one, never a pile of hidden ones."""
+
+    def __init__(self, sections, parent=None):
+        """``sections``: [(title, [(keys, what it does), ...]), ...]."""
         super().__init__(parent)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setWindowTitle("Keyboard shortcuts")
-        table = QTableWidget(len(rows), 2)
+        n = sum(1 + len(rows) for _, rows in sections)
+        table = QTableWidget(n, 2)
         table.setHorizontalHeaderLabels(["Keys", "Does"])
         table.verticalHeader().setVisible(False)
         table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -172,13 +224,25 @@ class ShortcutsDialog(QDialog):
         font = table.font()
         font.setPointSizeF(font.pointSizeF() * 1.4)
         table.setFont(font)
-        for r, (keys, what) in enumerate(rows):
-            k, w = QTableWidgetItem(keys), QTableWidgetItem(what)
-            bold = QFont(font)
-            bold.setBold(True)
-            k.setFont(bold)
-            table.setItem(r, 0, k)
-            table.setItem(r, 1, w)
+        bold = QFont(font)
+        bold.setBold(True)
+        self._rows, self._titles = [], []
+        r = 0
+        for title, rows in sections:
+            head = QTableWidgetItem(title)
+            head.setFont(bold)
+            head.setBackground(self.palette().alternateBase())
+            table.setItem(r, 0, head)
+            table.setSpan(r, 0, 1, 2)
+            self._titles.append((r, title))
+            r += 1
+            for keys, what in rows:
+                k = QTableWidgetItem(keys)
+                k.setFont(bold)
+                table.setItem(r, 0, k)
+                table.setItem(r, 1, QTableWidgetItem(what))
+                self._rows.append((keys, what))
+                r += 1
         h = table.horizontalHeader()
         h.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         h.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
@@ -195,7 +259,47 @@ class ShortcutsDialog(QDialog):
                     min(720, screen.height() - 60) if screen else 640)
 
     def rows(self) -> list[tuple[str, str]]:
-        return [(self.table.item(r, 0).text(), self.table.item(r, 1).text()) for r in range(self.table.rowCount())]
+        """(keys, what they do), every section's, in order."""
+        return list(self._rows)
+
+    def section_titles(self) -> list[str]:
+        return [t for _, t in self._titles]
+
+
+def undo_icon(redo: bool = False) -> QIcon:
+    """The desktop theme's undo (redo) icon, or a curved arrow turning back (forward) drawn here: not the
+    back and forward triangles of a browser."""
+    name = "edit-redo" if redo else "edit-undo"
+    if QIcon.hasThemeIcon(name):
+        return QIcon.fromTheme(name)
+    icon = QIcon()
+    for size in (16, 22, 24, 32, 48):
+        icon.addPixmap(_curved_arrow(size, redo))
+    return icon
+
+
+def _curved_arrow(size: int, redo: bool) -> QPixmap:
+    """An arrow that comes over the top from the right and points down-left at its end (undo); redo is
+    its mirror image."""
+    pix = QPixmap(size, size)
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    if redo:
+        p.translate(size, 0)
+        p.scale(-1, 1)
+    color = QApplication.palette().color(QPalette.ColorRole.WindowText)
+    s = size / 24
+    pen = QPen(color, 2.4 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
+    p.setPen(pen)
+    arc = QPainterPath(QPointF(19 * s, 18 * s))  # from lower right, up and over to the left
+    arc.cubicTo(QPointF(21 * s, 9 * s), QPointF(13 * s, 5 * s), QPointF(6 * s, 10 * s))
+    p.drawPath(arc)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(color)
+    p.drawPolygon(QPolygonF([QPointF(2.5 * s, 12.5 * s), QPointF(4.5 * s, 5 * s), QPointF(10.5 * s, 11 * s)]))
+    p.end()
+    return pix
 
 
 class SmallPlot(pg.PlotWidget):
@@ -206,6 +310,7 @@ class SmallPlot(pg.PlotWidget):
         self._height = height
         self.setMouseEnabled(x=False, y=False)
         self.setMenuEnabled(False)
+        self.plotItem.hideButtons()  # pyqtgraph's "A" (auto-range): these plots frame themselves
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         return QSize(300, self._height)
@@ -222,3 +327,51 @@ class SmallPlot(pg.PlotWidget):
         if legend is not None:
             legend.setLabelTextColor(fg)
         self.plotItem.titleLabel.setAttr("color", fg)
+
+
+class FocusRing(QWidget):
+    """A ring in the highlight colour around the control that Tab (or Shift+Tab) has moved the keyboard
+    focus to, inside ``host``: Fusion's own focus frame is a faint line, easy to lose on a projector.
+    A click's focus shows no ring, as on the web (:focus-visible): Qt marks a window whose focus last
+    moved by keyboard with WA_KeyboardFocusChange, and clears the mark on a click."""
+
+    def __init__(self, host: QWidget):
+        super().__init__(host)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.host, self.target = host, None
+        self.hide()
+        QApplication.instance().focusChanged.connect(self._focus_moved)
+
+    def _focus_moved(self, _old, new):
+        if not shiboken6.isValid(self) or not shiboken6.isValid(self.host):
+            return  # the panel is gone; Qt disconnects on its own only after this
+        if self.target is not None and shiboken6.isValid(self.target):
+            self.target.removeEventFilter(self)
+        keyboard = new is not None and new.window().testAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange)
+        self.target = new if keyboard and self.host.isAncestorOf(new) else None
+        if self.target is not None:
+            self.target.installEventFilter(self)  # follow it when the layout moves it
+        self._follow()
+
+    def eventFilter(self, obj, ev):  # noqa: N802 (Qt's name)
+        if obj is self.target and ev.type() in (QEvent.Type.Move, QEvent.Type.Resize, QEvent.Type.Hide,
+                                                QEvent.Type.Show):
+            self._follow()
+        return False
+
+    def _follow(self):
+        t = self.target
+        if t is None or not t.isVisible():
+            self.hide()
+            return
+        pad = 3
+        self.setGeometry(t.rect().translated(t.mapTo(self.host, QPoint(0, 0))).adjusted(-pad, -pad, pad, pad))
+        self.raise_()
+        self.show()
+        self.update()
+
+    def paintEvent(self, _ev):  # noqa: N802
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), 2.5))
+        p.drawRoundedRect(QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5), 4, 4)

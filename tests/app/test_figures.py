@@ -284,3 +284,58 @@ def test_held_out_points_are_hollow_in_figures(qapp, tmp_path, grid_session, ext
         else:
             assert np.abs(c - colour).max() <= 12, (x, y, c)
     assert seen[True] >= 2 and seen[False] >= 2  # hollow and solid points both checked
+
+
+def fill_ratios(rgb: np.ndarray, color: str) -> list[float]:
+    """For each region of this colour (a marker's core): the share of its bounding box it fills. A
+    circle fills pi/4 of its box, a square all of it, a triangle or a diamond half of it."""
+    c = np.array([int(color[i:i + 2], 16) for i in (1, 3, 5)])
+    mask = np.all(np.abs(rgb - c) <= 40, axis=2)
+    lab, n = ndimage.label(mask)
+    out = []
+    for i, box in enumerate(ndimage.find_objects(lab), start=1):
+        region = lab[box] == i
+        if region.size >= 100:  # a marker, not a stray antialiased pixel
+            out.append(region.sum() / region.size)
+    return out
+
+
+GREEN = "#009E73"
+MARKED = np.array([[1.0, -4.0], [2.5, -3.0], [3.5, -5.0]])
+MARKED_VIEW = (-1.0, 4.0, -6.0, 3.0)  # the points far below the legend in the top left corner
+
+
+@pytest.mark.parametrize("ext,reader", [("png", "png"), ("pdf", "pdf"), ("svg", "svg-qt"), ("svg", "svg-resvg")])
+def test_each_class_has_its_own_marker_shape_in_figures_and_their_legend(qapp, tmp_path, ext, reader):
+    """In greyscale every class used to be the same circle: the first class is a circle, the second a
+    square, the third a triangle, in the plot and in the legend alike."""
+    data = Dataset(MARKED, np.array([0, 1, 2]), ["a", "b", "c"], [BLUE, ORANGE, GREEN], ("x", "y"))
+    session = Session(data, "lda", layers=["points"], view=MARKED_VIEW)
+    path = str(tmp_path / f"m.{ext}")
+    export_figure(session, path, W, H, legend=True, style=Style(1.8), dpi=96)  # 20-pixel markers
+    rgb = raster(path, reader)
+    circle, square, triangle = (fill_ratios(rgb, c) for c in (BLUE, ORANGE, GREEN))
+    assert len(circle) == len(square) == len(triangle) == 2  # the point and its legend entry
+    assert all(0.70 < r < 0.86 for r in circle), circle
+    assert all(r > 0.9 for r in square), square
+    assert all(0.4 < r < 0.6 for r in triangle), triangle
+
+
+def test_each_class_has_its_own_marker_shape_on_the_canvas_and_its_legend(qtbot):
+    from probviz.app.canvas import Canvas
+
+    canvas = Canvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(W, H)
+    canvas.show()
+    qtbot.waitExposed(canvas)
+    canvas.apply_style(Style(1.8))
+    canvas.set_points(MARKED, np.array([0, 1, 2]), [BLUE, ORANGE, GREEN], ["points"])
+    canvas.vb.setRange(xRange=MARKED_VIEW[:2], yRange=MARKED_VIEW[2:], padding=0)
+    canvas.set_legend(True, "", [("a", BLUE, "circle"), ("b", ORANGE, "square"), ("c", GREEN, "triangle")])
+    rgb = to_array(canvas.grab().toImage())
+    circle, square, triangle = (fill_ratios(rgb, c) for c in (BLUE, ORANGE, GREEN))
+    assert len(circle) == len(square) == len(triangle) == 2
+    assert all(0.70 < r < 0.86 for r in circle), circle
+    assert all(r > 0.9 for r in square), square
+    assert all(0.4 < r < 0.6 for r in triangle), triangle

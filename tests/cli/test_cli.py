@@ -83,8 +83,11 @@ def test_export_svg_is_vector(tmp_path):
     ns = "{http://www.w3.org/2000/svg}"
     from probviz.data.examples import load
 
-    n = len(load("shared-vs-own-covariance").X)
-    assert len(root.findall(f".//{ns}circle")) >= n - 10  # the points, as circles (a few may lie outside the view)
+    data = load("shared-vs-own-covariance")
+    n, first = len(data.X), int((data.labels == 0).sum())
+    circles, paths = len(root.findall(f".//{ns}circle")), len(root.findall(f".//{ns}path"))
+    assert first - 10 <= circles < n  # the first class's points are circles (a few may lie outside the view)
+    assert circles + paths >= n - 10  # the other classes' markers (squares, triangles) are paths
     assert len(root.findall(f".//{ns}image")) == 1  # only the heatmap is a picture
     assert "non-scaling" not in out.read_text()  # strokes have real widths: any renderer draws the same
     texts = [t.text for t in root.iter(f"{ns}text")]

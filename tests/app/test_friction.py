@@ -1,0 +1,210 @@
+"""Small things a person runs into in the first hour: icons that say what they do, no stray buttons,
+a shortcut sheet by menu, dialogs that go away, a panel that stays put, small windows that work."""
+
+import html
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from guihelp import click, settle
+from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QStyle, QToolBar
+
+from probviz import __version__
+from probviz.app.widgets import ShortcutsDialog
+from probviz.models import MODEL_NAMES, REGISTRY
+
+
+def menu(win, title):
+    return next(a.menu() for a in win.menuBar().actions() if a.text().replace("&", "") == title)
+
+
+def menu_action(win, title, text):
+    return next(a for a in menu(win, title).actions() if a.text().replace("&", "").startswith(text))
+
+
+def image(icon) -> np.ndarray:
+    img = icon.pixmap(24, 24).toImage().convertToFormat(QImage.Format.Format_ARGB32)
+    return np.frombuffer(img.constBits(), np.uint8).reshape(24, 24, 4).astype(int)
+
+
+def test_undo_and_redo_are_curved_arrows_not_back_and_forward(qtbot, window):
+    bar = window.findChild(QToolBar, "tools")
+    undo, redo = (bar.widgetForAction(a) for a in (window.undo_action, window.redo_action))
+    back = window.style().standardIcon(QStyle.StandardPixmap.SP_ArrowBack)
+    assert np.abs(image(undo.icon()) - image(back)).max() > 100
+    mirror = np.abs(image(redo.icon()) - image(undo.icon())[:, ::-1])
+    assert mirror.max() <= 8  # one arrow, turned both ways (antialiased edges differ by a level or two)
+    click(qtbot, window, 1.0, 1.0)
+    qtbot.mouseClick(undo, Qt.MouseButton.LeftButton)
+    settle(window)
+    assert len(window.doc.X) == 0
+    qtbot.mouseClick(redo, Qt.MouseButton.LeftButton)
+    settle(window)
+    assert len(window.doc.X) == 1
+
+
+def test_no_plot_shows_pyqtgraphs_auto_range_button(qtbot, window):
+    for dock in (window.training_dock, window.lab_dock):
+        dock.show()
+        dock.raise_()
+    settle(window)
+    plots = window.findChildren(pg.PlotWidget)
+    assert window.canvas in plots and len(plots) >= 3
+    for plot in plots:
+        if not plot.isVisible():
+            continue
+        centre = plot.viewport().rect().center()
+        qtbot.mouseMove(plot.viewport(), centre)  # pyqtgraph shows the button while the mouse is over
+        qtbot.mouseMove(plot.viewport(), centre + QPoint(3, 3))
+        assert not plot.plotItem.autoBtn.isVisible()
+        assert plot.plotItem.buttonsHidden
+
+
+def shown_sheet(qtbot, window, monkeypatch):
+    sheets = []
+
+    def record(self):
+        sheets.append((self.section_titles(), self.rows()))
+        self.show()
+        self.reject()
+        return 0
+    monkeypatch.setattr(ShortcutsDialog, "exec", record)
+    qtbot.keyClick(window, Qt.Key.Key_F1)
+    return sheets[-1]
+
+
+def test_the_shortcut_sheet_is_grouped_by_menu_and_lists_only_real_keys(qtbot, window, monkeypatch):
+    titles, rows = shown_sheet(qtbot, window, monkeypatch)
+    assert titles == ["File", "Edit", "View", "Model", "Tools", "Train", "Help", "Canvas"]
+    undo = dict((what, keys) for keys, what in rows)["Undo"]
+    assert undo.startswith("Ctrl+Z") and "F14" not in undo and "Undo" not in undo
+    assert not any("F1" + d in keys for keys, _ in rows for d in "3456789")  # no F13-F19
+    assert ("F5", "Presentation mode") in rows and ("M", "Next model") in rows
+
+
+def deleted_later():
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    QApplication.processEvents()
+
+
+def test_dialogs_do_not_pile_up(qtbot, window, monkeypatch):
+    """The shortcut sheet opened three times used to leave three dialogs alive in the window."""
+    for _ in range(3):
+        shown_sheet(qtbot, window, monkeypatch)
+    about = menu_action(window, "Help", "About")
+    texts = []
+
+    def answer(self):
+        texts.append(self.text())
+        self.show()
+        self.done(0)
+        return 0
+    monkeypatch.setattr(QMessageBox, "exec", answer)
+    for _ in range(3):
+        about.trigger()
+    deleted_later()
+    assert window.findChildren(ShortcutsDialog) == []
+    assert [d for d in window.findChildren(QDialog) if isinstance(d, QMessageBox)] == []
+    # About names every model, the version, the licence and how to cite
+    text = texts[-1]
+    for name in MODEL_NAMES:
+        assert html.escape(REGISTRY[name].label, quote=False) in text, name
+    assert len(MODEL_NAMES) == 8 and __version__ in text and "MIT" in text and "cite" in text.lower()
+
+
+def test_reset_to_frequencies_leaves_the_panel_where_it_was(qtbot, window):
+    assert window.open_path("example:fruit")
+    settle(window)
+    priors = window.panel.priors
+    scroll = window.dock.widget()
+    window.doc.set_priors([0.4, 0.6])
+    settle(window)
+    scroll.ensureWidgetVisible(priors.reset)
+    settle(window)
+    before = scroll.verticalScrollBar().value()
+    where = priors.reset.mapTo(window, QPoint(0, 0))
+    qtbot.mouseClick(priors.reset, Qt.MouseButton.LeftButton)
+    settle(window)
+    assert window.doc.priors is None
+    assert scroll.verticalScrollBar().value() == before and priors.reset.mapTo(window, QPoint(0, 0)) == where
+
+
+def test_an_opened_example_shows_its_description(qtbot, window):
+    scroll = window.dock.widget()
+    assert window.open_path("example:xor")
+    settle(window)
+    scroll.verticalScrollBar().setValue(scroll.verticalScrollBar().maximum())  # down at the probe
+    settle(window)
+    examples = next(a.menu() for a in menu(window, "File").actions() if a.text() == "&Examples")
+    next(a for a in examples.actions() if a.text() == "fruit").trigger()
+    settle(window)
+    lesson = window.panel.lesson
+    top = lesson.mapTo(scroll.viewport(), QPoint(0, 0)).y()
+    assert lesson.isVisible() and 0 <= top < scroll.viewport().height() - 10  # scrolled to the top
+
+
+def test_every_panel_is_toggled_from_the_view_menu(qtbot, window):
+    for text, dock in (("Model panel", window.dock), ("Training panel", window.training_dock),
+                       ("Lab panel", window.lab_dock)):
+        action = menu_action(window, "View", text)
+        shown = not dock.isHidden()
+        action.trigger()
+        settle(window)
+        assert dock.isHidden() == shown, text
+        action.trigger()
+        settle(window)
+        assert dock.isHidden() != shown, text
+
+
+@pytest.mark.parametrize("size", [(700, 500), (1, 1)], ids=["700x500", "smallest"])
+def test_a_small_window_keeps_a_usable_plot_and_a_panel_that_fits(qtbot, window, size):
+    for dock in (window.dock, window.training_dock, window.lab_dock):  # the first start's layout: tabs
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        dock.show()
+    window.tabifyDockWidget(window.dock, window.training_dock)
+    window.tabifyDockWidget(window.training_dock, window.lab_dock)
+    window.dock.raise_()
+    window.resizeDocks([window.dock], [340], Qt.Orientation.Horizontal)
+    window.resize(*size)
+    settle(window)
+    qtbot.wait(20)
+    settle(window)
+    assert window.canvas.width() >= 300 and window.canvas.height() >= 200
+    if size == (700, 500):  # nothing scrolls sideways: "Remove" is whole in view
+        scroll = window.dock.widget()
+        qtbot.waitUntil(lambda: scroll.horizontalScrollBar().maximum() == 0, timeout=2000)  # laid out lazily
+        remove = window.panel.remove_class
+        right = remove.mapTo(scroll.viewport(), QPoint(remove.width(), 0)).x()
+        assert right <= scroll.viewport().width()
+
+
+def test_tabbing_into_the_panel_shows_where_the_focus_is(qtbot, window):
+    """Tab used to vanish into the class table (and step the active class cell by cell) with no mark."""
+    assert window.open_path("example:fruit")
+    settle(window)
+    panel, ring = window.panel, window.panel.focus_ring
+    window.canvas.setFocus()
+    visited = []
+    for _ in range(12):  # Tab through the window, as a person does, until the focus is in the panel
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        settle(window)
+        visited.append(QApplication.focusWidget())
+        if panel.isAncestorOf(visited[-1]) and visited[-1] is not panel.classes:
+            break
+    assert panel.classes in visited and window.doc.active_class == 0  # Tab passed through, not down, the table
+    target = QApplication.focusWidget()
+    assert panel.isAncestorOf(target) and ring.isVisible()
+    box = ring.geometry()
+    where = target.rect().translated(target.mapTo(panel, QPoint(0, 0)))
+    assert box.contains(where) and box.adjusted(6, 6, -6, -6).width() <= where.width()  # just around it
+    shot = panel.grab().toImage()
+    highlight = ring.palette().color(ring.palette().ColorRole.Highlight)
+    def off(c):
+        return abs(c.red() - highlight.red()) + abs(c.green() - highlight.green()) + abs(c.blue() - highlight.blue())
+    assert min(off(shot.pixelColor(box.center().x(), box.top() + dy)) for dy in range(5)) < 30  # its top line
+    qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(5, 5))
+    qtbot.mouseClick(panel.add_class, Qt.MouseButton.LeftButton)  # a click's focus: no ring
+    settle(window)
+    assert not ring.isVisible()

@@ -1,0 +1,107 @@
+"""Presentation mode on a projector's screen (1024x768, 1366x768): F5, and F5 then F9. Nothing is cut:
+no label's text is wider than the label, the caption is whole and at least as large as the plot's
+text, the plot stays inside the canvas, and the legend hides at most a few points."""
+
+import re
+
+import pytest
+from guihelp import settle
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QDockWidget, QLabel
+
+from probviz.app.widgets import ElidedLabel
+
+PROMISED_PT = 20  # the plot's text in presentation mode: 11 pt times 1.8
+
+
+def clipped_labels(win):
+    """Labels of the window (not those of a dock tabbed away behind another) whose text does not fit."""
+    out = []
+    for label in win.findChildren(QLabel):
+        if not label.isVisible() or not label.text() or isinstance(label, ElidedLabel):
+            continue  # an ElidedLabel ends in "…" by design, its whole text in the tooltip
+        dock = label.parentWidget()
+        while dock is not None and not isinstance(dock, QDockWidget):
+            dock = dock.parentWidget()
+        if dock is not None and dock.visibleRegion().isEmpty():
+            continue
+        fm, room = QFontMetrics(label.font()), label.contentsRect().width()
+        lines = label.text().split("\n")
+        if label.wordWrap():  # every word fits the width, and every wrapped line fits the height
+            widest = max(fm.horizontalAdvance(word) for line in lines for word in line.split(" "))
+            too_low = label.heightForWidth(label.width()) > label.height() + 1
+        else:
+            widest, too_low = max(fm.horizontalAdvance(line) for line in lines), False
+        if widest > room or too_low:
+            out.append((label.text()[:40], widest, room, too_low))
+    return out
+
+
+def points_under_legend(win) -> int:
+    legend = win.canvas.legend
+    rect = legend.sceneBoundingRect()
+    r = win.canvas.style.point_size / 2
+    rect = rect.adjusted(-r, -r, r, r)
+    vb = win.canvas.vb
+    return sum(rect.contains(vb.mapViewToScene(QPointF(x, y))) for x, y in win.doc.X)
+
+
+@pytest.mark.parametrize("example", ["fruit", "xor"])
+@pytest.mark.parametrize("keys", [("F5",), ("F5", "F9")])
+@pytest.mark.parametrize("size", [(1024, 768), (1366, 768)], ids=["1024", "1366"])
+def test_presentation_mode_on_a_projector_cuts_nothing(qtbot, window, size, keys, example):
+    window.resize(*size)
+    assert window.open_path(f"example:{example}")
+    settle(window)
+    for k in keys:
+        qtbot.keyClick(window, getattr(Qt.Key, f"Key_{k}"))
+        settle(window)
+    qtbot.wait(50)  # the dock widens after Qt has laid it out
+    settle(window)
+    try:
+        check_the_projector_screen(window, keys)
+    finally:  # the application's font is the app's, not the window's: back to normal for the next test
+        qtbot.keyClick(window, Qt.Key.Key_F5)
+
+
+def check_the_projector_screen(window, keys):
+    assert window.dock.isVisible() == ("F9" in keys)
+    assert clipped_labels(window) == []
+    if "F9" in keys:  # the panel does not scroll sideways either
+        assert window.dock.widget().horizontalScrollBar().maximum() == 0
+    title = window.canvas.plotItem.titleLabel
+    assert float(re.match(r"([\d.]+)pt", title.opts["size"]).group(1)) >= PROMISED_PT
+    shown = re.sub(r"<br>|\s+|·", " ", title.text)
+    assert "…" not in title.text and "LDA (shared covariance)" in title.text and "layers: posterior" in shown
+    canvas_rect = window.canvas.viewport().rect()
+    text_rect = title.item.mapRectToScene(title.item.boundingRect())
+    assert canvas_rect.left() <= text_rect.left() and text_rect.right() <= canvas_rect.right() + 1
+    assert title.mapRectToScene(title.boundingRect()).height() >= text_rect.height() - 1  # not cut below
+    plot = window.canvas.vb.sceneBoundingRect()
+    assert plot.right() <= canvas_rect.right() + 1 and plot.width() > 0.5 * canvas_rect.width()
+    X = window.doc.X  # every point in view
+    x0, x1, y0, y1 = window.canvas.view_bounds()
+    assert x0 <= X[:, 0].min() and X[:, 0].max() <= x1 and y0 <= X[:, 1].min() and X[:, 1].max() <= y1
+    assert points_under_legend(window) <= 3
+    legend_text = " ".join(item.text for _, item in window.canvas.legend.items)
+    assert "LDA" not in legend_text  # the caption names the model; the legend need not
+
+
+def test_wide_tick_labels_do_not_push_the_plot_out_of_the_canvas(qtbot, window):
+    """Zoomed far out, the left axis's labels widen: the caption used to keep its width and push the
+    plot past the canvas's right edge."""
+    window.resize(1024, 768)
+    assert window.open_path("example:xor")
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    try:
+        window.canvas.vb.setRange(xRange=(-5e5, 1e5), yRange=(-3e5, 3e5), padding=0)  # as a wheel zoom out does
+        settle(window)
+        canvas_rect = window.canvas.viewport().rect()
+        assert window.canvas.vb.sceneBoundingRect().right() <= canvas_rect.right() + 1
+        title = window.canvas.plotItem.titleLabel
+        text_rect = title.item.mapRectToScene(title.item.boundingRect())
+        assert canvas_rect.left() <= text_rect.left() and text_rect.right() <= canvas_rect.right() + 1
+    finally:
+        qtbot.keyClick(window, Qt.Key.Key_F5)
