@@ -267,9 +267,6 @@ class MainWindow(QMainWindow):
 
         t.trainable_changed.connect(follow_the_dock)
         follow_the_dock(t.trainable)
-        train_panel = self.training_dock.toggleViewAction()
-        train_panel.setText("Training &panel")
-        train.addAction(train_panel)
         lab = self.lab_dock.toggleViewAction()
         lab.setText("&Lab panel (true model, samples, comparison)")
         view.addAction(lab)
