@@ -473,9 +473,10 @@ class Canvas(pg.PlotWidget):
     def probe_size(self) -> float:
         return 14 * self.style.scale
 
-    def set_selection(self, indices) -> None:
+    def set_selection(self, indices, redraw: bool = True) -> None:
         self.selection = np.unique(np.asarray(indices, dtype=np.int64))
-        self.update_points()
+        if redraw:
+            self.update_points()
         self.selection_changed.emit(len(self.selection))
 
     # --- gestures ---------------------------------------------------------------------------

@@ -672,8 +672,8 @@ class MainWindow(QMainWindow):
         self._on_model_changed()  # legend, model menu, layer actions, refit
 
     def _on_points_changed(self):
-        if len(self.doc.X) != self._n_points:  # indices no longer mean the same points
-            self.canvas.set_selection([])
+        if len(self.doc.X) != self._n_points and len(self.canvas.selection):  # indices no longer mean the same
+            self.canvas.set_selection([], redraw=False)  # points (drawn next, once)
         self._n_points = len(self.doc.X)
         self._show_points()
         if self.legend_action.isChecked():
