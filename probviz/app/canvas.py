@@ -227,6 +227,11 @@ class Canvas(pg.PlotWidget):
         """Too many points to draw one by one: they are drawn as a density image."""
         return len(self._points[0]) > DENSITY_THRESHOLD
 
+    def show_document_points(self) -> None:
+        """The document's points as they are now, in its layers (the canvas follows its document)."""
+        doc = self.doc
+        self.set_points(doc.X, doc.labels, [c.color for c in doc.classes], doc.layers)
+
     def set_points(self, X, labels, colors, layers=None) -> None:
         """The points to draw (the document's, or a figure's) and the layers shown."""
         self._points = (X, labels, list(colors))

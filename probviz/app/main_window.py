@@ -24,16 +24,14 @@ from probviz.app.theme import apply_theme, desktop_prefers_dark
 from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.fileops import FileOps
 from probviz.app.panel import Panel
-from probviz.app.refit import Job, Refitter
+from probviz.app.refit import FrameSource, Refitter
 from probviz.app.lab import LabPanel
 from probviz.app.training import TrainingPanel
 from probviz.app.widgets import ElidedLabel, NumberField, ShortcutsDialog, on_a_keyboard, undo_icon
 from probviz.data import examples
 from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS
 from probviz.models import MODEL_NAMES, REGISTRY
-from probviz.snapshot import frame_request
 
-GRID = (256, 256)
 PRESENTATION_SCALE = 1.8
 PRESENTATION_FONT = 1.6  # menus, panel, status line
 CAPTION_SCALE = 1.3  # the presentation caption's text, against the plot's (never smaller than the plot's)
@@ -88,8 +86,11 @@ class MainWindow(QMainWindow):
         self._flash_timer = QTimer(self, singleShot=True, interval=4000)
         self._flash_timer.timeout.connect(self._show_status)
 
-        self.refitter = Refitter(self._make_job, self)
-        self.refitter.ready.connect(self._on_result)
+        self.refitter = Refitter(FrameSource(self.doc, self.canvas, self.lab_dock.isVisible), self)
+        # every frame goes straight to the views that show it; the window shows its status line and caption
+        for view_of_frame in (self.canvas.show_frame, self.panel.show_result, self.lab.show_result,
+                              self.training.show_frame, self._on_result):
+            self.refitter.ready.connect(view_of_frame)
         self.refitter.busy.connect(self._on_busy)
         self.result = None  # the Frame on screen
         self.result_summary_shown = None
@@ -106,7 +107,9 @@ class MainWindow(QMainWindow):
         doc, view = self.doc, self.doc.view_state
         doc.reset.connect(self._on_reset)
         doc.points_changed.connect(self._on_points_changed)
-        doc.points_moved.connect(self._on_points_moved)
+        # the drag path runs one way: document -> canvas and refitter -> pipeline -> views
+        doc.points_moved.connect(self.canvas.show_document_points)
+        doc.points_moved.connect(self.refitter.refit)
         doc.classes_changed.connect(self._on_classes_changed)
         doc.model_changed.connect(self._on_model_changed)
         doc.reset.connect(lambda: self.training.sync(new_run=False))  # an opened session's run as saved
@@ -114,15 +117,15 @@ class MainWindow(QMainWindow):
             signal.connect(self.training.sync)
         for signal in (doc.points_changed, doc.points_moved):
             signal.connect(self.training.data_changed)
-        view.training_changed.connect(lambda: self.refitter.schedule(refit=True))
-        self.lab_dock.visibilityChanged.connect(lambda _on: self.refitter.schedule(refit=False))  # its true errors
-        self.training.changed.connect(lambda: self.refitter.schedule(refit=True))
+        view.training_changed.connect(self.refitter.refit)
+        self.lab_dock.visibilityChanged.connect(self.refitter.redraw)  # its true errors
+        self.training.changed.connect(self.refitter.refit)
         self.lab.message.connect(self.flash)
-        doc.probe_changed.connect(self._redraw)
-        doc.theta_changed.connect(self._redraw)
+        doc.probe_changed.connect(self.refitter.redraw)
+        doc.theta_changed.connect(self.refitter.redraw)
         view.layers_changed.connect(self._on_layers_changed)
-        view.analysis_changed.connect(lambda: self.refitter.schedule(refit=True))
-        doc.truth_changed.connect(self._redraw)
+        view.analysis_changed.connect(self.refitter.refit)
+        doc.truth_changed.connect(self.refitter.redraw)
         view.active_class_changed.connect(self._on_active_class)
         self.doc.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.canvas.hovered.connect(lambda *_: self._refresh_hover())
@@ -649,24 +652,11 @@ class MainWindow(QMainWindow):
         self.setWindowModified(not clean)
 
     # --- document -> view -------------------------------------------------------------------
-    def _make_job(self, generation, refit, previous) -> Job:
-        doc, style = self.doc, self.canvas.style
-        request = frame_request(doc.snapshot(), self.canvas.view_bounds(), GRID, style.background, style.reject,
-                                generation=generation, revision=doc.revision,
-                                errors=self.lab_dock.isVisible())  # true errors while the Lab shows them
-        moved = (doc.moves_since(previous.revision) if previous is not None and refit and request.held_out is None
-                 else None)
-        return Job(request, refit, previous, moved)
-
-    def _show_points(self):
-        doc = self.doc
-        self.canvas.set_points(doc.X, doc.labels, [c.color for c in doc.classes], doc.layers)
-
     def _on_reset(self):
         self.dock.widget().verticalScrollBar().setValue(0)  # a new document: its description in view
         self.canvas.set_selection([])
         self._n_points = len(self.doc.X)
-        self._show_points()
+        self.canvas.show_document_points()
         self.canvas.set_axis_names(self.doc.axis_names)
         self.update_title()
         self._on_model_changed()  # legend, model menu, layer actions, refit
@@ -675,17 +665,13 @@ class MainWindow(QMainWindow):
         if len(self.doc.X) != self._n_points and len(self.canvas.selection):  # indices no longer mean the same
             self.canvas.set_selection([], redraw=False)  # points (drawn next, once)
         self._n_points = len(self.doc.X)
-        self._show_points()
+        self.canvas.show_document_points()
         if self.legend_action.isChecked():
             self._legend_toggled(True)  # a class may have got its first point, or lost its last
         self.refitter.schedule(refit=True)
 
-    def _on_points_moved(self):
-        self._show_points()
-        self.refitter.schedule(refit=True)
-
     def _on_classes_changed(self):
-        self._show_points()
+        self.canvas.show_document_points()
         if self.legend_action.isChecked():
             self._legend_toggled(True)
         self.refitter.schedule(refit=True)
@@ -699,8 +685,8 @@ class MainWindow(QMainWindow):
 
     def _on_layers_changed(self):
         self._sync_layer_actions()
-        self._show_points()
-        self._redraw()
+        self.canvas.show_document_points()
+        self.refitter.redraw()
 
     def _sync_layer_actions(self):
         generative = REGISTRY[self.doc.model_name].generative
@@ -713,10 +699,6 @@ class MainWindow(QMainWindow):
         c = doc.classes[doc.active_class]
         self.flash(f"Adding points to class {c.name} (key {doc.active_class + 1})")
 
-    def _redraw(self):
-        """Probe, theta, layers or style changed: a new frame of the same fit."""
-        self.refitter.schedule(refit=False)
-
     def _view_moved(self):
         self.doc.view_state.view = self.canvas.view_bounds()
         if len(self.doc.X) == 0 or self.canvas.dense:
@@ -724,16 +706,13 @@ class MainWindow(QMainWindow):
         self.refitter.schedule(refit=False)
 
     def _on_result(self, frame):
+        """The window's own views of a frame: the status line, the hover readout, the caption."""
         self.result = frame
-        self.canvas.show_frame(frame)
         if frame.fit.summary is not self.result_summary_shown:
             self._flash_timer.stop()  # a new fit says more than a passing message
         self.result_summary_shown = frame.fit.summary
         if not self._flash_timer.isActive():
             self._show_status()
-        self.panel.show_result(frame)
-        self.lab.show_result(frame)
-        self.training.show_frame(frame)
         self._refresh_hover()
         self._update_caption()
 

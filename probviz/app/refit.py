@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 from probviz import pipeline
 from probviz.analysis import compute_errors
 from probviz.pipeline import Frame, FrameRequest
+from probviz.snapshot import frame_request
 
 #: Above this many points fits run on the worker thread.
 THREAD_THRESHOLD = 20_000
@@ -30,6 +31,25 @@ class Job:
     refit: bool = True
     previous: Frame | None = None
     moved: tuple | None = None  # (indices, rows before) moved since previous.revision
+
+
+class FrameSource:
+    """What the next frame is asked for: the document's snapshot seen through the canvas (its view's
+    bounds, its style's colours), with the true errors while ``errors()`` says the Lab shows them. The
+    refitter calls it; the window only hands it over."""
+
+    GRID = (256, 256)
+
+    def __init__(self, doc, canvas, errors=lambda: False):
+        self.doc, self.canvas, self.errors = doc, canvas, errors
+
+    def __call__(self, generation: int, refit: bool, previous: Frame | None) -> Job:
+        doc, style = self.doc, self.canvas.style
+        request = frame_request(doc.snapshot(), self.canvas.view_bounds(), self.GRID, style.background, style.reject,
+                                generation=generation, revision=doc.revision, errors=self.errors())
+        moved = (doc.moves_since(previous.revision) if previous is not None and refit and request.held_out is None
+                 else None)
+        return Job(request, refit, previous, moved)
 
 
 def run(job: Job, evaluate: bool = True) -> Frame:
@@ -124,6 +144,16 @@ class Refitter(QObject):
     def schedule(self, refit: bool = True) -> None:
         self._want_refit = self._want_refit or refit
         self._timer.start()
+
+    @Slot()
+    def refit(self) -> None:
+        """The points, classes, model or a setting of the fit changed: a new fit."""
+        self.schedule(refit=True)
+
+    @Slot()
+    def redraw(self) -> None:
+        """The probe, theta, layers, view or style changed: a new frame of the same fits."""
+        self.schedule(refit=False)
 
     def flush(self) -> None:
         """Run a scheduled job now (tests and the benchmark call this)."""
