@@ -8,6 +8,34 @@ PT_TO_PX = 96.0 / 72.0  # text sizes are points at 96 dpi
 
 
 @dataclass(frozen=True)
+class Stroke:
+    """How one kind of line is drawn, on screen and in every figure: the role of its colour ("fg", the
+    theme's foreground; "bg", its background; "class", the class's own colour), its width in pixels at
+    scale 1, its dash ("solid", "dash", "dot" or "dashdot") and the width a background outline adds
+    under it (0: none), so that it reads on any heatmap."""
+
+    role: str
+    width: float
+    dash: str = "solid"
+    outline: float = 0.0
+
+
+#: the look of each line a frame draws: one table, read by the canvas and the figure painter alike
+LOOK = {
+    "boundary": Stroke("fg", 3.0, outline=2.5),  # the shown model's decision boundaries
+    "compared": Stroke("fg", 3.0, "dash", outline=2.5),  # a compared model's
+    "truth_boundary": Stroke("fg", 1.8, "dashdot", outline=2.0),  # the Bayes-optimal boundary
+    "ellipse": Stroke("class", 1.6),  # Mahalanobis radius 1, 2, 3
+    "density": Stroke("class", 1.12, "dot"),  # iso-density contours
+    "truth_ellipse": Stroke("class", 1.6, "dot"),  # the truth's 2-sigma ellipses
+    "section": Stroke("fg", 2.0, "dash"),  # the cross-section line
+    "misclassified": Stroke("fg", 1.5),  # the cross on a misclassified point
+    "point_edge": Stroke("bg", 1.2),  # the ring around each point
+    "probe": Stroke("fg", 2.5),  # the probe's ring
+}
+
+
+@dataclass(frozen=True)
 class Style:
     """``scale`` enlarges text, markers and lines (presentation mode is 1.8); ``dark`` the theme."""
 
@@ -18,13 +46,22 @@ class Style:
     def point_size(self) -> float:
         return 11 * self.scale
 
+    def width(self, line: str) -> float:
+        """The width of a line of kind ``line`` (a key of LOOK) at this style's scale."""
+        return LOOK[line].width * self.scale
+
+    def outline_width(self, line: str) -> float:
+        """The width of its background outline (the line's own width plus the outline's), 0 for none."""
+        stroke = LOOK[line]
+        return (stroke.width + stroke.outline) * self.scale if stroke.outline else 0.0
+
     @property
     def boundary_width(self) -> float:
-        return 3.0 * self.scale
+        return self.width("boundary")
 
     @property
     def ellipse_width(self) -> float:
-        return 1.6 * self.scale
+        return self.width("ellipse")
 
     @property
     def font_size(self) -> int:

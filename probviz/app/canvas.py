@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem
 from probviz import scene as scenes
 from probviz.models.truth import handles as truth_handles
 from probviz.models.truth import with_handle as truth_with_handle
+from probviz.app.pens import line_pen, outline_pen
 from probviz.app.document import Document
 from probviz.app.figure import marker_path, rings_path
 from probviz.colors import class_marker
@@ -123,6 +124,8 @@ class Canvas(pg.PlotWidget):
         self.overlay.setZValue(5.1)
         self.truth_boundary = pg.PlotCurveItem(connect="finite")  # the Bayes-optimal boundary, dash-dotted
         self.truth_boundary.setZValue(5.2)
+        self.truth_outline = pg.PlotCurveItem(connect="finite")  # under it, as in every figure
+        self.truth_outline.setZValue(5.15)
         self.truth_items: list[pg.PlotCurveItem] = []  # the truth's ellipses, dotted
         self.section_line = pg.PlotCurveItem()  # the cross-section
         self.section_line.setZValue(14)
@@ -155,7 +158,7 @@ class Canvas(pg.PlotWidget):
         self.band.setZValue(20)
         self.band.hide()
         for item in (self.heatmap, self.decision, self.reject, self.ambiguous, self.boundary_outline, self.boundary,
-                     self.overlay, self.truth_boundary, self.section_line, self.holes, self.truth_handles,
+                     self.overlay, self.truth_outline, self.truth_boundary, self.section_line, self.holes, self.truth_handles,
                      self.means,
                      self.density, self.wrong, self.selected, self.spotlight,
                      self.probe, self.probe_label):
@@ -189,16 +192,18 @@ class Canvas(pg.PlotWidget):
             ax.setTextPen(fg)
             ax.setTickFont(font)
             ax.label.setFont(font)
-        self.boundary.setPen(pg.mkPen(fg, width=style.boundary_width))
-        self.boundary_outline.setPen(pg.mkPen(style.background, width=style.boundary_width + 2.5 * style.scale))
-        self.wrong.setPen(pg.mkPen(fg, width=1.5 * style.scale))
+        r = self.devicePixelRatioF()  # cosmetic widths are device pixels: as thick at 200% scaling as at 100%
+        self.boundary.setPen(line_pen(style, "boundary", ratio=r))
+        self.boundary_outline.setPen(outline_pen(style, "boundary", ratio=r))
+        self.wrong.setPen(line_pen(style, "misclassified", ratio=r))
         self.selected.setPen(pg.mkPen(fg, width=2.0 * style.scale, style=Qt.PenStyle.DashLine))
-        self.probe.setPen(pg.mkPen(fg, width=2.5 * style.scale))
+        self.probe.setPen(line_pen(style, "probe", ratio=r))
         self.probe.setBrush(pg.mkBrush(*style.background))
         self.spotlight.setPen(pg.mkPen(fg, width=3.0 * style.scale))
-        self.overlay.setPen(pg.mkPen(fg, width=style.boundary_width, style=Qt.PenStyle.DashLine))
-        self.truth_boundary.setPen(pg.mkPen(fg, width=0.6 * style.boundary_width, style=Qt.PenStyle.DashDotLine))
-        self.section_line.setPen(pg.mkPen(fg, width=2.0 * style.scale, style=Qt.PenStyle.DashLine))
+        self.overlay.setPen(line_pen(style, "compared", ratio=r))
+        self.truth_boundary.setPen(line_pen(style, "truth_boundary", ratio=r))
+        self.truth_outline.setPen(outline_pen(style, "truth_boundary", ratio=r))
+        self.section_line.setPen(line_pen(style, "section", ratio=r))
         self.band.setPen(pg.mkPen(fg, width=1, style=Qt.PenStyle.DashLine))
         self.band.setBrush(pg.mkBrush(*style.foreground, 30))
         self.hint.setColor(fg)
@@ -249,7 +254,7 @@ class Canvas(pg.PlotWidget):
             item.setZValue(10)
             self._add_passive(item)
             self.class_points.append(item)
-        pen = pg.mkPen(s.background, width=1.2 * s.scale)
+        pen = line_pen(s, "point_edge", ratio=self.devicePixelRatioF())
         for k, item in enumerate(self.class_points):
             if k < len(colors) and visible and not dense:
                 pos = X[labels == k]
@@ -312,8 +317,8 @@ class Canvas(pg.PlotWidget):
             self.ambiguous.setVisible(False)
             self.boundary.setData([], [])
             self.boundary_outline.setData([], [])
-            self._set_curves(self.ellipse_items, [], [], s.ellipse_width)
-            self._set_curves(self.density_items, [], [], s.ellipse_width * 0.6)
+            self._set_curves(self.ellipse_items, [], [], "ellipse")
+            self._set_curves(self.density_items, [], [], "density")
             self.means.setData(pos=np.empty((0, 2)))
             self._wrong = None
             self._update_wrong()
@@ -341,8 +346,8 @@ class Canvas(pg.PlotWidget):
         self._draw_analysis(frame)
         fit = frame.fit
         colors = [frame.request.colors[i] for i in fit.class_index]
-        self._set_curves(self.ellipse_items, sc.ellipses, colors, s.ellipse_width)
-        self._set_curves(self.density_items, sc.density, colors, s.ellipse_width * 0.7, Qt.PenStyle.DotLine)
+        self._set_curves(self.ellipse_items, sc.ellipses, colors, "ellipse")
+        self._set_curves(self.density_items, sc.density, colors, "density")
         if sc.ellipses:
             self.means.setData(pos=fit.model.means_, size=22 * s.scale, brush=pg.mkBrush(s.foreground),
                                pen=pg.mkPen(s.background, width=1.5 * s.scale))
@@ -357,10 +362,10 @@ class Canvas(pg.PlotWidget):
         s = self.style
         truth = frame.truth if frame is not None else None
         _set_line(self.truth_boundary, [b.xy for b in truth.boundaries] if truth is not None else [])
+        _set_line(self.truth_outline, [b.xy for b in truth.boundaries] if truth is not None else [])
         ellipses = truth.ellipses if truth is not None else []
         colors = [frame.request.colors[k] for k, _ in ellipses]
-        self._set_curves(self.truth_items, [line for _, line in ellipses], colors, s.ellipse_width,
-                         Qt.PenStyle.DotLine)
+        self._set_curves(self.truth_items, [line for _, line in ellipses], colors, "truth_ellipse")
         req = frame.request if frame is not None else None
         held = req.held_out if req is not None else None
         if held is not None and len(held) == len(req.X) and np.any(held) and "points" in req.layers:
@@ -420,7 +425,9 @@ class Canvas(pg.PlotWidget):
         k, which = np.unravel_index(int(np.argmin(d2)), d2.shape)
         return (int(k), int(which)) if d2[k, which] <= (8 * self.style.scale + GRAB_TOLERANCE) ** 2 else None
 
-    def _set_curves(self, items, lines, colors, width, style=Qt.PenStyle.SolidLine):
+    def _set_curves(self, items, lines, colors, kind: str):
+        """One curve per line, in its class's colour, drawn as ``kind`` (a line of the look table)."""
+        ratio = self.devicePixelRatioF()
         while len(items) < len(lines):
             item = pg.PlotCurveItem(connect="finite")
             item.setZValue(4)
@@ -428,7 +435,7 @@ class Canvas(pg.PlotWidget):
             items.append(item)
         for i, item in enumerate(items):
             if i < len(lines):
-                item.setPen(pg.mkPen(colors[i], width=width, style=style))
+                item.setPen(line_pen(self.style, kind, colors[i], ratio))
                 item.setData(lines[i][:, 0], lines[i][:, 1], connect="finite")
                 item.setVisible(True)
             else:

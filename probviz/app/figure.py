@@ -17,6 +17,7 @@ from PySide6.QtGui import (
     QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen, QPolygonF, QTransform,
 )
 
+from probviz.app.pens import line_pen, outline_pen
 from probviz.colors import class_marker, marker_outline
 from probviz.figure_layout import Layout, clip_polyline, tick_labels
 from probviz.style import Style
@@ -133,33 +134,33 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
         colors = [frame.request.colors[i] for i in fit.class_index]
         p.setBrush(Qt.BrushStyle.NoBrush)
         for k, line in enumerate(sc.density):
-            p.setPen(_pen(colors[k], style.ellipse_width * 0.7, Qt.PenStyle.DotLine))
+            p.setPen(line_pen(style, "density", colors[k], cosmetic=False))
             p.drawPath(_path(layout, line))
         for k, line in enumerate(sc.ellipses):
-            p.setPen(_pen(colors[k], style.ellipse_width))
+            p.setPen(line_pen(style, "ellipse", colors[k], cosmetic=False))
             p.drawPath(_path(layout, line))
-        for lines, dash in (([b.xy for b in sc.boundaries], Qt.PenStyle.SolidLine),
-                            ([b.xy for over in frame.overlays for b in over], Qt.PenStyle.DashLine)):
+        for lines, kind in (([b.xy for b in sc.boundaries], "boundary"),
+                            ([b.xy for over in frame.overlays for b in over], "compared")):
             if lines:  # the shown model's boundaries solid, a compared model's dashed
                 path = _path(layout, _joined(lines))
-                p.setPen(_pen(bg, style.boundary_width + 2.5 * style.scale))  # an outline: it reads on any heatmap
+                p.setPen(outline_pen(style, kind, cosmetic=False))  # an outline: it reads on any heatmap
                 p.drawPath(path)
-                p.setPen(_pen(fg, style.boundary_width, dash))
+                p.setPen(line_pen(style, kind, cosmetic=False))
                 p.drawPath(path)
     if frame is not None and frame.truth is not None:  # the true model: Bayes boundary dashed, ellipses dotted
         for k, line in frame.truth.ellipses:
-            p.setPen(_pen(frame.request.colors[k], style.ellipse_width, Qt.PenStyle.DotLine))
+            p.setPen(line_pen(style, "truth_ellipse", frame.request.colors[k], cosmetic=False))
             p.drawPath(_path(layout, line))
         if frame.truth.boundaries:
             path = _path(layout, _joined([b.xy for b in frame.truth.boundaries]))
-            p.setPen(_pen(bg, 0.6 * style.boundary_width + 2 * style.scale))
+            p.setPen(outline_pen(style, "truth_boundary", cosmetic=False))
             p.drawPath(path)
-            p.setPen(_pen(fg, 0.6 * style.boundary_width, Qt.PenStyle.DashDotLine))
+            p.setPen(line_pen(style, "truth_boundary", cosmetic=False))
             p.drawPath(path)
     X, labels, point_colors = points
     if "points" in layers and len(X):
         r = style.point_size / 2
-        p.setPen(_pen(bg, 1.2 * style.scale))
+        p.setPen(line_pen(style, "point_edge", cosmetic=False))
         for k, color in enumerate(point_colors):
             p.setBrush(QBrush(_color(color)))
             px = layout.to_px(X[labels == k])
@@ -173,7 +174,7 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
                 p.drawEllipse(QPointF(x, y), 0.5 * r, 0.5 * r)
         wrong = frame.fit.wrong if frame is not None else None
         if wrong is not None and len(wrong) == len(X):
-            p.setPen(_pen(fg, 1.5 * style.scale))
+            p.setPen(line_pen(style, "misclassified", cosmetic=False))
             d = 0.4 * r
             px = layout.to_px(X[wrong])
             for x, y in px[_inside(layout, px, d)]:
@@ -189,7 +190,7 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
                 p.drawLine(QPointF(x, y - d / 2), QPointF(x, y + d / 2))
     if frame is not None and frame.request.section is not None:  # a cross-section: the line and its ends
         a, b = (np.asarray(v, float) for v in frame.request.section)
-        p.setPen(_pen(fg, 2.0 * style.scale, Qt.PenStyle.DashLine))
+        p.setPen(line_pen(style, "section", cosmetic=False))
         p.drawPath(_path(layout, np.vstack([a, b])))
         p.setBrush(QBrush(_color(fg)))
         for x, y in layout.to_px(np.vstack([a, b])):
@@ -216,7 +217,7 @@ def _joined(lines) -> np.ndarray:
 def _probe(p, layout, probe, style):
     fg, bg = style.foreground, style.background
     (x, y), = layout.to_px([probe.x])
-    p.setPen(_pen(fg, 2.5 * style.scale))
+    p.setPen(line_pen(style, "probe", cosmetic=False))
     p.setBrush(QBrush(_color(bg)))
     r = 7 * style.scale
     p.drawEllipse(QPointF(x, y), r, r)

@@ -1,0 +1,42 @@
+"""Qt pens for the lines of the look table (probviz.style.LOOK): the canvas's (cosmetic, widths in the
+screen's device pixels, so a line keeps its thickness at 200% scaling) and the figures' (real widths,
+the same in every renderer)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPen
+
+from probviz.style import LOOK, Style
+
+DASHES = {"solid": Qt.PenStyle.SolidLine, "dash": Qt.PenStyle.DashLine, "dot": Qt.PenStyle.DotLine,
+          "dashdot": Qt.PenStyle.DashDotLine}
+
+
+def _role(style: Style, role: str, color):
+    return {"fg": style.foreground, "bg": style.background}.get(role, color)
+
+
+def _qcolor(c) -> QColor:
+    return QColor(c) if isinstance(c, str) else QColor(*c)
+
+
+def line_pen(style: Style, line: str, color=None, ratio: float = 1.0, cosmetic: bool = True) -> QPen:
+    """The pen of a line of kind ``line``; ``color`` is the class's colour for "class" lines; ``ratio``
+    the device pixel ratio a cosmetic pen's width is multiplied by."""
+    stroke = LOOK[line]
+    pen = QPen(_qcolor(_role(style, stroke.role, color)), style.width(line) * ratio, DASHES[stroke.dash],
+               Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
+    pen.setCosmetic(cosmetic)
+    return pen
+
+
+def outline_pen(style: Style, line: str, ratio: float = 1.0, cosmetic: bool = True) -> QPen | None:
+    """The background outline under a line of kind ``line``, or None when it has none."""
+    width = style.outline_width(line)
+    if not width:
+        return None
+    pen = QPen(_qcolor(style.background), width * ratio, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
+               Qt.PenJoinStyle.RoundJoin)
+    pen.setCosmetic(cosmetic)
+    return pen
