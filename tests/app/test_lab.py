@@ -1,6 +1,8 @@
 """The Lab dock, as a lecturer drives it: generate 002's fruit from its truth, compare LDA and logistic
 regression against the Bayes boundary, hold points out, draw a cross-section and the learning curves."""
 
+import contextlib
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
@@ -106,8 +108,8 @@ def test_the_comparison_puts_a_conditional_likelihood_beside_a_conditional_one(q
     table = window.lab.table
     assert [table.horizontalHeaderItem(c).text().replace("\n", " ") for c in range(2)] == [
         "LDA (shared covariance)", "Logistic regression"]
-    _show_lab(window)
-    assert _elided(table) == []  # the names and numbers readable whole
+    with _lab_shown(window):
+        assert _elided(table) == []  # the names and numbers readable whole
     X, t = doc.X, doc.labels
     lda = LinearDiscriminantAnalysis(solver="lsqr").fit(X, t)  # ML shared covariance, priors N_k / N
     w = window.result.fits[1].model  # p(peach|x) = sigma(w^T x + w0)
@@ -297,6 +299,19 @@ def _show_lab(window):
     QTest.qWait(50)
 
 
+@contextlib.contextmanager
+def _lab_shown(window):
+    """The Lab shown for a look, and hidden again: the window keeps its layout for the next start, and
+    the next test's window would open with the Lab beside the canvas."""
+    try:
+        _show_lab(window)
+        yield
+    finally:
+        if window.lab_dock.isVisible():
+            _menu_action(window, "Lab panel (true model, samples, comparison)").trigger()
+            settle(window)
+
+
 def _elided(table):
     """The cells and headers whose text is wider than the room Qt gives it (it would print "0.5…")."""
     from PySide6.QtGui import QFontMetrics
@@ -321,17 +336,17 @@ def test_the_truth_table_shows_whole_numbers_at_normal_and_presentation_size(qtb
     qtbot.mouseClick(window.lab.from_data, Qt.MouseButton.LeftButton)  # thirds and long decimals
     settle(window)
     table = window.lab.truth_table
-    _show_lab(window)
-    assert table.rowCount() == 3 and table.isVisible()
-    assert _elided(table) == []
+    with _lab_shown(window):
+        assert table.rowCount() == 3 and table.isVisible()
+        assert _elided(table) == []
     presentation = _menu_action(window, "Presentation mode")
     presentation.trigger()
-    _show_lab(window)  # presentation mode folds the docks away: View > Lab panel brings it back, large
     try:
-        assert table.font().pointSizeF() > QApplication.font().pointSizeF() / 1.6 * 1.5  # the large font
-        assert _elided(table) == []
-        # the whole table is reachable: a sideways scroll bar, not cut rows
-        assert table.height() >= table.horizontalHeader().height() + sum(table.rowHeight(r) for r in range(3))
+        with _lab_shown(window):  # presentation mode folds the docks away: View > Lab panel brings it back
+            assert table.font().pointSizeF() > QApplication.font().pointSizeF() / 1.6 * 1.5  # the large font
+            assert _elided(table) == []
+            # the whole table is reachable: a sideways scroll bar, not cut rows
+            assert table.height() >= table.horizontalHeader().height() + sum(table.rowHeight(r) for r in range(3))
     finally:
         presentation.trigger()
         settle(window)
