@@ -6,7 +6,13 @@ from probviz.app.main_window import MainWindow
 
 @pytest.fixture
 def window(qtbot):
-    """The real main window, shown offscreen on a blank document, view (-5, 5) x (-5, 5)."""
+    """The real main window, shown offscreen on a blank document, view (-5, 5) x (-5, 5), with the dock
+    layout of a first start (a layout an earlier test left behind would change the canvas's size)."""
+    from PySide6.QtCore import QSettings
+
+    settings = QSettings()
+    for key in ("state", "geometry"):
+        settings.remove(key)
     win = MainWindow()
     # pytest-qt closes widgets before fixtures tear down: mark the work saved first
     qtbot.addWidget(win, before_close_func=lambda w: w.doc.undo_stack.setClean())
