@@ -742,6 +742,8 @@ class MainWindow(QMainWindow):
                              f"{res.summary['log_likelihood']:.2f}")
             elif res.summary.get("undecided"):
                 parts.append(f"{res.summary['undecided']} points undecided")
+        if frame.scene is not None and frame.scene.ambiguous is not None:
+            parts.append("hatched: undecided")  # as the figures' legends say
         if self.canvas.dense:
             parts.append(f"{len(doc.X):,} points drawn as a density image")
         lonely = [c.name for c, n in zip(doc.classes, counts) if n == 1]
