@@ -1,6 +1,8 @@
 """Independent references for the tests: the textbook formulas written out with numpy and scipy,
 sharing no code with probviz (Bishop 2006, sections 4.2-4.3)."""
 
+from fractions import Fraction
+
 import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit, logsumexp
@@ -35,6 +37,13 @@ def lda_two_class(X, y):
     w = P @ (mu[0] - mu[1])
     w0 = -0.5 * mu[0] @ P @ mu[0] + 0.5 * mu[1] @ P @ mu[1] + np.log(pi[0] / pi[1])
     return w, w0
+
+
+def exact_mean(X):
+    """The column means of X rounded once from their exact rational values (np.mean rounds each
+    partial sum: at an offset of 1e6 with a spread of 1e-6 that is an ulp, 1e-4 of the spread)."""
+    X = np.asarray(X, float)
+    return np.array([float(sum(map(Fraction, X[:, d])) / len(X)) for d in range(X.shape[1])])
 
 
 def features(X, degree=1, standardize=True, frame=None):

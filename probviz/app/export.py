@@ -21,6 +21,7 @@ from probviz import pipeline
 from probviz.app.figure import paint_curves, paint_figure
 from probviz.colors import class_marker
 from probviz.data.atomic import atomic_write
+from probviz.data.outputs import check_target  # pipes and devices are written in place
 from probviz.data.session import Session
 from probviz.figure_layout import layout as figure_layout
 from probviz.figure_layout import view_of
@@ -37,17 +38,6 @@ def figure_format(path: str) -> str:
         raise ValueError(f"{os.path.basename(path)}: unknown figure type {ext or '(none)'}; "
                          "use .png, .svg or .pdf")
     return ext
-
-
-def check_target(path: str) -> None:
-    """A one-line reason why ``path`` cannot be written, before any work is done."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise OSError(f"{path}: directory does not exist")
-    if not os.access(folder, os.W_OK):
-        raise OSError(f"{path}: directory is not writable")
-    if os.path.isdir(path):
-        raise OSError(f"{path}: is a directory")
 
 
 def export_figure(source: Snapshot | Session, path: str, width: int = 1200, height: int = 900, bounds=None,

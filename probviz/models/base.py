@@ -62,12 +62,28 @@ def class_names(classes, names=None) -> list[str]:
 
 
 def data_frame(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Center and scale for the standardized coordinates z = (x - center) / scale."""
-    center = X.mean(axis=0)
-    scale = X.std(axis=0)
-    typical = np.max(np.abs(X)) if X.size else 1.0
-    scale = np.where(scale > 1e-12 * max(typical, 1e-300), scale, max(typical, 1.0))
-    return center, scale
+    """Center and scale for the standardized coordinates z = (x - center) / scale.
+
+    As exact as float64 allows at any offset and spread: the columns are first divided by a power
+    of two (exact) so nothing overflows or underflows; the center is a data point plus the mean of
+    the differences from it (differences of nearby floats are exact), so x - center keeps every bit
+    the data hold even at an offset of 1e15; the scale is the standard deviation, taken about the exact
+    mean (the center itself is rounded to the offset's ulp, up to a tenth of the spread at 1e15).
+    A column whose values are all equal has no spread to standardize: its scale is max(|x|, 1).
+    """
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    if not X.size:
+        return np.zeros(2), np.ones(2)
+    typical = float(np.max(np.abs(X)))
+    unit = np.ldexp(1.0, np.frexp(typical)[1] - 1) if typical > 0 else 1.0  # |X| / unit < 2
+    Xs = X / unit
+    center = Xs[0] + np.mean(Xs - Xs[0], axis=0)
+    R = Xs - center
+    R -= np.mean(R, axis=0)  # the center is rounded to the offset's ulp: the spread is about the exact mean
+    peak = np.max(np.abs(R), axis=0)
+    spread = peak * np.sqrt(np.mean((R / np.where(peak > 0, peak, 1.0)) ** 2, axis=0))
+    scale = np.where(spread > 0, spread * unit, 0.0)
+    return center * unit, np.where(scale > 0, scale, max(typical, 1.0))
 
 
 class NotFittedError(ValueError, AttributeError):

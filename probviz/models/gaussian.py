@@ -175,7 +175,8 @@ class GaussianClassifier(Classifier):
         self.covariances_ = self._covariances(stats, spread, typical)
         self.precisions_ = np.linalg.inv(self.covariances_)
         self.log_dets_ = np.linalg.slogdet(self.covariances_)[1]
-        scale = np.where(sd > 1e-12 * max(typical, 1e-300), sd, max(typical, 1.0))
+        # a spread of a few ulps of the offset is rounding (a constant column), anything more is data
+        scale = np.where(sd > 8 * _EPS * typical, sd, max(typical, 1.0))
         self.scores_ = self._score_poly(mu, scale)
         self._after_fit()
         if K == 1:

@@ -10,7 +10,10 @@ convex, so a stationary point is the minimiser. The driver never trusts "the loo
   gradient step, so some step always descends away from the optimum);
 * "converged" means the first-order optimality condition holds when the loop ends:
   max |dE/dw| <= gtol * sum_n max_f |phi_nf|, the largest gradient that rounding can leave
-  standing in a sum of N such terms, times gtol.
+  standing in a sum of N such terms, times gtol; and the objective cannot fall by more than its
+  own rounding: the Newton decrement g^T H^-1 g (twice its predicted fall to the optimum, the same
+  in any frame of the features) is within it, or no step along the Newton direction lowers E. A small gradient alone is not enough: where the objective is nearly flat (a
+  weak penalty on nearly separable classes) a gradient of 1e-10 can leave E 5x above its minimum.
 
 Without a penalty the optimum exists only if no weight vector separates the classes
 (Albert & Anderson 1984; Bishop 2006, section 4.3.2). :func:`separation` decides this by a
@@ -60,29 +63,42 @@ class Multinomial:
 
     def value(self, W):
         A = self.Phi @ W.T
-        m = A.max(axis=1, keepdims=True)
-        P = np.exp(A - m)
-        Z = P.sum(axis=1)
-        P /= Z[:, None]
-        logp = A[self.rows, self.codes] - m[:, 0] - np.log(Z)  # exact where P underflows
+        top = A.argmax(axis=1)
+        m = A[self.rows, top]
+        P = np.exp(A - m[:, None])
+        P[self.rows, top] = 0.0
+        rest = P.sum(axis=1)  # Z = 1 + rest: ln Z = log1p(rest) keeps a loss far below eps
+        P[self.rows, top] = 1.0
+        P /= (1.0 + rest)[:, None]
+        logp = A[self.rows, self.codes] - m - np.log1p(rest)  # exact where P underflows
         E = -float(np.sum(logp)) + 0.5 * float(np.sum((W @ self.R) * W))
         return E, P
 
     def gradient(self, W, P):
-        R = P.copy()
-        R[self.rows, self.codes] -= 1.0
+        R = P.copy()  # y_nk - t_nk; at the target -sum_{j != t} y_nj, not y_nt - 1 (which rounds to eps)
+        R[self.rows, self.codes] = 0.0
+        R[self.rows, self.codes] = -R.sum(axis=1)
         return R.T @ self.Phi + W @ self.R
 
     def hessian(self, W, P):
         """(K F, K F): H[(k,a),(j,b)] = sum_n P_nk (I_kj - P_nj) phi_na phi_nb + ridge."""
         N, F = self.Phi.shape
         K = self.K
+        # 1 - P_nk as the sum of the other classes' P: for the winning class P_nk - P_nk^2 would keep only
+        # an absolute eps, as large as the whole curvature once every point is well classified
+        O = 1.0 - P
+        top = P.argmax(axis=1)
+        Q = P.copy()
+        Q[self.rows, top] = 0.0
+        O[self.rows, top] = Q.sum(axis=1)
         H = np.zeros((K, K, F * F))
+        diag = np.arange(K)
         for start in range(0, N, _CHUNK):
             ph, p = self.Phi[start:start + _CHUNK], P[start:start + _CHUNK]
             outer = (ph[:, :, None] * ph[:, None, :]).reshape(len(ph), F * F)
-            H -= ((p[:, :, None] * p[:, None, :]).reshape(len(p), K * K).T @ outer).reshape(K, K, F * F)
-            H[np.arange(K), np.arange(K)] += p.T @ outer
+            pp = p[:, :, None] * p[:, None, :]
+            pp[:, diag, diag] = -p * O[start:start + _CHUNK]  # so that -pp holds P_nk (1 - P_nk) there
+            H -= (pp.reshape(len(p), K * K).T @ outer).reshape(K, K, F * F)
         H = H.reshape(K, K, F, F).transpose(0, 2, 1, 3).reshape(K * F, K * F)
         return H + np.kron(np.eye(K), self.R)
 
@@ -101,23 +117,25 @@ class BinaryBatch:
 
     E(W) = sum_k sum_n [softplus(a_nk) - t_nk a_nk] + (1/2) sum_k w_k^T R w_k, a = Phi W^T
     (eq. 4.90 plus the penalty); gradient Phi^T (y - t) (eq. 4.91), Hessian Phi^T diag(y (1 - y)) Phi
-    (eq. 4.97) plus R: block-diagonal, so a step is K small solves.
+    (eq. 4.97) plus R: block-diagonal, so a step is K small solves. Targets t are 0 or 1: each term
+    is then softplus(s) with s = (1 - 2t) a, and y - t = (1 - 2t) sigma(s), both exact however small
+    (softplus(a) - a and sigma(a) - 1 would keep only an absolute eps when a point is well classified).
     """
 
     def __init__(self, Phi, T, R):
         self.Phi, self.T, self.R = Phi, np.asarray(T, dtype=float).reshape(len(Phi), -1), R
+        self.sign = 1.0 - 2.0 * self.T
 
     def value(self, W):
         A = self.Phi @ W.T
-        E = float(np.sum(np.logaddexp(0.0, A)) - np.sum(A * self.T))
+        E = float(np.sum(np.logaddexp(0.0, self.sign * A)))
         return E + 0.5 * float(np.sum((W @ self.R) * W)), A
 
     def gradient(self, W, A):
-        return (expit(A) - self.T).T @ self.Phi + W @ self.R
+        return (self.sign * expit(self.sign * A)).T @ self.Phi + W @ self.R
 
     def solve(self, W, A, G, free, damping):
-        Y = expit(A)
-        weights = Y * (1.0 - Y)
+        weights = expit(A) * expit(-A)
         F = self.Phi.shape[1]
         outer = (self.Phi[:, :, None] * self.Phi[:, None, :]).reshape(len(self.Phi), F * F)
         H = (weights.T @ outer).reshape(-1, F, F) + self.R + damping * np.eye(F)
@@ -149,7 +167,7 @@ def newton(problem, W0, free, max_iter: int = 100, gtol: float = GTOL, stop=None
     for it in range(max_iter + 1):
         G = problem.gradient(W, cache) * free
         rel = float(np.max(np.abs(G))) / scale if G.size else 0.0
-        if rel <= gtol:
+        if rel <= gtol and _at_minimum(problem, W, E, cache, G, free):
             return NewtonResult(W, it, True, "", rel)
         if stop is not None and stop(E, cache):
             return NewtonResult(W, it, False, "stopped", rel)
@@ -162,6 +180,27 @@ def newton(problem, W0, free, max_iter: int = 100, gtol: float = GTOL, stop=None
     return NewtonResult(W, max_iter, False, "max_iter", rel)
 
 
+def _noise(E: float) -> float:
+    """E's own rounding: a few ulps of it (its terms are positive, each computed to a few ulps)."""
+    return 64 * np.finfo(float).eps * (abs(E) + 1e-300)
+
+
+def _at_minimum(problem, W, E, cache, G, free) -> bool:
+    """Whether E cannot fall by more than its rounding: the Newton decrement g^T H^-1 g is within
+    it, or no step along the Newton direction (halved down to 1/1024 of it) lowers E by more (the
+    decrement of a nearly singular H is itself mostly the gradient's rounding). A singular H whose
+    solve is not finite: the gradient decides."""
+    if not G.size or not np.any(G):
+        return True
+    with np.errstate(invalid="ignore", over="ignore"):
+        d = problem.solve(W, cache, G, free, 0.0)
+        decrement = float(np.sum(G * d))
+    noise = _noise(E)
+    if not np.isfinite(decrement) or decrement <= noise:
+        return True
+    return all(problem.value(W - 0.5 ** i * d)[0] >= E - noise for i in range(11))
+
+
 def _descent_step(problem, W, E, cache, G, free, damping):
     """A step that lowers E by an Armijo fraction of its predicted decrease: Newton first,
     then ever more damped steps. Returns (W, E, cache, damping for the next step) or None."""
@@ -171,7 +210,7 @@ def _descent_step(problem, W, E, cache, G, free, damping):
         d = problem.solve(W, cache, G, free, lam)
         with np.errstate(invalid="ignore", over="ignore"):  # a singular solve: not finite, damped below
             decrement = float(np.sum(G * d))
-        noise = 64 * np.finfo(float).eps * (abs(E) + 1.0)  # E's own rounding
+        noise = _noise(E)
         if np.isfinite(decrement) and 0 < decrement <= noise:
             # within rounding of the optimum the Armijo test compares noise with noise: a full
             # Newton step, which converges quadratically there, is taken unless it clearly ascends

@@ -339,3 +339,27 @@ def test_each_class_has_its_own_marker_shape_on_the_canvas_and_its_legend(qtbot)
     assert all(0.70 < r < 0.86 for r in circle), circle
     assert all(r > 0.9 for r in square), square
     assert all(0.4 < r < 0.6 for r in triangle), triangle
+
+
+def test_a_figure_streams_into_a_named_pipe_in_a_folder_it_cannot_write(qapp, grid_session, tmp_path, monkeypatch):
+    """As /dev/null for a user who is not root: the pipe is written in place, so its folder's
+    permissions do not matter (the figure used to be refused with "directory is not writable")."""
+    import threading
+
+    fifo = tmp_path / "fig.png"
+    os.mkfifo(fifo)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if mode & os.W_OK and os.path.samefile(
+        p, tmp_path) else real_access(p, mode, **kw))
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()), daemon=True)
+    reader.start()
+    keep = os.open(fifo, os.O_WRONLY)  # blocks until the reader has the pipe open
+    try:
+        export_figure(grid_session, str(fifo), W, H, legend=False)
+    finally:
+        os.close(keep)
+    reader.join(10)
+    assert got and got[0].startswith(b"\x89PNG\r\n\x1a\n")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and os.listdir(tmp_path) == ["fig.png"]
+    assert not QImage.fromData(got[0]).isNull()

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hypo import examples
+from reference import exact_mean
 from probviz.data.examples import load
 from probviz.models import create
 from probviz.scene import build_scene, discriminant_lines, grid_axes
@@ -130,8 +131,10 @@ def test_fisher_with_singular_scatter_and_more_classes():
 
 
 def _perceptron_reference(X, y, eta, epochs):
-    """eq. 4.55 on z = (x - mean) / std with a constant 1, in order from w = 0."""
-    Phi = np.column_stack([np.ones(len(X)), (X - X.mean(axis=0)) / X.std(axis=0)])
+    """eq. 4.55 on z = (x - mean) / std with a constant 1, in order from w = 0 (the exact mean: the
+    perceptron's path depends on where the origin is)."""
+    center = exact_mean(X)
+    Phi = np.column_stack([np.ones(len(X)), (X - center) / np.sqrt(np.mean((X - center) ** 2, axis=0))])
     t = np.where(y == 1, 1.0, -1.0)
     w = np.zeros(3)
     for _ in range(epochs):

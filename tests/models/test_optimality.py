@@ -244,3 +244,64 @@ def test_a_drag_continues_from_the_previous_fit_in_a_few_steps(name):
         m = create(name).fit(X, y, init=m)
         assert m.start_ == "the previous fit" and m.converged_, (step, m.start_, m.notices_)
         assert m.n_iter_ <= 8, (step, m.n_iter_)
+
+
+# --- a flat objective: a weak penalty in the units of x --------------------------------------
+
+def _log1p_softmax_loss(A, codes):
+    """-ln softmax(A)_t per row, to a few ulps of itself even when it is 1e-15 (the target wins:
+    ln(1 + sum_{j != t} e^(a_j - a_t)) by log1p; logsumexp would round it to an absolute eps)."""
+    D = A - A[np.arange(len(A)), codes][:, None]
+    D[np.arange(len(A)), codes] = -np.inf
+    top = D.max(axis=1)
+    wins = top <= 0
+    out = np.empty(len(A))
+    out[wins] = np.log1p(np.exp(D[wins]).sum(axis=1))
+    out[~wins] = top[~wins] + np.log(np.exp(D[~wins] - top[~wins, None]).sum(axis=1) + np.exp(-top[~wins]))
+    return out
+
+
+FLAT = {  # points (in units of 1e3 about 1e6) and class sizes where the fit stopped at 5x and 2.5e4x its minimum
+    "three classes, 4-4-2": ([[-0.11, 1.24], [1.43, 0.87], [0.84, 0.19], [-1.21, -1.68], [1.73, 0.69],
+                              [1.12, -1.45], [2.94, 0.77], [-2.99, 0.74], [-1.91, -1.08], [-0.55, -2.76]], [4, 4, 2]),
+    "three classes, 2-4-3": ([[0.08, 1.07], [-1.38, 2.26], [0.64, -2.56], [2.96, 2.14], [0.82, -2.11],
+                              [1.56, -2.65], [0.6, -2.73], [-1.12, 0.77], [-2.54, 1.33]], [2, 4, 3]),
+}
+
+
+@pytest.mark.parametrize("case", FLAT)
+def test_a_weak_raw_penalty_is_minimised_not_stopped_at_a_small_gradient(case):
+    """Standardize off, quadratic basis, x ~ 1e6 +- 3e3: the penalty on the raw weights is ~1e-12 on
+    standardized ones, the objective is nearly flat, and a gradient of 1e-10 of its scale left E
+    several times above its minimum (posteriors in the view off by up to 1). E(w) is written out here
+    on the raw features (Bishop eq. 4.108 plus (l2/2)||w||^2 on the raw weights) and minimised by
+    scipy in the test's own frame z = (x - 1e6) / 1e3, from zero and from the fit."""
+    from scipy.optimize import minimize
+
+    pts, per = FLAT[case]
+    K, N = len(per), len(pts)
+    X = np.array(pts) * 1e3 + 1e6
+    y = np.repeat(np.arange(K), per)
+    c, s, l2 = 1e6, 1e3, 1.0
+    m = create("softmax", l2=l2, basis="quadratic", standardize=False).fit(X, y)
+    Z = (X - c) / s
+    Phi = np.column_stack([np.ones(N), Z[:, 0], Z[:, 1], Z[:, 0] ** 2, Z[:, 0] * Z[:, 1], Z[:, 1] ** 2])
+
+    def raw(V):  # the same scores' coefficients on x1, x2, x1^2, x1 x2, x2^2 (the penalised ones)
+        return np.column_stack([V[:, 1] / s - (2 * c * V[:, 3] + c * V[:, 4]) / s ** 2,
+                                V[:, 2] / s - (c * V[:, 4] + 2 * c * V[:, 5]) / s ** 2,
+                                V[:, 3] / s ** 2, V[:, 4] / s ** 2, V[:, 5] / s ** 2])
+
+    def E(v):
+        V = v.reshape(K, 6)
+        return _log1p_softmax_loss(Phi @ V.T, y).sum() + 0.5 * l2 * np.sum(raw(V) ** 2)
+
+    E_fit = _log1p_softmax_loss(m.decision_function(X), y).sum() + 0.5 * l2 * np.sum(m.coef_ ** 2)
+    C = m.scores_.in_frame(np.array([c, c]), np.array([s, s]), 2)
+    v_fit = np.column_stack([C[:, 0, 0], C[:, 1, 0], C[:, 0, 1], C[:, 2, 0], C[:, 1, 1], C[:, 0, 2]]).ravel()
+    np.testing.assert_allclose(E(v_fit), E_fit, rtol=1e-6)  # the fit's weights in the test's frame
+    options = {"BFGS": {"gtol": 1e-30, "maxiter": 20000}, "Powell": {"xtol": 1e-12, "ftol": 1e-15, "maxiter": 20000}}
+    E_ref = min(minimize(E, v0, method=method, options=options[method]).fun
+                for v0 in (np.zeros(K * 6), v_fit) for method in options)
+    assert m.converged_
+    assert E_fit <= E_ref * (1 + 1e-6), (E_fit, E_ref)
