@@ -36,6 +36,7 @@ OPTIMIZER_LABELS = {"gd": "Gradient descent", "sgd": "Stochastic gradient descen
 TRAINABLE = ("logistic", "softmax", "perceptron")
 DEFAULT_ETA = {"gd": 0.01, "sgd": 0.1, "newton": 1.0}
 MAX_STEPS = 1_000_000
+PERCEPTRON_ETA = (1e-100, 1e100)  # w is eta times a sum of phi_n t_n: beyond these it overflows or vanishes
 
 
 @dataclass
@@ -72,6 +73,10 @@ class Trainer:
         if not (isinstance(eta, (int, float)) and np.isfinite(eta) and eta > 0):
             raise ValueError(f"the learning rate eta must be a positive number, got {eta!r}")
         if name == "perceptron":
+            if not PERCEPTRON_ETA[0] <= eta <= PERCEPTRON_ETA[1]:
+                raise ValueError(f"the perceptron's learning rate only scales w (from w = 0 every step adds eta phi_n "
+                                 f"t_n, so every eta > 0 makes the same decisions, Bishop 4.1.7); eta = {eta:g} would "
+                                 f"overflow or vanish: use one from {PERCEPTRON_ETA[0]:g} to {PERCEPTRON_ETA[1]:g}")
             if optimizer == "newton":
                 raise ValueError("the perceptron has no Newton step: its criterion is piecewise linear, with no "
                                  "curvature (Bishop 4.1.7); use gd or sgd")

@@ -386,3 +386,24 @@ def test_a_perceptron_step_decides_what_its_criterion_counts():
         np.testing.assert_array_equal(wrong, in_M)
         assert summary["accuracy"] == pytest.approx(1 - np.count_nonzero(in_M) / N)
         assert t.on_boundary(t.current.W) == 0 and summary["undecided"] == 0
+
+
+@pytest.mark.parametrize("eta", [1e-100, 1e-3, 1.0, 1e100])
+def test_the_perceptrons_eta_only_scales_w(eta):
+    """From w = 0 each step adds eta phi_n t_n (eq. 4.55), so w is eta times the eta = 1 run's and every eta
+    makes the same decisions (Bishop 4.1.7); an eta that would overflow or vanish is refused by name."""
+    d = load("fruit")
+    one = Trainer("perceptron", d.X, d.labels, optimizer="gd", eta=1.0)
+    one.step(15)
+    t = Trainer("perceptron", d.X, d.labels, optimizer="gd", eta=eta)
+    t.step(15)
+    np.testing.assert_allclose(t.current.W, eta * one.current.W, rtol=1e-12)
+    np.testing.assert_array_equal(t.model().predict(d.X), one.model().predict(d.X))
+    assert np.isfinite(t.current.error) and np.isfinite(t.current.norm)
+
+
+@pytest.mark.parametrize("eta", [1e-200, 1e154, 1e200])
+def test_an_eta_the_perceptron_cannot_carry_is_refused(eta):
+    d = load("fruit")
+    with pytest.raises(ValueError, match=r"only scales w .* use one from 1e-100 to 1e\+100"):
+        Trainer("perceptron", d.X, d.labels, optimizer="gd", eta=eta)
