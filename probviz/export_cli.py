@@ -116,7 +116,10 @@ def main(args) -> int:
         export_curves(args.section_out, curves, axes, args.width, args.height, title=args.title, dpi=args.dpi,
                       style=style, transparent=args.transparent, bands=bands,
                       bounds=(0.0, float(sec.t[-1]), 0.0, 1.05))
-    notes = "; ".join(frame.fit.notices) if frame is not None else ""
+    notices = list(frame.fit.notices)
+    if section is not None and not _crosses(section, frame.request.bounds):
+        notices.append("the section line lies outside the figure's view (its plot shows the whole line)")
+    notes = "; ".join(notices)
     shown = label or frame.fit.spec.name
     if len(frame.fits) > 1:
         shown += f"; {frame.fits[1].spec.label} dashed"
@@ -126,6 +129,16 @@ def main(args) -> int:
     if section is not None and args.section_out:
         print(f"wrote {args.section_out} (the cross-section)")
     return 0
+
+
+def _crosses(line, bounds) -> bool:
+    """Whether the segment ``line`` ((x, y), (x, y)) passes through the view ``bounds`` (x0, x1, y0, y1)."""
+    import numpy as np
+
+    from probviz.figure_layout import clip_polyline
+
+    x0, x1, y0, y1 = bounds
+    return bool(clip_polyline(np.asarray(line, float), (x0, y0, x1 - x0, y1 - y0)))
 
 
 def _section(args):

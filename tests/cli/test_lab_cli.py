@@ -75,7 +75,10 @@ def test_export_compare_and_section(tmp_path):
             str(sec), "-o", str(out), "--layers", "heatmap,boundaries,truth,points")
     assert r.returncode == 0, r.stderr
     assert "Logistic regression dashed" in r.stdout and "cross-section" in r.stdout
-    assert "<path" in sec.read_text()
+    assert "<path" in sec.read_text() and "outside the figure's view" not in r.stdout
+    far = run("export", "example:fruit", "--section", "100,100,110,105", "--section-out", str(sec), "-o", str(out))
+    assert far.returncode == 0 and "the section line lies outside the figure's view" in far.stdout, far.stderr
+    assert "<path" in sec.read_text()  # the plot along the line is drawn whole all the same
     for args, message in ((("--section", "1,2,3"), "four numbers"), (("--section", "1,1,1,1"), "two different"),
                           (("--section-out", str(sec)), "needs --section"), (("--compare", "svm"), "unknown model")):
         r = run("export", "example:fruit", "-o", str(out), *args)
