@@ -200,10 +200,16 @@ class GaussianClassifier(Classifier):
 
     def _covariances(self, stats: ClassStats, spread: float, typical: float) -> np.ndarray:
         cov = shrink(self._raw_covariances(stats), self.reg_covar)
-        if spread <= 0.0:  # every point in the same place
+        underflow = spread <= 0.0 and len(stats.means) > 1 and float(np.ptp(stats.means, axis=0).max()) > 0.0
+        if spread <= 0.0:  # every point in the same place (or a spread whose square float64 cannot hold)
             spread = max(typical ** 2, 1.0)
         cov, low = floor_eigenvalues(cov, EIGEN_FLOOR * spread)
         self.regularized_ = bool(np.any(low))
+        if underflow:  # the classes differ, but by less than float64 can square: say so, not "collinear"
+            self.notices_.append(f"the points' spread (about {np.ptp(stats.means, axis=0).max():.1g}) is too small "
+                                 "for float64 to hold its square (below 1e-154): the covariances cannot be "
+                                 "estimated and are a regularized guess; rescale the data")
+            return cov
         for k in np.flatnonzero(low):
             self.notices_.append(self._singular_notice(k, stats))
         return cov

@@ -122,3 +122,17 @@ def test_far_from_the_data_the_posterior_stays_normalized(three_blobs, name):
     from probviz.scene import posterior_grid
     G = posterior_grid(m, np.array([-1e4, 1e4]), np.array([-1e4, 1e4]))
     assert np.all(np.isfinite(G))
+
+
+@pytest.mark.parametrize("name", ["lda", "qda", "nb"])
+def test_a_spread_too_small_to_square_is_named_not_called_collinear(name):
+    """Points 1e-300 apart: their variances underflow to 0 in float64. The fit says so (a notice naming
+    the scale), instead of calling two well-separated classes collinear."""
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.normal(0, 1, (20, 2)), rng.normal(3, 1, (20, 2))] * 1e-300
+    y = np.repeat([0, 1], 20)
+    model = create(name).fit(X, y)
+    assert any("too small for float64 to hold its square" in n for n in model.notices_), model.notices_
+    assert not any("collinear" in n for n in model.notices_)
+    ordinary = create(name).fit(X * 1e300, y)  # the same points at a scale float64 squares
+    assert not any("float64" in n for n in ordinary.notices_)
