@@ -419,7 +419,7 @@ KNOWN_BUGS = [
 
 
 @pytest.mark.parametrize("case", CASES, ids=_case_id)
-def test_every_control_does_something(qtbot, qtlog, capfd, coarse, no_quitting, window, case):
+def test_every_control_does_something(qtbot, qtlog, capfd, coarse, no_quitting, settings_kept, window, case):
     example, model, scope = case
     walker = Walk(qtbot, qtlog, capfd, window, example, model)
     wanted = SCOPES[scope]
@@ -435,7 +435,7 @@ KNOWN_CASES = [pytest.param(bug, bug.examples[0], bug.models[0], id=f"{bug.model
 
 
 @pytest.mark.parametrize("bug, example, model", KNOWN_CASES)
-def test_known_bug(qtbot, qtlog, capfd, coarse, window, bug, example, model):
+def test_known_bug(qtbot, qtlog, capfd, coarse, settings_kept, window, bug, example, model):
     """Each control a known bug names, pressed in that window: red (XPASS) once the bug is fixed."""
     walker = Walk(qtbot, qtlog, capfd, window, example, model)
     problems = walk(walker, lambda name: " > ".join(name) in bug.controls)

@@ -8,7 +8,7 @@ from probviz.data import examples
 
 
 @pytest.mark.xfail(strict=True, reason="The Step button takes zero steps: clicked passes checked=False as count")
-def test_each_click_of_step_takes_one_step(qtbot, window):
+def test_each_click_of_step_takes_one_step(qtbot, settings_kept, window):
     session = examples.session("fruit")
     session.model = "logistic"
     window.load_session(session)
