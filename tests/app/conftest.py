@@ -24,3 +24,19 @@ def window(qtbot):
     settle(win)
     yield win
     win.refitter.shutdown()
+
+
+@pytest.fixture
+def settings_kept():
+    """The saved settings (window layout, theme, recent files) as they were before the test, once its
+    windows have closed: a test that moves docks, switches themes or restarts leaves nothing behind.
+    Ask for it before ``window``, so that it is put back after the window's own save on closing."""
+    from PySide6.QtCore import QSettings
+
+    settings = QSettings()
+    saved = {k: settings.value(k) for k in settings.allKeys()}
+    yield
+    settings.clear()
+    for k, v in saved.items():
+        settings.setValue(k, v)
+    settings.sync()
