@@ -83,7 +83,7 @@ class Snapshot:
             extra["split"] = list(self.split)
         if self.section is not None:
             extra["section"] = [list(p) for p in self.section]
-        if self.training != TrainingSpec():
+        if replace(self.training, run=0) != TrainingSpec():
             t = self.training
             extra["training"] = {"optimizer": t.optimizer, "eta": t.eta, "start": t.start, "steps": t.steps,
                                  "shown": t.shown}
@@ -144,7 +144,7 @@ def frame_request(snap: Snapshot, bounds, shape=(256, 256), background=(255, 255
     data = snap.dataset
     specs = specs or snap.specs
     t = snap.training
-    training = t if specs[0].name in TRAINABLE and (t.shown or t.steps > 0) else None
+    training = t if specs[0].name in TRAINABLE and (t.shown or t.steps > 0 or t.run > 0) else None
     return FrameRequest(
         data.X, data.labels, tuple(data.class_names), tuple(data.colors), specs,
         tuple(float(v) for v in bounds), tuple(shape), frozenset(snap.layers) or DEFAULT_LAYERS, snap.theta,

@@ -26,7 +26,8 @@ class TrainingSpec:
     """Which training run to show, and which of its steps.
 
     ``eta`` None takes the optimizer's default; ``start`` is "zero" or "generative" (the Gaussian
-    model's log-odds, Bishop 4.2.2); a new ``run`` number starts again from the start weights (Reset);
+    model's log-odds, Bishop 4.2.2); a new ``run`` number starts again from the start weights (Reset),
+    and run 0 with no steps asks for no run at all (the points were edited with the fit on screen);
     ``shown`` False draws the fitted model instead of the step.
     """
 

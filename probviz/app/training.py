@@ -57,6 +57,7 @@ class TrainingPanel(QWidget):
         self.view = None  # the step on screen and its run (a probviz.stepping.TrainingView), from the last frame
         self.runs: dict[str, tuple] = {}  # optimizer -> its last run (steps, errors, misclassified or None)
         self._per_tick = 1
+        self._runs_started = 0  # run numbers are never reused: a forgotten run (0) and a new one differ
 
         self.active = QCheckBox("Show the training step on the canvas")
         self.active.setToolTip("On: the canvas draws the current step's weights; off: the fitted model (T)")
@@ -176,7 +177,8 @@ class TrainingPanel(QWidget):
 
     def _new_run(self, **changes):
         """A fresh run from the start weights (the curve starts again; playing goes on)."""
-        self._set(steps=0, run=self.spec.run + 1, **changes)
+        self._set(steps=0, run=self._runs_started + 1, **changes)
+        self._runs_started += 1
 
     def _show_settings(self):
         """The controls say what the document says (a session opened, a run started elsewhere)."""
@@ -187,16 +189,30 @@ class TrainingPanel(QWidget):
         self.active.setChecked(spec.shown and self.trainable)  # the Train menu's T follows it
         with QSignalBlocker(self.eta):
             self.eta.setValue(DEFAULT_ETA[spec.optimizer] if spec.eta is None else spec.eta)
-        self.eta.setEnabled(self.trainable and spec.optimizer != "newton")
+        self.eta.setEnabled(self.can_train() and spec.optimizer != "newton")
+
+    def can_train(self) -> bool:
+        """Whether a run can start: a model trained step by step, on classes it takes (the perceptron
+        separates two, Bishop 4.1.7)."""
+        if not self.trainable:
+            return False
+        return self.doc.model_name != "perceptron" or len(np.unique(self.doc.labels)) <= 2
+
+    def _enable(self):
+        ok = self.can_train()
+        for w in (self.optimizer, self.eta, self.speed, self.start, self.step_button, self.play_button,
+                  self.reset_button, self.active):
+            w.setEnabled(ok)
+        self.eta.setEnabled(ok and self.spec.optimizer != "newton")
+        if not ok:
+            self.play_button.setChecked(False)
+        self.trainable_changed.emit(ok)
 
     def sync(self, new_run: bool = True):
         """The model or its parameters changed (or, with ``new_run`` False, a document was opened with its
         own run): the controls follow, and a run starts again from its start weights."""
         ok = self.trainable
-        for w in (self.optimizer, self.eta, self.speed, self.start, self.step_button, self.play_button,
-                  self.reset_button, self.active):
-            w.setEnabled(ok)
-        self.trainable_changed.emit(ok)
+        self._enable()
         perceptron = self.doc.model_name == "perceptron"
         self.optimizer.model().item(OPTIMIZERS.index("newton")).setEnabled(not perceptron)
         self.start.model().item(1).setEnabled(not perceptron)
@@ -212,31 +228,37 @@ class TrainingPanel(QWidget):
         if not ok:
             self.play_button.setChecked(False)
             changes["shown"] = False
-        if new_run:
+        if new_run and self.can_train():
             self._new_run(**changes)
+        elif new_run:
+            self._set(steps=0, run=0, **changes)  # no run to ask for
         elif changes:
             self._set(**changes)
         self._show_settings()
         self._describe(None)
 
     def data_changed(self):
-        """Points were added, moved or removed: the run starts again on the points as they are (a
-        drag with the fitted model on screen costs nothing here: no run is asked for)."""
+        """Points were added, moved or removed: the run on screen starts again on the points as they are;
+        one not on screen is forgotten (a drag with the fitted model on screen trains nothing)."""
+        if self.trainable and self.doc.model_name == "perceptron":
+            self._enable()  # a third class's first point, or its last
         self.runs.clear()
         if self.spec.steps or self.spec.shown:
             self._new_run()
+        elif self.spec.run:
+            self._set(run=0)  # forget the run: a drag with the fit on screen trains nothing
 
     def _optimizer_changed(self):
         name = self.name
         with QSignalBlocker(self.eta):
             self.eta.setValue(DEFAULT_ETA[name])
-        self.eta.setEnabled(self.trainable and name != "newton")
+        self.eta.setEnabled(self.can_train() and name != "newton")
         self._new_run(optimizer=name, eta=None)
 
     # --- stepping -------------------------------------------------------------------------
     def step(self, count: int = 1):
         """``count`` more steps, shown on the canvas."""
-        if not self.trainable or not len(self.doc.X):
+        if not self.can_train() or not len(self.doc.X):
             return
         if self.view is not None and self.view.problem and self.view.index < self.spec.steps:
             self.play_button.setChecked(False)  # the run cannot go on (the weights overflowed)
@@ -245,7 +267,7 @@ class TrainingPanel(QWidget):
 
     def play(self, on: bool):
         self.play_button.setText("Pause" if on else "Play")
-        if on and self.trainable and len(self.doc.X):
+        if on and self.can_train() and len(self.doc.X):
             self._set(shown=True)
             self._set_timer()
             self.timer.start()
@@ -291,6 +313,9 @@ class TrainingPanel(QWidget):
             self.readout.setText(f"{REGISTRY[self.doc.model_name].label} is fitted in one go. Choose logistic "
                                  "regression, softmax regression or the perceptron (Model menu) to watch one "
                                  "learn step by step.")
+        elif not self.can_train():
+            self.readout.setText(f"The perceptron separates two classes (Bishop 4.1.7); these points have "
+                                 f"{len(np.unique(self.doc.labels))}. Least squares or softmax regression take more.")
         elif view is None:
             self.readout.setText("Step (.) or Play (Space) trains on the points as they are now."
                                  if len(self.doc.X) else "Add points of two classes to train.")

@@ -170,7 +170,13 @@ class NumberField(QWidget):
         self.valueChanged.emit(float(v))
 
     def _slid(self, pos: int):
-        self.spin.setValue(self._from_pos(pos))  # emits through _typed, with the value as shown
+        value = self._from_pos(pos)
+        here = self.spin.value()
+        if round(value, self.spin.decimals()) == here and pos != self._to_pos(here):
+            # two positions of a log slider can round to one value: a step of the slider is a step of the box
+            self.spin.stepBy(1 if pos > self._to_pos(here) else -1)
+            return
+        self.spin.setValue(value)  # emits through _typed, with the value as shown
 
     def value(self) -> float:
         return float(self.spin.value())

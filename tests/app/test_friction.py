@@ -208,3 +208,43 @@ def test_tabbing_into_the_panel_shows_where_the_focus_is(qtbot, window):
     qtbot.mouseClick(panel.add_class, Qt.MouseButton.LeftButton)  # a click's focus: no ring
     settle(window)
     assert not ring.isVisible()
+
+
+def test_a_step_of_a_log_slider_always_moves_the_value(qtbot):
+    """Two positions of the η slider (a log scale rounded to round numbers) can mean the same 0.01: a Right
+    arrow on the slider must still change the value, or the slider moves and nothing else does."""
+    from probviz.app.widgets import NumberField
+
+    field = NumberField(1e-4, 100.0, decimals=4, step=0.001, log_from=1e-4)
+    qtbot.addWidget(field)
+    field.show()
+    seen = []
+    field.valueChanged.connect(seen.append)
+    field.setValue(0.01)
+    field.slider.setFocus()
+    for _ in range(3):
+        before = field.value()
+        qtbot.keyClick(field.slider, Qt.Key.Key_Right)
+        assert field.value() > before, (before, field.value())
+    for _ in range(3):
+        before = field.value()
+        qtbot.keyClick(field.slider, Qt.Key.Key_Left)
+        assert field.value() < before
+    assert len(seen) == 6 and seen == sorted(seen[:3]) + sorted(seen[3:], reverse=True)
+
+
+def test_the_perceptron_on_three_classes_offers_no_step(qtbot, window):
+    """The perceptron separates two classes (Bishop 4.1.7): with three, the Training dock and the Train
+    menu are disabled and the readout says why; a key does nothing."""
+    assert window.open_path("example:shared-vs-own-covariance")
+    window.doc.set_model("perceptron")
+    settle(window)
+    t = window.training
+    assert not t.step_button.isEnabled() and not t.play_button.isEnabled() and not t.active.isEnabled()
+    assert "separates two classes" in t.readout.text()
+    qtbot.keyClick(window, Qt.Key.Key_Period)
+    settle(window)
+    assert t.view is None and window.doc.view_state.training.steps == 0
+    window.doc.set_model("logistic")  # one-vs-rest takes three classes
+    settle(window)
+    assert t.step_button.isEnabled()

@@ -42,15 +42,19 @@ OFFSCREEN_LIMITS = "This plugin does not support"
 
 
 def settle_all(win, errors=False) -> None:
-    """Every pending fit drawn; the Lab's true errors (due 250 ms after the last frame, and the costliest
-    numbers in the window) computed now when the Lab is in front, else left as they are."""
+    """Every pending fit drawn; with ``errors``, the Lab's true errors too (the costliest numbers in the
+    window, computed on its worker while the Lab is in front)."""
+    import time
+
+    from PySide6.QtWidgets import QApplication
+
     settle(win)
-    timer = win.lab._error_timer
-    if timer.isActive():
-        timer.stop()
-        if errors:
-            timer.timeout.emit()
-            settle(win)
+    deadline = time.monotonic() + 20
+    while errors and win.result is not None and win.result.errors_pending and time.monotonic() < deadline:
+        QApplication.processEvents()
+        time.sleep(0.005)
+        win.refitter.flush()
+    settle(win)
 
 
 def _select_some(win):
@@ -141,7 +145,7 @@ def reset_window(win, example, model, base_doc, base_view) -> None:
     win.dock.raise_()
     if document_state(win.doc) != base_doc or not win.doc.undo_stack.isClean() or win.doc.undo_stack.count():
         start(win, example, model)
-        t.restart()
+        t.reset()
     if win.canvas.view_bounds() != base_view:
         x0, x1, y0, y1 = base_view
         win.canvas.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
@@ -334,7 +338,7 @@ def walk(walker: Walk, wanted=lambda name: True):
 @pytest.fixture
 def coarse(monkeypatch):
     """A coarser posterior image: the walk judges controls, not pixels, and makes hundreds of fits."""
-    monkeypatch.setattr("probviz.app.main_window.GRID", (64, 64))
+    monkeypatch.setattr("probviz.app.refit.FrameSource.GRID", (64, 64))
 
 
 @pytest.fixture
@@ -407,15 +411,7 @@ TRAINING_CONTROLS = frozenset({
 
 #: bugs known and not fixed here: the walk leaves these controls out, and each has a strict xfail test
 #: (test_known_bug below) that turns red when the fix lands: then drop the entry
-KNOWN_BUGS = [
-    Bug("Train menu actions enabled for LDA while the Training dock is disabled (issue 22)", NOT_TRAINABLE,
-        frozenset(c for c in TRAINING_CONTROLS if c.startswith("Train >"))),
-    Bug("A step of a logarithmic NumberField's slider can leave the value as it was: _from_pos rounds to two "
-        "significant digits, so at 0.01 slider positions 67 and 68 both mean 0.01 (probviz/app/widgets.py)",
-        TRAINABLE, frozenset({"Model > L2 strength > step the slider", "Training > Learning rate η > step the slider"})),
-    Bug("Perceptron with three classes: Step, Play, Reset, T and η stay enabled though no run can start "
-        "(the Trainer refuses K > 2; only the readout says so)", ("perceptron",), TRAINING_CONTROLS, (THREE_CLASSES,)),
-]
+KNOWN_BUGS: list = []  # none today; a bug found by the walk goes here with the controls it names
 
 
 @pytest.mark.parametrize("case", CASES, ids=_case_id)
