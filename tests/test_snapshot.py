@@ -9,6 +9,7 @@ import pytest
 from probviz import pipeline
 from probviz.data import examples
 from probviz.data.session import from_json, to_json
+from probviz.models.training import MAX_STEPS
 from probviz.snapshot import Snapshot, frame_request, from_session, with_model
 from probviz.stepping import TrainingSpec
 
@@ -32,6 +33,39 @@ def test_a_saved_snapshot_opens_as_the_same_snapshot():
     assert back.truth is not None and back.truth.K == 2
 
 
+def test_frequency_priors_a_split_of_seed_0_and_the_last_step_survive_a_save():
+    data = examples.load("fruit")
+    snap = Snapshot(data, "logistic", split=(0.25, 0), training=TrainingSpec("gd", 0.5, steps=MAX_STEPS))
+    back = from_session(from_json(to_json(snap.to_session()), "plain.probviz"))
+    assert back.priors is None  # the class frequencies, not hand-set priors
+    assert back.split == (0.25, 0) and back.training == TrainingSpec("gd", 0.5, steps=MAX_STEPS)
+
+
+def test_a_save_records_the_view_it_is_given_else_the_snapshots():
+    snap = replace(_lab_state(), view=(-1.0, 3.0, -1.0, 4.0))
+    assert snap.to_session().view == (-1.0, 3.0, -1.0, 4.0)
+    assert snap.to_session(view=(0.0, 2.0, 0.5, 1.5)).view == (0.0, 2.0, 0.5, 1.5)  # the canvas's, as it is now
+
+
+@pytest.mark.parametrize("bad", ["adam", 3, ["lda"]])
+def test_a_saved_compared_model_that_is_no_model_is_none(bad):
+    session = examples.session("fruit")
+    session.extra["compare"] = bad
+    assert from_session(session).compare is None
+    session.extra["compare"] = "logistic"
+    assert from_session(session).compare == "logistic"
+
+
+def test_a_model_switched_to_keeps_its_saved_parameters_under_new_ones():
+    snap = _lab_state()
+    switched = with_model(snap, "logistic", {"basis": "quadratic"})
+    assert switched.model == "logistic"
+    assert switched.params["logistic"] == {"l2": 0.5, "basis": "quadratic"}
+    assert switched.params["qda"] == {"reg_covar": 0.25}  # the other model's are left alone
+    assert dict(switched.spec().params)["l2"] == 0.5 and dict(switched.spec().params)["basis"] == "quadratic"
+    assert with_model(snap, "qda", {"reg_covar": 0.5}).params["qda"] == {"reg_covar": 0.5}
+
+
 def test_the_request_carries_every_part_of_the_snapshot():
     snap = _lab_state()
     req = frame_request(snap, (-1, 3, -1, 4), (64, 48), (1, 2, 3), (4, 5, 6), generation=9, revision=4)
@@ -47,11 +81,22 @@ def test_the_request_carries_every_part_of_the_snapshot():
     trained = frame_request(with_model(snap, "logistic"), (-1, 3, -1, 4))
     assert trained.training == TrainingSpec("sgd", 0.25, "generative", steps=17, shown=True)
     assert frame_request(replace(snap, training=TrainingSpec()), (0, 1, 0, 1)).training is None  # no run asked for
-    stepped = replace(with_model(snap, "logistic"), training=TrainingSpec(steps=3))
-    assert frame_request(stepped, (0, 1, 0, 1)).training == TrainingSpec(steps=3)  # the dock reads a run not shown
+    untrained = replace(with_model(snap, "logistic"), training=TrainingSpec())
+    assert frame_request(untrained, (0, 1, 0, 1)).training is None  # a trainable model, but no run asked for
+    stepped = replace(with_model(snap, "logistic"), training=TrainingSpec(steps=1))
+    assert frame_request(stepped, (0, 1, 0, 1)).training == TrainingSpec(steps=1)  # the dock reads a run not shown
     n = len(snap.dataset.X)
     assert req.held_out is not None and req.held_out.shape == (n,)
     np.testing.assert_array_equal(req.held_out, pipeline.held_out_mask(n, 0.3, 7))
+
+
+def test_a_request_asks_for_true_errors_only_when_told():
+    snap = _lab_state()
+    assert snap.truth is not None
+    quiet = pipeline.compute(frame_request(snap, (-1, 3, -1, 4), (8, 8)))  # export and the command line
+    assert quiet.errors == {} and not quiet.errors_pending
+    asked = pipeline.compute(frame_request(snap, (-1, 3, -1, 4), (8, 8), errors=True))
+    assert asked.errors_pending or "bayes" in asked.errors
 
 
 def test_a_compared_model_that_is_the_shown_one_is_drawn_once():
@@ -67,6 +112,14 @@ def test_a_truth_of_other_classes_is_left_out():
     assert other.truth is None and frame_request(other, (0, 1, 0, 1)).truth is None
 
 
+def test_a_saved_section_far_out_is_kept_up_to_1e100():
+    session = examples.session("fruit")
+    session.extra["section"] = [[0, 0], [1e100, -1e100]]
+    assert from_session(session).section == ((0.0, 0.0), (1e100, -1e100))
+    session.extra["section"] = [[0, 0], [np.nextafter(1e100, np.inf), 1]]
+    assert from_session(session).section is None
+
+
 @pytest.mark.parametrize("bad", [None, "x", [[0, 0]], [[0, 0], [0, 0]], [[0, "a"], [1, 1]], [[0, float("nan")], [1, 1]],
                                  [[0, 0], [1e300, 1]]])
 def test_an_unusable_saved_section_is_no_section(bad):
@@ -75,7 +128,7 @@ def test_an_unusable_saved_section_is_no_section(bad):
     assert from_session(session).section is None
 
 
-@pytest.mark.parametrize("bad", [None, 3, {"optimizer": "adam"}, {"eta": -1}, {"eta": "x"}, {"steps": -2},
+@pytest.mark.parametrize("bad", [None, 3, {"optimizer": "adam"}, {"eta": -1}, {"eta": 0}, {"eta": "x"}, {"steps": -2},
                                  {"steps": 1e300}, {"start": "random"}, {"shown": 1}])
 def test_unusable_saved_training_settings_take_the_defaults(bad):
     session = examples.session("fruit")
@@ -84,3 +137,4 @@ def test_unusable_saved_training_settings_take_the_defaults(bad):
     d = TrainingSpec()
     assert (t.steps, t.shown) == (0, False) or bad == {"shown": 1}
     assert t.optimizer == d.optimizer and t.start == d.start and t.shown is False
+    assert t.eta is None  # the optimizer's default learning rate
