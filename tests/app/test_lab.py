@@ -258,15 +258,16 @@ def test_errors_are_computed_off_the_gui_thread_once_per_fit_and_truth(qtbot, wi
 
     import probviz.analysis as analysis
 
-    doc = _fruit(window)
     calls = []
     real = analysis.error_rate
+
     def counted(truth, *a):
-        if truth is doc.truth:  # this document's (a window closed before may still be finishing its own)
+        if truth is window.doc.truth:  # this document's (a window closed before may still be finishing its own)
             calls.append(threading.current_thread())
         return real(truth, *a)
 
-    monkeypatch.setattr(analysis, "error_rate", counted)
+    monkeypatch.setattr(analysis, "error_rate", counted)  # before the document opens: every call counted
+    doc = _fruit(window)
     _errors_known(qtbot, window)
     assert len(calls) == 1 and calls[0] is not threading.main_thread(), calls  # the window never waits for it
     doc.set_probe((1.0, 1.0))  # a new frame of the same fit
