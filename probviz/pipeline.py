@@ -15,6 +15,7 @@ the training run, the cross-section's curves, the known true errors.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -233,10 +234,17 @@ def held_out_mask(n: int, fraction: float, seed: int = 0) -> np.ndarray | None:
     (the count grows by one, or the new point takes a held-out place). None for no split."""
     if fraction <= 0 or n == 0:
         return None
+    return _held_out_mask(int(n), float(fraction), int(seed))
+
+
+@functools.lru_cache(maxsize=8)
+def _held_out_mask(n: int, fraction: float, seed: int) -> np.ndarray:
+    """The mask itself, remembered (read-only): every frame of a drag asks for it, and the sort is O(n log n)."""
     count = int(np.floor(fraction * n + 0.5 + 1e-9))  # the tolerance: 0.35 * 10 is 3.4999999999999996
-    u = np.random.default_rng(int(seed)).random(n)
+    u = np.random.default_rng(seed).random(n)
     held = np.zeros(n, dtype=bool)
     held[np.argsort(u, kind="stable")[:count]] = True
+    held.flags.writeable = False
     return held
 
 
