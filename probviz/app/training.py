@@ -211,7 +211,6 @@ class TrainingPanel(QWidget):
     def sync(self, new_run: bool = True):
         """The model or its parameters changed (or, with ``new_run`` False, a document was opened with its
         own run): the controls follow, and a run starts again from its start weights."""
-        ok = self.trainable
         self._enable()
         perceptron = self.doc.model_name == "perceptron"
         self.optimizer.model().item(OPTIMIZERS.index("newton")).setEnabled(not perceptron)
@@ -225,9 +224,8 @@ class TrainingPanel(QWidget):
             changes.update(optimizer="gd", eta=None)
         if perceptron and self.spec.start != "zero":
             changes["start"] = "zero"
-        if not ok:
-            self.play_button.setChecked(False)
-            changes["shown"] = False
+        if not self.trainable:
+            changes["shown"] = False  # (playing was stopped by _enable)
         if new_run and self.can_train():
             self._new_run(**changes)
         elif new_run:
