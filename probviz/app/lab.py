@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
+from probviz.app.collect import collect_on_gui_thread
 from probviz.app.widgets import NumberField, SmallPlot, guard_wheel
 from probviz.colors import OKABE_ITO
 from probviz.models import MODEL_NAMES, REGISTRY, create
@@ -571,6 +572,7 @@ class LearningDialog(QDialog):
         """The worker for size ``i`` alone (each (size, seed) draws its own set, so one size at a time gives
         the same curves as the whole run at once)."""
         self._at = i
+        collect_on_gui_thread()
         self.status.setText(f"Fitting size {self._sizes[i]} ({i + 1} of {len(self._sizes)})…")
         self._thread = QThread(self)
         self._worker = _CurveWorker(self.truth, self.chosen(), [self._sizes[i]], self.seeds.value())

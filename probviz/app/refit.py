@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from probviz import pipeline
+from probviz.app.collect import collect_on_gui_thread
 from probviz.analysis import compute_errors
 from probviz.pipeline import Frame, FrameRequest
 from probviz.snapshot import frame_request
@@ -130,6 +131,7 @@ class Refitter(QObject):
 
     def __init__(self, make_job, parent=None):
         super().__init__(parent)
+        collect_on_gui_thread()  # before the first worker thread
         self._make_job = make_job  # (generation, refit, previous frame) -> Job
         self.generation = 0
         self.shown = -1

@@ -8,7 +8,8 @@ from probviz.app.main_window import MainWindow
 def window(qtbot):
     """The real main window, shown offscreen on a blank document, view (-5, 5) x (-5, 5), with the dock
     layout of a first start (a layout an earlier test left behind would change the canvas's size)."""
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QEvent, QSettings
+    from PySide6.QtWidgets import QApplication
 
     settings = QSettings()
     for key in ("state", "geometry"):
@@ -24,6 +25,9 @@ def window(qtbot):
     settle(win)
     yield win
     win.refitter.shutdown()
+    # destroyed now, on this thread, not whenever (and wherever) its wrapper happens to be collected
+    win.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 
 import pytest
-from PySide6.QtCore import QtMsgType
+from PySide6.QtCore import QEvent, QtMsgType
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractButton, QAbstractSpinBox, QApplication, QComboBox, QDockWidget, QFormLayout, QSlider,
@@ -113,9 +113,14 @@ def reset_window(win, example, model, base_doc, base_view) -> None:
     """Back to the start: window state as code, the document reloaded only if a press changed it."""
     from pressing import document_state
 
-    for dialog in QApplication.topLevelWidgets():  # a dialog left open by a press
-        if dialog is not win and dialog.isVisible() and dialog.isModal():
-            dialog.close()
+    # a dialog left open by a press (closing one may delete another: ask Qt again each time)
+    for _ in range(20):
+        dialog = next((w for w in QApplication.topLevelWidgets()
+                       if w is not win and w.isVisible() and w.isModal()), None)
+        if dialog is None:
+            break
+        dialog.close()
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     if win.isFullScreen():
         win.showNormal()
     if win.presentation_action.isChecked():
