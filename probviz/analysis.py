@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 
-from probviz.models.truth import error_rate
+from probviz.models.truth import Cancelled, error_rate
 
 _known: dict = {}  # (id(truth), id(model)) -> (truth, model, value); model None: the Bayes error
 _lock = threading.Lock()
@@ -37,8 +37,8 @@ def known_errors(truth, fits) -> tuple[dict, bool]:
 
 
 def compute_errors(truth, fits, cancelled=lambda: False) -> None:
-    """Compute and remember the Bayes error and each fit's true error not yet known; stop between them
-    when ``cancelled()`` says so (newer fits are waiting)."""
+    """Compute and remember the Bayes error and each fit's true error not yet known; stop (between them or
+    inside one integral) when ``cancelled()`` says so (newer fits are waiting)."""
     for model, index in [(None, None)] + [(f.model, f.class_index) for f in fits if f.model is not None]:
         if cancelled():
             return
@@ -46,7 +46,9 @@ def compute_errors(truth, fits, cancelled=lambda: False) -> None:
             if _lookup(truth, model) is not None:
                 continue
         try:
-            value = truth.bayes_error() if model is None else error_rate(truth, model, index)
+            value = truth.bayes_error(cancelled) if model is None else error_rate(truth, model, index, cancelled)
+        except Cancelled:  # newer fits are waiting: the integral is given up mid-way, nothing remembered
+            return
         except (ValueError, ArithmeticError):
             value = float("nan")  # said as "not available", and not tried again for the same objects
         with _lock:

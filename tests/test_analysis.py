@@ -82,7 +82,7 @@ def test_a_model_without_points_of_a_class_is_scored_in_the_documents_classes():
 def test_the_remembered_errors_stay_few(monkeypatch):
     monkeypatch.setattr(analysis, "error_rate", lambda *a: 0.25)
     monkeypatch.setattr(analysis, "_known", {})
-    truth = SimpleNamespace(bayes_error=lambda: 0.125)
+    truth = SimpleNamespace(bayes_error=lambda cancelled=None: 0.125)
     fits = [SimpleNamespace(spec=i, model=object(), class_index=None) for i in range(analysis.KEEP)]
     analysis.compute_errors(truth, fits)  # the Bayes error and KEEP fits: one more than KEEP
     assert len(analysis._known) <= analysis.KEEP

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from math import comb
 
 import numpy as np
-from scipy import integrate, optimize
+from scipy import integrate
 from scipy.special import logsumexp, ndtr
 
 MAX_SAMPLE = 1_000_000
@@ -169,10 +169,7 @@ class Truth:
         D = X[:, None, :] - mu[None]
         maha = np.einsum("nci,cij,ncj->nc", D, P, D)
         comp = logw - 0.5 * (maha + 2 * np.log(2 * np.pi) + np.linalg.slogdet(S)[1])
-        out = np.full((len(X), self.K), -np.inf)
-        for k in range(self.K):
-            out[:, k] = logsumexp(comp[:, cls == k], axis=1)
-        return out
+        return _per_class_logsumexp(comp, cls)
 
     def posterior(self, X) -> np.ndarray:
         """p(C_k|x) under the truth: (N, K)."""
@@ -238,9 +235,11 @@ class Truth:
         m.scores_ = m._score_poly(center, scale)
         return m
 
-    def bayes_error(self) -> float:
-        """1 - integral of max_k p(x|C_k) p(C_k): the least error any classifier can have."""
-        return _integrate_errors(self, lambda a: _bayes_cuts(self, a), lambda X: np.argmax(self.log_joint(X), axis=1))
+    def bayes_error(self, cancelled=None) -> float:
+        """1 - integral of max_k p(x|C_k) p(C_k): the least error any classifier can have. Raises
+        :class:`Cancelled` as soon as ``cancelled()`` says so (it is asked once per line of the integral)."""
+        return _integrate_errors(self, lambda a: _bayes_cuts(self, a),
+                                 lambda X: np.argmax(self.log_joint(X), axis=1), cancelled)
 
     # --- the line x1 = a --------------------------------------------------------------------
     def _span(self) -> tuple[float, float]:
@@ -257,6 +256,16 @@ class Truth:
         s = np.sqrt(S[:, 1, 1] - S[:, 1, 0] ** 2 / v1)
         log_c = logw - 0.5 * np.log(2 * np.pi * v1) - 0.5 * (a - mu[:, 0]) ** 2 / v1
         return cls, log_c, m, s
+
+
+def _per_class_logsumexp(L: np.ndarray, cls: np.ndarray) -> np.ndarray:
+    """ln sum over each class's columns of exp(L): (n, K) from (n, components), ``cls`` the components'
+    classes in order (as ``Truth._flat`` gives them, every class at least one)."""
+    starts = np.flatnonzero(np.r_[True, cls[1:] != cls[:-1]])
+    top = np.maximum.reduceat(L, starts, axis=1)
+    safe = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):  # a class with no mass here: ln 0 = -inf
+        return safe + np.log(np.add.reduceat(np.exp(L - safe[:, cls]), starts, axis=1))
 
 
 def _line_scores(poly, a: float) -> np.ndarray:
@@ -299,7 +308,8 @@ def _line_log_joints(truth: Truth, line, x2: np.ndarray, classes=None) -> np.nda
     cls, log_c, m, s = line
     x2 = np.atleast_1d(np.asarray(x2, float))
     L = log_c - np.log(s) - 0.5 * np.log(2 * np.pi) - 0.5 * ((x2[:, None] - m) / s) ** 2  # (n, components)
-    classes = range(truth.K) if classes is None else classes
+    if classes is None:
+        return _per_class_logsumexp(L, cls)
     out = np.full((len(x2), len(classes)), -np.inf)
     for i, k in enumerate(classes):
         Lk = L[:, cls == k]
@@ -309,9 +319,56 @@ def _line_log_joints(truth: Truth, line, x2: np.ndarray, classes=None) -> np.nda
     return out
 
 
+def _pair_gap(x2, line, j, k):
+    """ln p(a, x2, C_j) - ln p(a, x2, C_k) on the line and its slope in x2, elementwise in x2, j and k
+    (arrays of one shape)."""
+    cls, log_c, m, s = line
+    L = log_c - np.log(s) - 0.5 * ((x2[:, None] - m) / s) ** 2  # (n, components); 2 pi cancels
+    dL = -(x2[:, None] - m) / s ** 2
+
+    def class_lse(c):
+        Lc = np.where(cls == c[:, None], L, -np.inf)
+        top = Lc.max(axis=1)
+        w = np.exp(Lc - np.where(np.isfinite(top), top, 0.0)[:, None])
+        total = w.sum(axis=1)
+        return top + np.log(total), (w * dL).sum(axis=1) / total
+
+    (fj, dj), (fk, dk) = class_lse(j), class_lse(k)
+    return fj - fk, dj - dk
+
+
+def _refine_cuts(line, j, k, left, right, iterations: int = 100) -> np.ndarray:
+    """The roots of ln f_j - ln f_k in the brackets [left, right] (one per element), all at once: Newton's
+    step where it stays inside the bracket, else bisection (Numerical Recipes' rtsafe, vectorised), to
+    1e-12 relative, as Brent's method gave one bracket at a time. (scipy's elementwise root finder
+    spends more in its bookkeeping than these few small steps cost.)"""
+    g_left, _ = _pair_gap(left, line, j, k)
+    lo, hi = np.where(g_left < 0, left, right), np.where(g_left < 0, right, left)  # g(lo) < 0 <= g(hi)
+    x = 0.5 * (left + right)
+    active = np.ones(len(x), bool)
+    for _ in range(iterations):
+        g, slope = _pair_gap(x[active], line, j[active], k[active])
+        xa, la, ha = x[active], lo[active], hi[active]
+        la, ha = np.where(g < 0, xa, la), np.where(g < 0, ha, xa)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            newton = xa - g / slope
+        inside = np.isfinite(newton) & ((newton - la) * (newton - ha) < 0)
+        step = np.where(inside, newton, 0.5 * (la + ha))
+        tol = 1e-12 * np.maximum(1.0, np.abs(xa))
+        # settled: Newton's next step (inside the bracket or not) is within the tolerance, or the bracket is
+        # (a root a hair outside ``lo`` by rounding would otherwise be bisected towards, 30 steps)
+        settled = ~(np.abs(g) > tol * np.abs(slope)) | (np.abs(ha - la) <= tol)
+        x[active] = np.where(settled & inside, newton, np.where(settled, xa, step))
+        lo[active], hi[active] = la, ha
+        active[np.flatnonzero(active)[settled]] = False
+        if not active.any():
+            break
+    return x
+
+
 def _bayes_cuts(truth: Truth, a: float, grid: int = 1024) -> np.ndarray:
     """Where the Bayes decision changes on x1 = a: exact roots for a single-Gaussian truth; for a
-    mixture, the argmax bracketed on a grid and refined by Brent's method on ln f_k - ln f_j."""
+    mixture, the argmax bracketed on a grid and every bracket refined at once."""
     if truth.single:
         return model_cuts(truth.model(), a)
     line = truth._line(a)
@@ -319,19 +376,23 @@ def _bayes_cuts(truth: Truth, a: float, grid: int = 1024) -> np.ndarray:
     lo, hi = float(np.min(m - 12 * s)), float(np.max(m + 12 * s))
     xs = np.linspace(lo, hi, grid)
     best = np.argmax(_line_log_joints(truth, line, xs), axis=1)
-    cuts = []
-    for i in np.flatnonzero(best[1:] != best[:-1]):
-        k, j = best[i], best[i + 1]
-        f = lambda x2, k=k, j=j: float(np.diff(_line_log_joints(truth, line, x2, (j, k))[0])[0])  # noqa: E731
-        cuts.append(optimize.brentq(f, xs[i], xs[i + 1], xtol=1e-12 * max(1.0, abs(xs[i]))))
-    return np.asarray(cuts)
+    at = np.flatnonzero(best[1:] != best[:-1])
+    if not len(at):
+        return np.empty(0)
+    return _refine_cuts(line, best[at + 1], best[at], xs[at], xs[at + 1])
 
 
-def _integrate_errors(truth: Truth, cuts_of, decide) -> float:
+class Cancelled(Exception):
+    """An integral given up because its caller no longer wants it."""
+
+
+def _integrate_errors(truth: Truth, cuts_of, decide, cancelled=None) -> float:
     """The integral over x1 of, on each line, the mass of every class where ``decide`` names another
     (or none, -1) between consecutive ``cuts_of(a)``."""
 
     def wrong_mass(a: float) -> float:
+        if cancelled is not None and cancelled():
+            raise Cancelled  # quad passes the integrand's exception on
         cls, log_c, m, s = truth._line(a)
         lo, hi = np.min(m - 12 * s), np.max(m + 12 * s)
         cuts = cuts_of(a)
@@ -359,7 +420,7 @@ def _integrate_errors(truth: Truth, cuts_of, decide) -> float:
     return float(min(max(value, 0.0), 1.0))
 
 
-def error_rate(truth: Truth, model, class_index=None) -> float:
+def error_rate(truth: Truth, model, class_index=None, cancelled=None) -> float:
     """The probability under ``truth`` that ``model`` assigns a point to another class than its own:
     sum_k p(C_k) P(decision != k | C_k). ``class_index[i]`` is the truth's class of the model's class i
     (default: the same order); a truth class the model never predicts is always wrong there, and an
@@ -370,7 +431,7 @@ def error_rate(truth: Truth, model, class_index=None) -> float:
         d = model.decide(X) if hasattr(model, "decide") else np.argmax(model.decision_function(X), axis=1)
         return np.where(d >= 0, idx[np.maximum(d, 0)], -1)
 
-    return _integrate_errors(truth, lambda a: model_cuts(model, a), decide)
+    return _integrate_errors(truth, lambda a: model_cuts(model, a), decide, cancelled)
 
 
 def fitted_truth(model) -> Truth:

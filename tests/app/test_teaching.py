@@ -234,6 +234,8 @@ def test_export_leaves_the_window_as_it_was(qtbot, fruit, tmp_path):
 
     fruit.doc.set_layer("decision", True)
     settle(fruit)
+    # the Lab's true errors arrive from the worker in their own time (a redraw, not a refit): wait for them
+    qtbot.waitUntil(lambda: (settle(fruit), not fruit.result.errors_pending)[1], timeout=30_000)
     view, layers, index = fruit.canvas.view_bounds(), set(fruit.doc.layers), fruit.doc.undo_stack.index()
     frame = fruit.result
     export_figure(fruit.doc.to_session(), str(tmp_path / "f.png"), 300, 200, layers={"heatmap", "points"},

@@ -348,3 +348,75 @@ def test_a_mixtures_error_integral_costs_one_full_evaluation_per_line(monkeypatc
     assert calls["log_joint"] <= calls["line"], calls
     monkeypatch.undo()
     assert value == pytest.approx(grid_error(t, lambda X: np.argmax(t.log_joint(X), axis=1)), abs=3e-4)
+
+
+def _random_mixture(seed, K, C, offset=0.0, scale=1.0):
+    rng = np.random.default_rng(seed)
+    comps = []
+    for _ in range(K):
+        cls = []
+        for _ in range(C):
+            A = rng.normal(size=(2, 2))
+            cls.append((rng.uniform(0.5, 2), offset + scale * rng.uniform(-6, 6, 2),
+                        scale ** 2 * (A @ A.T + 0.2 * np.eye(2))))
+        comps.append(cls)
+    return Truth.mixture(rng.uniform(0.5, 2, K), comps)
+
+
+@settings(max_examples=25 if not MUTATION else 5, deadline=None)
+@given(seed=st.integers(0, 10_000), K=st.integers(2, 6), C=st.integers(2, 5),
+       offset=st.sampled_from([0.0, 1e6, -3e4]), scale=st.sampled_from([1.0, 1e-3, 1e3]),
+       a=st.floats(-1, 1))
+def test_a_mixtures_bayes_cuts_are_the_roots_brents_method_finds(seed, K, C, offset, scale, a):
+    """Every cut on a line x1 = a is where two classes' joint densities cross: checked by scipy's brentq
+    on the same bracket, with ln p(x, C_k) written out independently (each Gaussian's slice, logsumexp)."""
+    from scipy.optimize import brentq
+
+    from probviz.models.truth import _bayes_cuts
+
+    t = _random_mixture(seed, K, C, offset, scale)
+    x1 = offset + scale * 6 * a
+
+    def joint(x2):
+        X = np.array([[x1, x2]])
+        return np.array([logsumexp([np.log(p * w) + _gauss_logpdf(X, m, S)[0]
+                                    for w, m, S in zip(ws, ms, Ss)])
+                         for p, ws, ms, Ss in zip(t.priors, t.weights, t.means, t.covariances)])
+
+    cuts = _bayes_cuts(t, x1)
+    for cut in cuts:
+        # a cut is where two classes' joint densities cross (the best two, unless the grid that brackets
+        # the cuts stepped over a sliver of a third class narrower than its spacing: a known limit)
+        reach = 1e-9 * max(1.0, abs(cut)) + 1e-9 * scale  # the cut's own tolerance, and a little more
+        below, above = joint(cut - reach), joint(cut + reach)
+        crossing = [(k, j) for k in range(t.K) for j in range(k) if (below[k] - below[j]) * (above[k] - above[j]) <= 0]
+        assert crossing, (cut, below, above)
+        k, j = crossing[0]
+        ref = brentq(lambda x2: float(np.diff(joint(x2)[[k, j]])[0]), cut - reach, cut + reach, xtol=1e-15)
+        assert abs(cut - ref) <= 1e-9 * max(1.0, abs(ref)) + 1e-9 * scale, (cut, ref)
+
+
+def test_a_mixtures_error_integral_stops_when_asked_and_nothing_is_remembered():
+    """A 10 x 8 mixture's Bayes error takes seconds: the worker must be able to give it up at once when a
+    newer frame waits (the window's frames would otherwise stall behind it)."""
+    import time
+
+    from probviz import analysis
+    from probviz.models.truth import Cancelled
+
+    t = _random_mixture(1, 10, 8)
+    asked = []
+
+    def cancelled():
+        asked.append(time.perf_counter())
+        return len(asked) > 3
+    start = time.perf_counter()
+    with pytest.raises(Cancelled):
+        t.bayes_error(cancelled)
+    assert len(asked) == 4 and time.perf_counter() - start < 2.0
+    analysis.compute_errors(t, [], cancelled=lambda: True)
+    assert analysis.known_errors(t, []) == ({}, True)
+    # asked after the first line: given up inside the integral, still nothing remembered
+    calls = []
+    analysis.compute_errors(t, [], cancelled=lambda: calls.append(1) or len(calls) > 2)
+    assert analysis.known_errors(t, []) == ({}, True) and len(calls) == 3
