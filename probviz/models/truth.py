@@ -398,8 +398,8 @@ def _integrate_errors(truth: Truth, cuts_of, decide, cancelled=None) -> float:
         cuts = cuts_of(a)
         cuts = cuts[(cuts > lo) & (cuts < hi)]
         edges = np.r_[-np.inf, cuts, np.inf]
-        mids = np.r_[cuts[0] - 1.0, 0.5 * (cuts[1:] + cuts[:-1]), cuts[-1] + 1.0] if len(cuts) else \
-            np.array([0.5 * (lo + hi)])
+        ends = np.r_[lo, cuts, hi]  # the segments' owners are asked inside them, at any scale
+        mids = 0.5 * (ends[1:] + ends[:-1])
         owner = decide(np.column_stack([np.full(len(mids), a), mids]))
         c = np.exp(log_c)
         total = 0.0

@@ -69,7 +69,7 @@ def grid_error(truth, decide, n=1200, span=9.0):
 
 
 @pytest.mark.parametrize("p1,offset,scale", [(0.7, 0.0, 1.0), (0.5, 1e6, 1.0), (0.9, 0.0, 1e-3), (0.2, -3e4, 1e3),
-                                             (0.999, 0.0, 1.0)])
+                                             (0.999, 0.0, 1.0), (0.6, 0.0, 1e50), (0.3, 1e-34, 1e-40)])
 def test_bayes_error_of_a_shared_covariance_pair_is_the_closed_form(p1, offset, scale):
     m1, m2 = np.array([1.0, 1.0]), np.array([1.7, 2.5])
     S = FRUIT_SIGMA * scale ** 2
