@@ -49,7 +49,7 @@ def fruit() -> Dataset:
                  rng.multivariate_normal([1.7, 2.5], sigma, N))
     return Dataset(X, np.where(apple, 0, 1), ["apple", "peach"], colors=["#D55E00", "#0072B2"],
                    axis_names=("roughness", "colour"), name="fruit",
-                   description=EXAMPLES["fruit"][0], probe=(2.3, 1.5), view=(-1.0, 3.0, -1.0, 4.0),
+                   description=EXAMPLES["fruit"][0], probe=(2.3, 1.5), view=(-1.0, 3.5, -1.0, 4.5),
                    truth=Truth.make([p_apple, 1 - p_apple], [[1.0, 1.0], [1.7, 2.5]], [sigma, sigma]))
 
 

@@ -20,7 +20,7 @@ def sample():
     rng = np.random.default_rng(3)
     d = Dataset(rng.normal(size=(40, 2)) * 1e3 + 0.1, rng.integers(0, 3, 40), ["a", "b é", "c"],
                 ["#112233", "#445566", "#778899"], ("rough", "colour"), "demo", "a lesson", (2.3, 1.5),
-                (-1.0, 3.0, -1.0, 4.0))
+                (-1.0, 3.5, -1.0, 4.5))
     return Session(d, "softmax", {"softmax": {"l2": 0.5, "basis": "cubic", "standardize": True}},
                    ["boundaries", "heatmap"], (-2.0, 2.0, -3.0, 3.0), {"theme": "dark"})
 
