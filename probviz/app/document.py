@@ -151,6 +151,7 @@ class Document(QObject):
     probe_changed = Signal()
     theta_changed = Signal()
     truth_changed = Signal()  # the truth the points are drawn from (set, edited or removed)
+    modified_changed = Signal(bool)  # unsaved changes appeared or went (edits, or the Lab's saved settings)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -170,6 +171,10 @@ class Document(QObject):
         self.theta = 0.0  # reject threshold of the decision layer
         self.truth = None  # a probviz.models.truth.Truth: the model the points come from, if known
         self._stroke = 0
+        self._saved_analysis = self._analysis()
+        self._modified = False
+        self.undo_stack.cleanChanged.connect(self._check_modified)
+        self.view_state.analysis_changed.connect(self._check_modified)
 
     # the view state's fields, for the many readers that only look
     @property
@@ -183,6 +188,33 @@ class Document(QObject):
     @property
     def active_class(self) -> int:
         return self.view_state.active_class
+
+    # --- saved or not -------------------------------------------------------------
+    def _analysis(self):
+        """What the Lab adds to a session file (the compared model, the split, the section line): not undo
+        steps (they are ways of looking), but a file saved without them would lose them."""
+        vs = self.view_state
+        return vs.compare, vs.split, vs.section
+
+    def is_modified(self) -> bool:
+        """Anything a save would write that the file (or the opened data) does not hold yet."""
+        return not self.undo_stack.isClean() or self._analysis() != self._saved_analysis
+
+    def mark_saved(self) -> None:
+        """What is open now is what the file holds."""
+        self.undo_stack.setClean()
+        self._saved_analysis = self._analysis()
+        self._check_modified()
+
+    def mark_unsaved(self) -> None:
+        """Restored work: nothing holds it yet."""
+        self.undo_stack.resetClean()
+        self._check_modified()
+
+    def _check_modified(self, *_):
+        if self.is_modified() != self._modified:
+            self._modified = not self._modified
+            self.modified_changed.emit(self._modified)
 
     # --- whole-document operations (not undoable: they start a new history) ---------
     def load(self, data: Dataset) -> None:
@@ -226,6 +258,7 @@ class Document(QObject):
         vs = self.view_state
         vs.compare, vs.split, vs.section = snap.compare, snap.split, snap.section
         vs.training = replace(snap.training, run=vs.training.run + 1)  # a new run: never the last document's
+        self.mark_saved()
         self.reset.emit()
         vs.training_changed.emit()
 

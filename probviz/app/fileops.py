@@ -50,6 +50,7 @@ class FileOps(QObject):
         self.autosave_timer = QTimer(self, singleShot=True, interval=AUTOSAVE_DELAY_MS)
         self.autosave_timer.timeout.connect(self.autosave)
         self.doc.undo_stack.indexChanged.connect(self._edited)
+        self.doc.view_state.analysis_changed.connect(self._edited)
         self._example_data = None
         self.doc.reset.connect(self._on_reset)
         self._autosave: Autosave | None = None  # made on first use: one file and lock per instance
@@ -90,7 +91,7 @@ class FileOps(QObject):
     def is_users_work(self) -> bool:
         """Unsaved changes worth asking about: anything but a built-in example whose points, classes and
         truth are as it opened them (a model, a layer set or a probe tried in class is not work)."""
-        if self.doc.undo_stack.isClean():
+        if not self.doc.is_modified():
             return False
         return not (self.path is None and self._example_data is not None
                     and self._example_data == self._data_fingerprint())
@@ -211,7 +212,7 @@ class FileOps(QObject):
             return False
         self.path = path
         self.doc.title = os.path.basename(path)
-        self.doc.undo_stack.setClean()
+        self.doc.mark_saved()
         self.add_recent(path)
         self.title_changed.emit()
         self.message.emit(f"Saved {os.path.basename(path)}")
@@ -251,16 +252,16 @@ class FileOps(QObject):
         return str(self.settings.value("export_folder", self.folder()))
 
     # --- autosave ------------------------------------------------------------------------------
-    def _edited(self, _index):
+    def _edited(self, *_):
         if not shiboken6.isValid(self.doc.undo_stack):  # the window is being torn down
             return
-        if self.autosave_enabled and not self.doc.undo_stack.isClean():
+        if self.autosave_enabled and self.doc.is_modified():
             self.autosave_timer.start()
 
     def autosave(self):
         if not self.autosave_enabled:
             return
-        if self.doc.undo_stack.isClean():
+        if not self.doc.is_modified():
             self.clear_autosave()
             return
         session = self.doc.to_session()
@@ -280,7 +281,7 @@ class FileOps(QObject):
         self.autosave_timer.stop()
         if not self.autosave_enabled:
             return
-        unsaved = keep_unsaved and not self.doc.undo_stack.isClean()
+        unsaved = keep_unsaved and self.doc.is_modified()
         if unsaved:
             self.autosave()
         if self._autosave is not None or unsaved:
@@ -318,7 +319,7 @@ class FileOps(QObject):
         else:
             self.path = None
             self.doc.title = session.dataset.name or "untitled"
-        self.doc.undo_stack.resetClean()  # restored work is unsaved work
+        self.doc.mark_unsaved()  # restored work is unsaved work
         self.autosave()  # now ours, before the old copy goes
         newest.drop()
         self.title_changed.emit()

@@ -58,7 +58,7 @@ def measure(models, n: int = 1000, k: int = 3, moves: int = 40, size=(1000, 700)
         QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, p)
         times = 1000 * np.array(times[3:])  # the first moves start the drag
         out[name] = {"median_ms": float(np.median(times)), "p95_ms": float(np.percentile(times, 95))}
-    win.doc.undo_stack.setClean()
+    win.doc.mark_saved()
     win.close()
     return out
 
@@ -87,7 +87,7 @@ def measure_training(n: int = 1000, k: int = 2, steps: int = 40, size=(1000, 700
                 times.append(time.perf_counter() - t0)
             times = 1000 * np.array(times[3:])
             out[f"{name} {optimizer}"] = {"median_ms": float(np.median(times)), "p95_ms": float(np.percentile(times, 95))}
-    win.doc.undo_stack.setClean()
+    win.doc.mark_saved()
     win.close()
     return out
 
@@ -127,7 +127,7 @@ def measure_scale(n: int = 1_000_000, k: int = 5, repeat: int = 5, size=(1000, 7
         app.processEvents()
         win.canvas.viewport().repaint()
         pan.append(time.perf_counter() - t)  # the GUI thread's part; the new grid follows from the worker
-    win.doc.undo_stack.setClean()
+    win.doc.mark_saved()
     win.close()
     med = lambda v: float(1000 * np.median(v))  # noqa: E731
     return {"n": n, "k": k, "show_ms": load_ms, "switch_model_ms": med(switch),
@@ -205,7 +205,7 @@ def measure_real(models, n: int = 10_000, k: int = 3, moves: int = 60, size=(100
         ms = 1000 * np.array(latencies[5:])  # the first moves start the drag
         out[name] = ({"median_ms": float(np.median(ms)), "p95_ms": float(np.percentile(ms, 95)),
                       "frames": int(len(ms))} if len(ms) else {"error": "no frames measured"})
-        win.doc.undo_stack.setClean()
+        win.doc.mark_saved()
     win.close()
     return out
 
@@ -274,6 +274,6 @@ def measure_stalls(n: int = 200_000, k: int = 3, size=(1000, 700)) -> dict:
             row["change shrinkage"] = stall(lambda: win.doc.set_param("reg_covar", 0.1))
         out[name] = row
     heart.stop()
-    win.doc.undo_stack.setClean()
+    win.doc.mark_saved()
     win.close()
     return {"n": n, "k": k, "stalls": out}

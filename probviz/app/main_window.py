@@ -127,7 +127,7 @@ class MainWindow(QMainWindow):
         view.analysis_changed.connect(self.refitter.refit)
         doc.truth_changed.connect(self.refitter.redraw)
         view.active_class_changed.connect(self._on_active_class)
-        self.doc.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        self.doc.modified_changed.connect(self._on_modified_changed)
         self.canvas.hovered.connect(lambda *_: self._refresh_hover())
         self.canvas.left.connect(self._refresh_hover)
         self.canvas.vb.sigRangeChanged.connect(lambda *_: self._view_moved())
@@ -585,7 +585,7 @@ class MainWindow(QMainWindow):
 
     def update_title(self):
         self.setWindowTitle(f"probviz — {self.doc.title or 'untitled'}[*]")
-        self.setWindowModified(not self.doc.undo_stack.isClean())
+        self.setWindowModified(self.doc.is_modified())
 
     def load_session(self, session):
         self.doc.load_session(session)  # the reset clears the selection and retitles the window
@@ -648,8 +648,8 @@ class MainWindow(QMainWindow):
         """Large fits run on a worker thread: say so while one is under way."""
         self.busy_label.setText("fitting…" if busy else "")
 
-    def _on_clean_changed(self, clean: bool):
-        self.setWindowModified(not clean)
+    def _on_modified_changed(self, modified: bool):
+        self.setWindowModified(modified)
 
     # --- document -> view -------------------------------------------------------------------
     def _on_reset(self):

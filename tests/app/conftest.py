@@ -16,7 +16,7 @@ def window(qtbot):
         settings.remove(key)
     win = MainWindow()
     # pytest-qt closes widgets before fixtures tear down: mark the work saved first
-    qtbot.addWidget(win, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    qtbot.addWidget(win, before_close_func=lambda w: w.doc.mark_saved())
     win.resize(1100, 750)
     win.show()
     qtbot.waitExposed(win)

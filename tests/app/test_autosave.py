@@ -27,7 +27,7 @@ def folder(tmp_path, monkeypatch):
 
 def new_window(qtbot, monkeypatch, answer=QMessageBox.StandardButton.Yes):
     win = MainWindow()
-    qtbot.addWidget(win, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    qtbot.addWidget(win, before_close_func=lambda w: w.doc.mark_saved())
     win.show()
     win.doc.new()
     asked = []
@@ -80,7 +80,7 @@ def test_two_instances_have_their_own_autosaves(qtbot, monkeypatch, folder):
     assert not b.files.offer_restore() and asked == []  # A is alive: nothing to restore
     edit_and_autosave(qtbot, b, [(-3, 0)])
     assert a.files.autosave_file.path != b.files.autosave_file.path
-    b.doc.undo_stack.setClean()
+    b.doc.mark_saved()
     b.close()
     assert not os.path.exists(b.files.autosave_file.path)
     kept = read_session(a.files.autosave_file.path).dataset
@@ -136,7 +136,7 @@ def test_a_signal_ends_the_app_keeping_unsaved_work(qtbot, monkeypatch, folder, 
 def test_a_signal_with_nothing_unsaved_leaves_nothing(qtbot, monkeypatch, folder):
     r = run_instance(folder, """
         win.doc.add_points([[1.0, 2.0]], 0)
-        win.doc.undo_stack.setClean()
+        win.doc.mark_saved()
         os.kill(os.getpid(), signal.SIGTERM)
     """)
     assert r.returncode == 0, r.stderr

@@ -34,7 +34,7 @@ def test_opens_on_the_fruit_example(qtbot):
     from probviz.data import examples
 
     win = MainWindow()
-    qtbot.addWidget(win, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    qtbot.addWidget(win, before_close_func=lambda w: w.doc.mark_saved())
     win.load(examples.load("fruit"))
     win.show()
     settle(win)
@@ -334,7 +334,7 @@ def test_a_new_document_clears_the_selection(qtbot, window):
     build_three_classes(qtbot, window)
     key(qtbot, window, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     assert len(window.canvas.selection) == len(window.doc.X)
-    window.doc.undo_stack.setClean()
+    window.doc.mark_saved()
     window.open_example("xor")
     settle(window)
     assert len(window.canvas.selection) == 0 and len(window.canvas.selected.data) == 0

@@ -264,7 +264,7 @@ def test_window_size_panel_and_export_folder_are_remembered(qtbot, window, tmp_p
     window.save_settings()
     from probviz.app.main_window import MainWindow
     again = MainWindow()
-    qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    qtbot.addWidget(again, before_close_func=lambda w: w.doc.mark_saved())
     assert (again.width(), again.height()) == (700, 500)
     assert again.dockWidgetArea(again.dock) == Qt.DockWidgetArea.LeftDockWidgetArea
     assert again.files.export_folder() == str(tmp_path)
@@ -281,11 +281,11 @@ def test_the_first_start_follows_the_desktops_light_or_dark(qtbot, monkeypatch, 
     monkeypatch.setattr("probviz.app.main_window.desktop_prefers_dark", lambda: dark)
     try:
         win = MainWindow()
-        qtbot.addWidget(win, before_close_func=lambda w: w.doc.undo_stack.setClean())
+        qtbot.addWidget(win, before_close_func=lambda w: w.doc.mark_saved())
         assert win.dark_action.isChecked() == dark and win.canvas.style.dark == dark
         win.set_dark(not dark)  # chosen: remembered over the desktop's preference
         again = MainWindow()
-        qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+        qtbot.addWidget(again, before_close_func=lambda w: w.doc.mark_saved())
         assert again.dark_action.isChecked() == (not dark)
     finally:
         QSettings().remove("dark")
@@ -347,7 +347,7 @@ def test_ending_in_presentation_mode_does_not_hide_the_panel_next_time(qtbot, wi
     assert not window.dock.isVisible()
     window.save_settings()  # as when the app is closed, or ended by a signal, while presenting
     again = MainWindow()
-    qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    qtbot.addWidget(again, before_close_func=lambda w: w.doc.mark_saved())
     again.show()
     assert again.dock.isVisible()
 
@@ -388,7 +388,7 @@ def test_presentation_twice_and_a_restart_leave_the_docks_as_they_were(qtbot, wi
     assert window.canvas.view_bounds() == pytest.approx(view)
     window.save_settings()  # a restart
     again = MainWindow()
-    qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    qtbot.addWidget(again, before_close_func=lambda w: w.doc.mark_saved())
     again.show()
     qtbot.waitExposed(again)
     assert dock_state(again)[:2] == before[:2]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 from guihelp import click, settle
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from probviz.app.main_window import MainWindow
@@ -73,7 +74,7 @@ def test_save_and_reopen_a_session(qtbot, window, monkeypatch, tmp_path):
     saved_view = window.canvas.view_bounds()
 
     other = MainWindow()
-    qtbot.addWidget(other, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    qtbot.addWidget(other, before_close_func=lambda w: w.doc.mark_saved())
     other.files.autosave_enabled = False
     other.show()
     assert other.open_path(str(path))
@@ -140,3 +141,45 @@ def test_a_long_load_shows_progress_and_can_be_cancelled(qtbot, window, monkeypa
     assert window.open_path(str(big))
     settle(window)
     assert len(window.doc.X) == 60_000 and [c.name for c in window.doc.classes] == ["a", "b"]
+
+
+def test_the_labs_settings_are_unsaved_work_until_saved(qtbot, window, monkeypatch, tmp_path):
+    """The compared model and the split are written into the session file: choosing them in the Lab marks
+    the window modified, closing asks about them, and a save (or choosing them back) clears the mark."""
+    from pressing import choose, step
+
+    from probviz.data.examples import session
+    from probviz.data.session import write_session
+
+    asked = []
+    monkeypatch.setattr(window, "error", lambda title, text: None)
+    monkeypatch.setattr(window.files, "ask_save", lambda: asked.append(1) or QMessageBox.StandardButton.Cancel)
+    path = tmp_path / "lesson.probviz"
+    write_session(str(path), session("fruit"))
+    assert window.open_path(str(path))
+    settle(window)
+    window.lab_dock.show()
+    window.lab_dock.raise_()
+    assert not window.isWindowModified()
+    lab = window.lab
+    choose(qtbot, lab.compare, lab.compare.findData("logistic"))
+    settle(window)
+    assert window.doc.view_state.compare == "logistic" and window.isWindowModified()
+    window.close()  # refused: the question is answered Cancel
+    assert asked == [1] and window.isVisible()
+    choose(qtbot, lab.compare, lab.compare.findData(None))  # back as saved: nothing to save
+    settle(window)
+    assert window.doc.view_state.compare is None and not window.isWindowModified()
+    step(qtbot, lab.held.spin)
+    settle(window)
+    assert window.doc.view_state.split[0] > 0 and window.isWindowModified()
+    monkeypatch.setattr(window.files, "ask_save", lambda: QMessageBox.StandardButton.Save)
+    from PySide6.QtWidgets import QApplication
+    window.activateWindow()  # the combo box's list took the activation with it
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    settle(window)
+    assert not window.isWindowModified()
+    from probviz.data.session import read_session
+    from probviz.snapshot import from_session
+    assert from_session(read_session(str(path))).split == window.doc.view_state.split

@@ -148,7 +148,7 @@ def reset_window(win, example, model, base_doc, base_view) -> None:
     lab.mode.setCurrentIndex(0)
     win.canvas.set_selection([])
     win.dock.raise_()
-    if document_state(win.doc) != base_doc or not win.doc.undo_stack.isClean() or win.doc.undo_stack.count():
+    if document_state(win.doc) != base_doc or win.doc.is_modified() or win.doc.undo_stack.count():
         start(win, example, model)
         t.reset()
     if win.canvas.view_bounds() != base_view:

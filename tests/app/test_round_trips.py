@@ -90,7 +90,7 @@ def test_a_restart_opens_the_window_as_it_was_closed(qtbot, fruit):
     before = layout(fruit)
     fruit.save_settings()
     again = MainWindow()
-    qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    qtbot.addWidget(again, before_close_func=lambda w: w.doc.mark_saved())
     again.show()
     qtbot.waitExposed(again)
     settle(again)
@@ -108,7 +108,7 @@ def test_presentation_on_and_off_then_a_restart_keeps_every_dock(qtbot, fruit):
         settle(fruit)
     fruit.save_settings()
     again = MainWindow()
-    qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    qtbot.addWidget(again, before_close_func=lambda w: w.doc.mark_saved())
     again.show()
     qtbot.waitExposed(again)
     try:

@@ -131,11 +131,11 @@ def test_a_layout_saved_before_the_new_docks_is_not_restored(qtbot, window):
     try:
         settings.setValue("state", old.saveState())
         fresh = MainWindow()
-        qtbot.addWidget(fresh, before_close_func=lambda w: w.doc.undo_stack.setClean())
+        qtbot.addWidget(fresh, before_close_func=lambda w: w.doc.mark_saved())
         assert set(fresh.tabifiedDockWidgets(fresh.dock)) == {fresh.training_dock, fresh.lab_dock}
         fresh.save_settings()  # the new version: restored as saved
         again = MainWindow()
-        qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+        qtbot.addWidget(again, before_close_func=lambda w: w.doc.mark_saved())
         assert set(again.tabifiedDockWidgets(again.dock)) == {again.training_dock, again.lab_dock}
     finally:
         settings.remove("state")
