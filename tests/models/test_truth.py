@@ -420,3 +420,46 @@ def test_a_mixtures_error_integral_stops_when_asked_and_nothing_is_remembered():
     calls = []
     analysis.compute_errors(t, [], cancelled=lambda: calls.append(1) or len(calls) > 2)
     assert analysis.known_errors(t, []) == ({}, True) and len(calls) == 3
+
+
+@settings(max_examples=examples(30) if not MUTATION else 6, deadline=None)
+@given(seed=st.integers(0, 10_000), per_class=st.integers(2, 4), model=st.sampled_from(["lda", "logistic"]),
+       offset=st.sampled_from([0.0, 1e6, -3e4]), scale=st.sampled_from([1.0, 1e-3, 1e3]),
+       swap=st.booleans())
+def test_a_two_class_linear_rules_error_in_closed_form_is_the_line_integral(seed, per_class, model, offset, scale, swap):
+    """Two Gaussian classes and a linear rule: the error is Phi of each class's projected mean over its
+    projected spread (the fast path the learning curves take); the line integral (quad over x1 of each
+    line's wrong mass, the path every other rule takes) must agree, on 2-4 points a class, far off the
+    origin and at any scale, the model's classes in either order of the truth's."""
+    from probviz.models.truth import _integrate_errors, model_cuts
+
+    rng = np.random.default_rng(seed)
+    covs = []
+    for _ in range(2):
+        A = rng.normal(0, 1, (2, 2))
+        covs.append((A @ A.T + 0.2 * np.eye(2)) * scale ** 2)
+    t = Truth.make(rng.uniform(0.2, 1, 2), offset + scale * rng.normal(0, 1.5, (2, 2)), covs)
+    X, y = t.sample_counts([per_class, per_class], seed)
+    m = create(model).fit(X, y)
+    idx = np.array([1, 0]) if swap else np.arange(2)
+    closed = error_rate(t, m, idx)
+    line = _integrate_errors(t, lambda a: model_cuts(m, a), lambda Q: idx[np.argmax(m.decision_function(Q), axis=1)])
+    assert closed == pytest.approx(line, abs=1e-7)
+
+
+def test_the_closed_form_is_taken_only_where_it_holds(monkeypatch):
+    """Two classes and a linear rule skip the integral; a quadratic rule, three classes or a mixture do not."""
+    import probviz.models.truth as truth_module
+
+    calls = []
+    real = truth_module._integrate_errors
+    monkeypatch.setattr(truth_module, "_integrate_errors", lambda *a, **k: calls.append(1) or real(*a, **k))
+    fruit = load("fruit")
+    error_rate(fruit.truth, create("lda").fit(fruit.X, fruit.labels))
+    assert calls == []
+    error_rate(fruit.truth, create("qda").fit(fruit.X, fruit.labels))
+    assert calls == [1]
+    three = Truth.make([1, 1, 1], [[0, 0], [3, 0], [0, 3]], [np.eye(2)] * 3)
+    X, y = three.sample(30, 0)
+    error_rate(three, create("lda").fit(X, y))
+    assert calls == [1, 1]
