@@ -281,6 +281,16 @@ def _sample(args) -> int:
     return 0
 
 
+def _progress_line(what: str):
+    """A progress callback that keeps one line of a terminal's standard error up to date (and clears it
+    at the end); the computation goes on as long as it returns True."""
+    def progress(done: int, total: int) -> bool:
+        sys.stderr.write(f"\r{done} of {total} {what}" + (" " if done < total else "\r\033[K"))
+        sys.stderr.flush()
+        return True
+    return progress
+
+
 def _curve(args) -> int:
     """``probviz curve``: learning curves against the truth."""
     from probviz.data.inputs import load_session
@@ -310,7 +320,8 @@ def _curve(args) -> int:
     session = load_session(args.source)
     truth = _need_truth(session, args.source)
     params = session.params
-    result = learning_curve(truth, [(n, params.get(n, {})) for n in names], sizes, args.seeds)
+    result = learning_curve(truth, [(n, params.get(n, {})) for n in names], sizes, args.seeds,
+                            progress=_progress_line("training sets") if sys.stderr.isatty() else None)
     if args.output:
         from PySide6.QtWidgets import QApplication
 

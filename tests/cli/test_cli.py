@@ -251,3 +251,32 @@ def test_bash_completion_completes_commands_and_choices(tmp_path):
     assert "leastsquares" in complete("export", "x", "--model", "")
     zsh = run("completion", "zsh")
     assert zsh.returncode == 0 and zsh.stdout.startswith("#compdef probviz")
+
+
+def test_curve_shows_its_progress_on_a_terminal_and_nothing_in_a_pipe():
+    """A learning curve takes seconds: on a terminal its standard error counts the training sets (one
+    line, cleared at the end); piped, standard error stays empty."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "probviz", "curve", "example:fruit", "--sizes", "4,8", "--seeds", "3"]
+    parent, child = pty.openpty()
+    run = subprocess.run(command, stdout=subprocess.PIPE, stderr=child, timeout=120)
+    os.close(child)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(parent, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(parent)
+    assert run.returncode == 0
+    text = seen.decode()
+    assert "1 of 6 training sets" in text and "6 of 6 training sets" in text and text.endswith("\r\x1b[K")
+    piped = subprocess.run(command, capture_output=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == b"" and b"Bayes error" in piped.stdout
