@@ -463,3 +463,19 @@ def test_the_closed_form_is_taken_only_where_it_holds(monkeypatch):
     X, y = three.sample(30, 0)
     error_rate(three, create("lda").fit(X, y))
     assert calls == [1, 1]
+
+
+def test_a_mixtures_cuts_converge_like_newtons_method(monkeypatch):
+    """Refining a bracket a 1024-point grid left takes a handful of steps (quadratic convergence from a
+    1/1000 bracket); a wrong slope or a lost safeguard would fall back to ~35 halvings."""
+    import probviz.models.truth as truth_module
+
+    t = _random_mixture(3, 4, 3)
+    calls = []
+    real = truth_module._pair_gap
+    monkeypatch.setattr(truth_module, "_pair_gap", lambda *a: calls.append(1) or real(*a))
+    for a in np.linspace(-4, 4, 9):
+        calls.clear()
+        cuts = truth_module._bayes_cuts(t, a)
+        if len(cuts):
+            assert len(calls) <= 8, (a, len(cuts), len(calls))
