@@ -290,11 +290,40 @@ def _real_roots(d: np.ndarray) -> list:
     return list(r.real[np.abs(r.imag) <= 1e-9 * (1 + np.abs(r.real))])
 
 
+def _low_degree_roots(D: np.ndarray) -> np.ndarray:
+    """The real roots of many polynomials of degree at most 2 (rows of D, highest power first), at once:
+    what ``_real_roots`` gives row by row, by the stable quadratic formula (a tangency's pair, complex by
+    a rounding, kept as one double root, as ``_real_roots`` keeps it)."""
+    top = np.max(np.abs(D), axis=1, keepdims=True)
+    D = D / np.where(top > 0, top, 1.0)  # the same roots; b^2 and 4ac neither overflow nor underflow
+    a, b, c = (D[:, -3], D[:, -2], D[:, -1]) if D.shape[1] == 3 else (np.zeros(len(D)), D[:, -2], D[:, -1])
+    out = []
+    line = (a == 0) & (b != 0)
+    out.append(-c[line] / b[line])
+    q = a != 0
+    a, b, c = a[q], b[q], c[q]
+    disc = b * b - 4 * a * c
+    with np.errstate(divide="ignore", invalid="ignore"):
+        root = np.sqrt(np.abs(disc))
+        two = disc >= 0
+        s = -0.5 * (b + np.where(b >= 0, root, -root))
+        out += [(s / a)[two], np.where(s != 0, c / s, s / a)[two]]
+        # complex pair re +- i im, im = sqrt(-disc) / 2|a|: real enough when im <= 1e-9 (1 + |re|) (np.roots's test)
+        re, im = -b / (2 * a), root / (2 * np.abs(a))
+        near = ~two & (im <= 1e-9 * (1 + np.abs(re)))
+    out += [re[near], re[near]]
+    return np.concatenate(out)
+
+
 def model_cuts(model, a: float) -> np.ndarray:
     """x2 values on the line x1 = a where ``model``'s decision may change: real roots of every pairwise
     score difference, and of the discriminant lines it draws (one-vs-rest, one-vs-one)."""
     P = _line_scores(model.scores_, a)
-    roots = [r for k in range(len(P)) for j in range(k + 1, len(P)) for r in _real_roots(P[k] - P[j])]
+    k, j = np.triu_indices(len(P), 1)
+    if P.shape[1] <= 3:  # linear and quadratic scores: every pair at once
+        roots = list(_low_degree_roots(P[k] - P[j]))
+    else:
+        roots = [r for k_, j_ in zip(k, j) for r in _real_roots(P[k_] - P[j_])]
     lines = model.lines(None) if hasattr(model, "lines") else None
     for _, _, poly in lines or []:
         roots += _real_roots(_line_scores(poly, a)[0])
@@ -401,13 +430,9 @@ def _integrate_errors(truth: Truth, cuts_of, decide, cancelled=None) -> float:
         ends = np.r_[lo, cuts, hi]  # the segments' owners are asked inside them, at any scale
         mids = 0.5 * (ends[1:] + ends[:-1])
         owner = decide(np.column_stack([np.full(len(mids), a), mids]))
-        c = np.exp(log_c)
-        total = 0.0
-        for e0, e1, w in zip(edges[:-1], edges[1:], owner):
-            z0, z1 = (e0 - m) / s, (e1 - m) / s
-            mass = np.where(z0 > 0, ndtr(-z0) - ndtr(-z1), ndtr(z1) - ndtr(z0))  # no cancellation in a tail
-            total += float(np.sum((c * mass)[cls != w]))
-        return total
+        z0, z1 = (edges[:-1, None] - m) / s, (edges[1:, None] - m) / s  # (segments, components)
+        mass = np.where(z0 > 0, ndtr(-z0) - ndtr(-z1), ndtr(z1) - ndtr(z0))  # no cancellation in a tail
+        return float(np.sum((np.exp(log_c) * mass)[cls[None, :] != owner[:, None]]))
 
     lo, hi = truth._span()
     _, _, mu, _ = truth._flat()

@@ -479,3 +479,34 @@ def test_a_mixtures_cuts_converge_like_newtons_method(monkeypatch):
         cuts = truth_module._bayes_cuts(t, a)
         if len(cuts):
             assert len(calls) <= 8, (a, len(cuts), len(calls))
+
+
+COEF = st.one_of(st.just(0.0), st.builds(lambda m, e, sign: sign * m * 10.0 ** e, st.floats(0.1, 1),
+                                         st.integers(-6, 6), st.sampled_from([-1, 1])))
+
+
+@settings(max_examples=examples(300) if not MUTATION else 60, deadline=None)
+@given(rows=st.lists(st.tuples(COEF, COEF, COEF), min_size=1, max_size=6), linear=st.booleans(),
+       tangent=st.booleans())
+@example(rows=[(1.0, -2.0, 1.0)], linear=False, tangent=False)  # a double root
+@example(rows=[(0.0, 0.0, 3.0), (0.0, 2.0, -1.0)], linear=False, tangent=False)  # no root, then a line's
+def test_many_low_degree_roots_at_once_are_numpys_roots(rows, linear, tangent):
+    """The pairwise score differences' roots on a line, found all at once: every root numpy finds
+    (companion-matrix eigenvalues, row by row) to 1e-7 relative, and nothing else but a tangency's double
+    root, which numpy's eigenvalues may leave 1e-8 complex (a double root never changes the decision)."""
+    from probviz.models.truth import _low_degree_roots, _real_roots
+
+    D = np.array(rows, float)
+    if tangent and np.all(D[:, 0] != 0):  # b^2 = 4ac up to rounding: a tangency
+        D[:, 2] = D[:, 1] ** 2 / (4 * D[:, 0])
+    if linear:
+        D = D[:, 1:]
+    everything = _low_degree_roots(D)
+    assert len(everything) == sum(len(_low_degree_roots(r[None])) for r in D)  # rows are independent
+    for r in D:
+        mine, ref = np.sort(_low_degree_roots(r[None])), np.sort(np.asarray(_real_roots(r), float))
+        assert len(mine) <= len(r) - 1
+        for x in ref:
+            assert np.min(np.abs(mine - x), initial=np.inf) <= 1e-7 * max(1.0, abs(x)), (r, mine, ref)
+        if len(mine) > len(ref):  # a double root only
+            assert len(mine) == 2 and mine[0] == pytest.approx(mine[1], rel=1e-6, abs=1e-9), (r, mine, ref)
