@@ -22,7 +22,11 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(light: bool = False) -> argparse.ArgumentParser:
+    """The whole command line; ``light``: the commands and their own arguments only, not the model and
+    training options (those need the models, numpy and scipy: --help answers without them)."""
+    model_options, training_options = (lambda p: None, lambda p: None) if light else \
+        (add_model_options, add_training_options)
     p = _Parser(
         prog="probviz",
         description="See probabilistic classifiers: place points, pick a model, watch the posterior.",
@@ -35,10 +39,10 @@ def _parser() -> argparse.ArgumentParser:
 
     f = sub.add_parser("fit", help="fit a model and print its parameters")
     f.add_argument("input", help="a CSV file, a .probviz session, example:NAME, or - for standard input")
-    add_model_options(f)
+    model_options(f)
     f.add_argument("--json", action="store_true", help="print JSON")
     _column_options(f)
-    add_training_options(f)
+    training_options(f)
 
     sub.add_parser("examples", help="list the built-in examples")
 
@@ -71,9 +75,14 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--width", type=int, default=1200, help="figure width in pixels (default 1200)")
     c.add_argument("--height", type=int, default=900, help="figure height in pixels (default 900)")
 
-    from probviz.export_cli import add_parser as add_export
+    if light:
+        from probviz.export_cli import HELP
 
-    add_export(sub, _column_options, add_model_options)
+        sub.add_parser("export", help=HELP)
+    else:
+        from probviz.export_cli import add_parser as add_export
+
+        add_export(sub, _column_options, add_model_options)
 
     d = sub.add_parser("install-desktop", help="put probviz in the applications menu (desktop entry, "
                                                 "metainfo and icon in ~/.local/share)")
@@ -368,8 +377,31 @@ def main(argv: list[str] | None = None) -> int:
                   "file; see probviz --help", file=sys.stderr)
             return 2
         argv = ["gui", *argv]  # `probviz data.csv` opens the window on it
+    if argv[:1] in (["--version"], ["-h"], ["--help"]):  # answered without numpy, scipy or Qt
+        _parser(light=True).parse_args(argv[:1])
+    _print_anything()
     parser = _parser()
     args = parser.parse_args(argv)
+    try:
+        code = _run(parser, args)
+        if sys.stdout is not None:  # None in a windowed program on Windows
+            sys.stdout.flush()  # a reader that left early: found here, not at exit
+        return code
+    except BrokenPipeError:
+        # the reader (`| head`) has what it wanted: end quietly, as a filter does (Python's recipe)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _print_anything() -> None:
+    """Text any console can print: a character its encoding lacks ('π' on a Windows code page, an
+    emoji in a class name) is written as an escape instead of ending the command."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
+def _run(parser, args) -> int:
     command = args.command or "gui"
     try:
         if command == "fit":
@@ -398,6 +430,8 @@ def main(argv: list[str] | None = None) -> int:
 
             return export_main(args)
         return _gui(args)
+    except BrokenPipeError:
+        raise
     except (ValueError, OSError) as e:  # DataError is a ValueError
         print(f"probviz: error: {e}", file=sys.stderr)
         return 2

@@ -6,10 +6,10 @@ from __future__ import annotations
 import argparse
 import math
 
-from probviz.models import REGISTRY, info
-
 
 def _specs():
+    from probviz.models import REGISTRY
+
     seen = {}
     for model in REGISTRY.values():
         for spec in model.params:
@@ -47,6 +47,8 @@ def _priors(text: str) -> list[float]:
 
 def add_model_options(p) -> None:
     """--model and one flag per model parameter (--l2, --basis, --standardize, --reg-covar), --priors."""
+    from probviz.models import REGISTRY
+
     names = ", ".join(REGISTRY)
     p.add_argument("--model", choices=tuple(REGISTRY), help=f"one of {names} (default: the session's, else lda)")
     for name, spec in _specs().items():
@@ -64,6 +66,8 @@ def add_model_options(p) -> None:
 
 def model_overrides(args, model: str) -> dict:
     """The parameters given on the command line; a flag the chosen model does not take is an error."""
+    from probviz.models import info
+
     own = {spec.name for spec in info(model).params}  # an unknown model fails here, listing the models
     out = {}
     for name in _specs():

@@ -8,8 +8,11 @@ from dataclasses import replace
 from probviz.layers import LAYERS, parse_layers
 
 
+HELP = "draw a figure (PNG, SVG or PDF) without opening a window"
+
+
 def add_parser(sub, column_options, model_options):
-    e = sub.add_parser("export", help="draw a figure (PNG, SVG or PDF) without opening a window")
+    e = sub.add_parser("export", help=HELP)
     e.add_argument("input", help="a CSV file, a .probviz session or example:NAME")
     e.add_argument("-o", "--output", required=True, help="the figure file; .png, .svg or .pdf")
     e.add_argument("--width", type=int, default=1200, help="width in pixels (default 1200)")

@@ -171,6 +171,7 @@ class Document(QObject):
         self.theta = 0.0  # reject threshold of the decision layer
         self.truth = None  # a probviz.models.truth.Truth: the model the points come from, if known
         self._stroke = 0
+        self.read_notes: list[str] = []
         self._saved_analysis = self._analysis()
         self._modified = False
         self.undo_stack.cleanChanged.connect(self._check_modified)
@@ -231,6 +232,7 @@ class Document(QObject):
         self.description = data.description
         self.probe = data.probe
         self.truth = data.truth
+        self.read_notes = list(data.notices)  # what the reader said (an encoding): shown until the next file
         self.priors = None
         self.view_state.view = data.view
         self.view_state.active_class = 0

@@ -134,7 +134,8 @@ class FileOps(QObject):
             return False
         self.add_recent(path)
         self.title_changed.emit()
-        self.message.emit(f"Opened {os.path.basename(path)}: {len(self.doc.X)} points")
+        notices = [] if path.lower().endswith(".probviz") else list(data.notices)
+        self.message.emit("  ·  ".join([f"Opened {os.path.basename(path)}: {len(self.doc.X)} points"] + notices))
         return True
 
     def _read_data(self, path: str):

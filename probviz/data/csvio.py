@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from probviz.data.dataset import Dataset
-from probviz.data.files import MAX_ABS, MAX_BYTES, MAX_CLASSES, DataError, check_name, decode_text, read_bytes
+from probviz.data.files import (MAX_ABS, MAX_BYTES, MAX_CLASSES, DataError, check_name, decode_table,
+                                 read_bytes)
 
 __all__ = ["DataError", "MAX_BYTES", "CsvLayout", "inspect_csv", "parse_csv", "read_csv", "write_csv"]
 
@@ -75,8 +76,9 @@ def _to_float(s: str, decimal_comma: bool) -> float:
 
 
 def read_text(path: str) -> str:
-    """The file's text, or a DataError for missing, huge, special, binary or undecodable files."""
-    return decode_text(read_bytes(path), os.path.basename(path))
+    """The file's text (UTF-8, UTF-16 or Windows-1252), or a DataError for missing, huge, special,
+    binary or undecodable files."""
+    return decode_table(read_bytes(path), os.path.basename(path))[0]
 
 
 def _blank_preamble(text: str) -> tuple[str, str | None]:
@@ -263,7 +265,16 @@ def read_csv(path: str, x=None, y=None, label=None, progress=None) -> Dataset:
     called as the rows are parsed (from the thread that reads); when it returns False the read
     stops with :class:`Cancelled`.
     """
-    return parse_csv(read_text(path), os.path.basename(path), x, y, label, progress)
+    name = os.path.basename(path)
+    text, notice = decode_table(read_bytes(path), name)
+    return noting(parse_csv(text, name, x, y, label, progress), notice)
+
+
+def noting(data: Dataset, notice: str | None) -> Dataset:
+    """``data`` with the reader's ``notice`` (the encoding it read) first among its notices."""
+    if notice:
+        data.notices.insert(0, notice)
+    return data
 
 
 def parse_csv(text: str, name: str, x=None, y=None, label=None, progress=None) -> Dataset:

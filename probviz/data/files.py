@@ -82,6 +82,27 @@ def decode_text(raw: bytes, name: str) -> str:
     return text
 
 
+def decode_table(raw: bytes, name: str) -> tuple[str, str | None]:
+    """A CSV's text and, when it was not UTF-8, a notice naming the encoding read: UTF-16 (Excel's
+    "Unicode text"), or Windows-1252, what Excel on Windows writes as plain "CSV" (é, ü, € and the
+    curly quotes as single bytes), tried only when the bytes are not UTF-8."""
+    try:
+        text = decode_text(raw, name)
+    except DataError:
+        if b"\x00" in raw[:65536] or raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            raise  # binary, or UTF-16 that does not decode: Windows-1252 would read it as noise
+        try:
+            text = raw.decode("cp1252")
+        except UnicodeDecodeError as e:
+            line = raw[: e.start].count(b"\n") + 1
+            raise DataError(f"{name}, line {line}: neither UTF-8 nor Windows-1252 text (save the file as UTF-8)") \
+                from None
+        return text, f"{name} is not UTF-8: read as Windows-1252 text"
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in raw[:4096]:
+        return text, f"{name}: read as UTF-16 text"
+    return text, None
+
+
 def _looks_like_utf16(head: bytes) -> bool:
     """Mostly ASCII text written as UTF-16 without a BOM: every other byte is zero."""
     if len(head) < 4:

@@ -29,17 +29,17 @@ def read_stdin(stream=None):
     """Standard input ("-"): a session's JSON when it starts with "{", else CSV; bounded like a file."""
     import sys
 
-    from probviz.data.csvio import parse_csv
-    from probviz.data.files import MAX_BYTES, decode_text
+    from probviz.data.csvio import noting, parse_csv
+    from probviz.data.files import MAX_BYTES, decode_table, decode_text
     from probviz.data.session import Session, from_json
 
     raw = (stream or sys.stdin.buffer).read(MAX_BYTES + 1)
     if len(raw) > MAX_BYTES:
         raise DataError(f"standard input: over {MAX_BYTES // 2**20} MB, the limit")
-    text = decode_text(raw, "standard input")
+    text, notice = decode_table(raw, "standard input")
     if text.lstrip().startswith("{"):
-        return from_json(text, "standard input")
-    data = parse_csv(text, "standard input")
+        return from_json(decode_text(raw, "standard input"), "standard input")  # a session is UTF-8
+    data = noting(parse_csv(text, "standard input"), notice)
     return Session(data, view=data.view)
 
 

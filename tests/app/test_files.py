@@ -183,3 +183,13 @@ def test_the_labs_settings_are_unsaved_work_until_saved(qtbot, window, monkeypat
     from probviz.data.session import read_session
     from probviz.snapshot import from_session
     assert from_session(read_session(str(path))).split == window.doc.view_state.split
+
+
+def test_a_windows_csv_opens_and_the_status_line_names_its_encoding(qtbot, window, monkeypatch, tmp_path):
+    quiet(window, monkeypatch)
+    path = tmp_path / "fruit.csv"
+    path.write_bytes("x,y,fruit\n1,2,pomme\n2,3,pêche\n3,1,pêche\n0,0,pomme\n".encode("cp1252"))
+    assert window.open_path(str(path))
+    settle(window)
+    assert [c.name for c in window.doc.classes] == ["pomme", "pêche"]
+    assert "fruit.csv is not UTF-8: read as Windows-1252 text" in window.message.text()

@@ -40,7 +40,7 @@ def test_quirky_files_load(name, classes, labels, axes):
     ("inf.csv", "inf.csv, line 4: x is inf; values must be finite"),
     ("not_a_number.csv", "not_a_number.csv, line 3: y is 'oops', not a number"),
     ("binary.csv", "binary.csv: this is a binary file, not text"),
-    ("latin1.csv", "latin1.csv, line 2: not UTF-8 text"),
+    ("not_text.csv", "not_text.csv, line 2: neither UTF-8 nor Windows-1252 text"),
 ])
 def test_bad_files_say_file_and_line(name, message):
     with pytest.raises(DataError) as err:
