@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Remove what install.sh put in place.
+# Remove what install.sh put in place (and nothing else: the data folder with its autosaves stays).
 set -euo pipefail
-data="${XDG_DATA_HOME:-$HOME/.local/share}"
-if [ -x "$data/probviz/probviz" ]; then "$data/probviz/probviz" install-desktop --uninstall; fi
-rm -rf "$data/probviz"
-if [ -L "$HOME/.local/bin/probviz" ]; then rm "$HOME/.local/bin/probviz"; fi
+dest="$HOME/.local/lib/probviz"
+if [ -f "$dest/.probviz-bundle" ]; then
+    "$dest/probviz" install-desktop --uninstall || true
+    rm -rf "$dest"
+fi
+link="$HOME/.local/bin/probviz"
+if [ -L "$link" ] && [ "$(readlink "$link")" = "$dest/probviz" ]; then rm "$link"; fi
 echo "probviz is uninstalled."

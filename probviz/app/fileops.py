@@ -56,11 +56,19 @@ class FileOps(QObject):
         self._autosave: Autosave | None = None  # made on first use: one file and lock per instance
         # a test may turn autosave off: the window decides
         self.autosave_enabled = True
+        self.autosave_problem: str | None = None
 
     @property
-    def autosave_file(self) -> Autosave:
-        if self._autosave is None:
-            self._autosave = Autosave()
+    def autosave_file(self) -> Autosave | None:
+        """This instance's autosave, made on first use; None when its folder cannot be made (a file where
+        the folder belongs, no permission): autosave is then off, and the status line says why."""
+        if self._autosave is None and self.autosave_enabled:
+            try:
+                self._autosave = Autosave()
+            except OSError as e:
+                self.autosave_enabled = False
+                self.autosave_problem = f"autosave is off: {e.filename or 'its folder'}: {e.strerror or e}"
+                self.message.emit(self.autosave_problem)
         return self._autosave
 
     # --- asking ---------------------------------------------------------------------------
@@ -267,8 +275,11 @@ class FileOps(QObject):
             return
         session = self.doc.to_session()
         session.extra["source"] = os.path.abspath(self.path) if self.path else None  # where to save it back
+        saver = self.autosave_file
+        if saver is None:
+            return
         try:
-            self.autosave_file.write(session)
+            saver.write(session)
         except (OSError, ValueError):
             pass  # autosave is a safety net; the status line is no place for its failures
 
@@ -285,14 +296,16 @@ class FileOps(QObject):
         unsaved = keep_unsaved and self.doc.is_modified()
         if unsaved:
             self.autosave()
-        if self._autosave is not None or unsaved:
-            self.autosave_file.release(keep=unsaved)
+        saver = self.autosave_file if self._autosave is not None or unsaved else None
+        if saver is not None:
+            saver.release(keep=unsaved)
 
     def offer_restore(self) -> bool:
         """Offer the newest autosave that an ended instance left behind. True when it was restored."""
         if not self.autosave_enabled:
             return False
-        orphans = self.autosave_file.orphans()
+        saver = self.autosave_file
+        orphans = saver.orphans() if saver is not None else []
         if not orphans:
             return False
         newest, rest = orphans[0], orphans[1:]

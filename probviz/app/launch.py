@@ -33,6 +33,9 @@ def run_gui(path: str | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("probviz")
     app.setOrganizationName("probviz")
+    from probviz.desktop import APP_ID
+
+    app.setDesktopFileName(APP_ID)  # Wayland matches the window to its menu entry by this name
     from PySide6.QtGui import QIcon
 
     from probviz.resources import asset_path

@@ -748,6 +748,8 @@ class MainWindow(QMainWindow):
             parts.append(f"{len(doc.X):,} points drawn as a density image")
         lonely = [c.name for c, n in zip(doc.classes, counts) if n == 1]
         notices = [n for n in doc.read_notes if "single point" not in n] + list(res.notices)  # how the file was read
+        if self.files.autosave_problem:
+            notices.append(self.files.autosave_problem)
         if lonely and not any("single point" in n for n in notices):
             notices.append(f"class {', '.join(lonely)} has a single point")
         return "  ·  ".join(parts + notices)

@@ -165,3 +165,35 @@ def test_restored_work_keeps_its_file_name_and_saves_back_there(qtbot, monkeypat
     assert win.files.path == str(lesson)
     assert win.files.save()
     assert read_session(str(lesson)).dataset.X[-1].tolist() == [9.0, 9.0]
+
+
+def test_a_file_where_the_data_folder_belongs_leaves_the_window_working(tmp_path):
+    """A bundle once installed its executable at ~/.local/share/probviz/probviz, exactly Qt's data folder
+    for the app: the window never opened ("Not a directory: .../autosave"). Now it opens with the first
+    lesson, says autosave is off and why, and quits cleanly; the window names its desktop entry."""
+    import subprocess
+    import sys
+
+    home = tmp_path / "home"
+    (home / ".local" / "share" / "probviz").mkdir(parents=True)
+    (home / ".local" / "share" / "probviz" / "probviz").write_bytes(b"\x7fELF not a folder")
+    script = (
+        "import sys\n"
+        "from PySide6.QtCore import QTimer\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication(['probviz'])\n"
+        "def look():\n"
+        "    win = next(w for w in app.topLevelWidgets() if type(w).__name__ == 'MainWindow')\n"
+        "    print('TITLE', win.windowTitle()); print('STATUS', win.message.text())\n"
+        "    print('DESKTOP', app.desktopFileName()); win.close()\n"
+        "QTimer.singleShot(1500, look)\n"
+        "from probviz.app.launch import run_gui\n"
+        "sys.exit(run_gui())\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
+    env.update(HOME=str(home), QT_QPA_PLATFORM="offscreen")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr[-800:]
+    assert "TITLE probviz — fruit" in out.stdout
+    assert "autosave is off:" in out.stdout and "Not a directory" in out.stdout
+    assert "DESKTOP io.github.probviz.probviz" in out.stdout
+    assert (home / ".local" / "share" / "probviz" / "probviz").read_bytes() == b"\x7fELF not a folder"
