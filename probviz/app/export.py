@@ -9,6 +9,8 @@ same. Files are written atomically: a temporary file beside the target, then a r
 
 from __future__ import annotations
 
+import re
+
 import os
 from dataclasses import replace
 
@@ -181,6 +183,7 @@ def _render(ext, path, width, height, dpi, transparent, paint) -> None:
         gen.setResolution(dpi)  # width and height in mm: width / dpi inches
         gen.setTitle("probviz figure")
         paint(gen)
+        _generic_fonts(path)
     else:
         pdf = QPdfWriter(path)
         pdf.setResolution(dpi)
@@ -189,6 +192,21 @@ def _render(ext, path, width, height, dpi, transparent, paint) -> None:
         pdf.setTitle("probviz figure")
         pdf.setCreator("probviz")
         paint(pdf)
+
+
+def _generic_fonts(path: str) -> None:
+    """Qt writes the font's family as Qt names it ("Sans Serif", no CSS family), so a renderer without
+    it falls back at random. Name the family the figure was measured with, then others of its width,
+    then CSS's generic sans-serif."""
+    from PySide6.QtGui import QFont, QFontInfo
+
+    used = QFontInfo(QFont()).family().replace('"', "")  # the default font, as the figure uses it
+    families = ", ".join(dict.fromkeys([used, "DejaVu Sans", "Verdana", "Arial", "Helvetica", "sans-serif"]))
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    text = re.sub(r'font-family="[^"]*"', f'font-family="{families}"', text)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
 
 
 def learning_curves(result: dict):

@@ -139,6 +139,16 @@ def test_svg_tick_labels_are_text_at_their_ticks(qapp, tmp_path, grid_session):
         assert abs(x_text + 4.5 - x_px) < 6, (value, x_text, x_px)  # a digit is about 9 px wide at 15 px
 
 
+def test_svg_text_names_a_css_generic_family_last(qapp, tmp_path, grid_session):
+    """Qt writes font-family="Sans Serif", which no CSS renderer knows; every text names real families
+    and ends with the generic sans-serif, so any renderer draws a sans face of about the measured width."""
+    path = str(tmp_path / "f.svg")
+    export_figure(grid_session, path, W, H)
+    families = re.findall(r'font-family="([^"]*)"', open(path).read())
+    assert families and all(f.split(",")[-1].strip() == "sans-serif" for f in families), set(families)
+    assert not any("Sans Serif" in f for f in families)
+
+
 def test_svg_and_pdf_sizes_follow_the_dpi(qapp, tmp_path, grid_session):
     import pypdfium2 as pdfium
 
