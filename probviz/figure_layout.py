@@ -44,7 +44,8 @@ def nice_ticks(lo: float, hi: float, length_px: float, target_px: float = 80.0) 
 
 
 def tick_labels(values: list[float], spacing: float) -> list[str]:
-    """Labels with just the decimals the spacing needs ("0.5", "1", "1.5"); -0 is written 0."""
+    """Labels with just the decimals the spacing needs, the same for every label ("0.0", "0.5", "1.0");
+    -0 is written as 0."""
     if not values:
         return []
     big = max(abs(v) for v in values)
@@ -55,7 +56,7 @@ def tick_labels(values: list[float], spacing: float) -> list[str]:
     out = []
     for v in values:
         text = f"{v:.{decimals}f}"
-        out.append("0" if float(text) == 0 else text)
+        out.append(text.lstrip("-") if float(text) == 0 else text)
     return out
 
 

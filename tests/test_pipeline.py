@@ -254,7 +254,9 @@ def test_ticks_are_round_numbers_inside_the_view():
     assert spacing == 1.0 and values == [-1.0, 0.0, 1.0, 2.0, 3.0, 4.0]
     values, spacing = nice_ticks(0.013, 0.0871, 800)
     assert spacing == 0.01 and values[0] == pytest.approx(0.02) and values[-1] <= 0.0871
-    assert tick_labels([-0.5, 0.0, 0.5, 1.0], 0.5) == ["-0.5", "0", "0.5", "1.0"]
+    assert tick_labels([-0.5, 0.0, 0.5, 1.0], 0.5) == ["-0.5", "0.0", "0.5", "1.0"]  # one precision for all
+    assert tick_labels([-0.1, -1e-17, 0.1], 0.1) == ["-0.1", "0.0", "0.1"]  # -0 rounds to 0.0, no sign
+    assert tick_labels([-1.0, 0.0, 1.0], 1.0) == ["-1", "0", "1"]
     assert tick_labels([1e6, 2e6], 1e6) == ["1e+06", "2e+06"]
 
 

@@ -215,10 +215,11 @@ def learning_curves(result: dict):
     the seeds dashed (the error never drops below the Bayes error, as mean minus a deviation could),
     the Bayes error dashed grey; the ticks read as sizes (4, 8, 16, ...)."""
     from probviz.colors import OKABE_ITO
+    from probviz.models.learning import shown_labels
 
     sizes = np.log2(np.asarray(result["sizes"], float))
     curves = []
-    for i, (label, r) in enumerate(result["models"].items()):
+    for i, (label, r) in enumerate(shown_labels(result).items()):
         color = OKABE_ITO[i % len(OKABE_ITO)]
         E = np.asarray(r["errors"], float)
         curves.append((f"{label}: mean true error", sizes, np.asarray(r["mean"], float), color, False))

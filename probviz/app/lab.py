@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from probviz.app.collect import collect_on_gui_thread
+from probviz.models.learning import shown_labels
 from probviz.app.widgets import NumberField, SmallPlot, guard_wheel
 from probviz.colors import OKABE_ITO
 from probviz.models import MODEL_NAMES, REGISTRY, create
@@ -627,7 +628,7 @@ class LearningDialog(QDialog):
         sizes = np.asarray(r["sizes"], float)
         # ticks at the sizes run (the log axis's own minor labels crowd into each other)
         plot.getAxis("bottom").setTicks([[(float(np.log10(n)), f"{n:g}") for n in sizes]])
-        for i, (label, m) in enumerate(self._shown_labels(r).items()):
+        for i, (label, m) in enumerate(shown_labels(r).items()):
             c = OKABE_ITO[i % len(OKABE_ITO)]
             E = np.asarray(m["errors"], float)
             plot.plot(sizes, m["mean"], pen=pg.mkPen(c, width=2.5), symbol="o", symbolBrush=c, symbolSize=6,
@@ -645,7 +646,7 @@ class LearningDialog(QDialog):
                                               "Figures (*.png *.svg *.pdf)")
         if not path:
             return
-        curves, axes, bounds, ticks = learning_curves({**self.result, "models": self._shown_labels(self.result)})
+        curves, axes, bounds, ticks = learning_curves(self.result)
         try:
             export_curves(path, curves, axes, bounds=bounds, x_labels=ticks, title="Learning curves")
         except (OSError, ValueError) as e:
@@ -675,9 +676,3 @@ class LearningDialog(QDialog):
                   for label, m in a["models"].items()}
         return {**a, "sizes": a["sizes"] + b["sizes"], "models": models}
 
-    @staticmethod
-    def _shown_labels(result: dict) -> dict:
-        """The models of a learning_curve result under the names the window gives them ("LDA (shared
-        covariance)", not "lda"), their parameters added when the same model comes twice."""
-        return {REGISTRY[m["name"]].label + ("" if key == m["name"] else " " + key[len(m["name"]):]): m
-                for key, m in result["models"].items()}

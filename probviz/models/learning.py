@@ -75,3 +75,10 @@ def _labels(models) -> list[str]:
     names = [n for n, _ in models]
     return [n if names.count(n) == 1 else n + "(" + ",".join(f"{k}={v}" for k, v in sorted(p.items())) + ")"
             for n, p in models]
+
+
+def shown_labels(result: dict) -> dict:
+    """The models of a :func:`learning_curve` result under the names the window gives them ("LDA
+    (shared covariance)", not "lda"), their parameters added when the same model comes twice."""
+    return {info(m["name"]).label + ("" if key == m["name"] else " " + key[len(m["name"]):]): m
+            for key, m in result["models"].items()}

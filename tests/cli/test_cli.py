@@ -280,3 +280,16 @@ def test_curve_shows_its_progress_on_a_terminal_and_nothing_in_a_pipe():
     assert "1 of 6 training sets" in text and "6 of 6 training sets" in text and text.endswith("\r\x1b[K")
     piped = subprocess.run(command, capture_output=True, timeout=120)
     assert piped.returncode == 0 and piped.stderr == b"" and b"Bayes error" in piped.stdout
+
+
+def test_curves_drawn_by_the_command_line_name_the_models_as_the_window_does(tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "curves.svg"
+    run = subprocess.run([sys.executable, "-m", "probviz", "curve", "example:fruit", "--sizes", "4,8", "--seeds", "2",
+                          "-o", str(out)], capture_output=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    svg = out.read_text()
+    assert "LDA (shared covariance): mean true error" in svg and "Logistic regression: mean true error" in svg
+    assert ">lda:" not in svg and ">logistic:" not in svg
