@@ -27,6 +27,7 @@ w.resize(900, 700)
 w.show()
 w.load_session(examples.session("fruit"))
 w.doc.view_state.set_layers({"boundaries"})
+w.doc.set_probe(None)  # its label would sit in the measured columns
 for _ in range(5):
     app.processEvents()
     w.refitter.flush()
