@@ -633,9 +633,10 @@ class Canvas(pg.PlotWidget):
         self.doc.set_probe((px + dx * f * (x1 - x0), py + dy * f * (y1 - y0)), stroke=-1)
 
     # --- legend -------------------------------------------------------------------------------
-    def set_legend(self, visible: bool, model_label: str = "", entries=()) -> None:
+    def set_legend(self, visible: bool, model_label: str = "", entries=(), key=()) -> None:
         """An on-canvas legend: the model's name (if given), then (class name, colour, marker) of each
-        class on the plot, in the corner where it hides the fewest points."""
+        class on the plot, then a row for each other line style or marker drawn (``key``, as the exported
+        figure's legend has it), in the corner where it hides the fewest points."""
         if self.legend is not None:
             if self.legend.scene() is not None:
                 self.legend.scene().removeItem(self.legend)
@@ -653,7 +654,22 @@ class Canvas(pg.PlotWidget):
             sample = pg.ScatterPlotItem(size=s.point_size, brush=pg.mkBrush(color), symbol=marker_path(marker),
                                         pen=pg.mkPen(s.background, width=1.2))
             self.legend.addItem(sample, html.escape(name))
+        for text, kind in key:
+            self.legend.addItem(self._key_sample(kind), html.escape(text))
         self.place_legend()
+
+    def _key_sample(self, kind: str):
+        """A legend sample for a line style ("solid", "dashed", "dashdot") or marker ("hollow", "hatch")."""
+        s = self.style
+        if kind in ("solid", "dashed", "dashdot"):
+            style = {"solid": Qt.PenStyle.SolidLine, "dashed": Qt.PenStyle.DashLine,
+                     "dashdot": Qt.PenStyle.DashDotLine}[kind]
+            return pg.PlotDataItem(pen=pg.mkPen(s.foreground, width=2 * s.scale, style=style))
+        if kind == "hollow":
+            return pg.ScatterPlotItem(size=s.point_size, symbol="o", brush=pg.mkBrush(*s.background),
+                                      pen=pg.mkPen(s.foreground, width=1.5 * s.scale))
+        return pg.ScatterPlotItem(size=s.point_size, symbol="s", pen=pg.mkPen(s.foreground, width=1),
+                                  brush=QBrush(QColor(*s.foreground), Qt.BrushStyle.BDiagPattern))
 
     def place_legend(self) -> None:
         """Move the legend to the corner where it hides the fewest points (again when the view or the

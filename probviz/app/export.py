@@ -74,16 +74,7 @@ def export_figure(source: Snapshot | Session, path: str, width: int = 1200, heig
     frame = pipeline.compute(request) if fits is None else pipeline.build_frame(request, fits)
     entries = [(n, c, class_marker(i))
                for i, (n, c, k) in enumerate(zip(data.class_names, data.colors, data.counts())) if k > 0]
-    title_text = model_label or specs[0].label
-    if len(specs) > 1:
-        title_text += f"; {specs[1].label} dashed"
-    if frame.truth is not None:
-        title_text += "; true model dash-dotted"
-    if frame.scene is not None and frame.scene.ambiguous is not None:
-        title_text += "; hatched: undecided"
-    if request.held_out is not None and request.held_out.any():
-        title_text += f"; hollow: {int(request.held_out.sum())} held out"
-    legend_spec = (title_text, entries) if legend else None
+    legend_spec = (model_label or specs[0].label, entries, legend_key(specs, frame, request)) if legend else None
 
     def paint(device):
         painter = QPainter(device)
@@ -164,6 +155,23 @@ def training_curves(runs, optimum: bool = True):
         curves.append((f"optimum E(w*) = {best:.4g}", [0, end], [best, best], "#555555", True))
     y_name = "E_P(w)" if runs and runs[0].model == "perceptron" else "E(w)"
     return curves, ("step", y_name)
+
+
+def legend_key(specs, frame, request) -> list[tuple[str, str]]:
+    """The legend's rows for every line style and marker drawn besides the fitted model and its classes:
+    (text, how its sample is drawn: "solid", "dashed", "dashdot", "hatch" or "hollow"). Only what is drawn."""
+    key = []
+    if len(specs) > 1 or frame.truth is not None:  # with other lines around, say which one is the fit
+        key.append((f"{specs[0].label}: boundary", "solid"))
+    if len(specs) > 1:
+        key.append((f"{specs[1].label}: boundary", "dashed"))
+    if frame.truth is not None:
+        key.append(("true model: Bayes boundary", "dashdot"))
+    if frame.scene is not None and frame.scene.ambiguous is not None:
+        key.append(("undecided", "hatch"))
+    if request.held_out is not None and request.held_out.any():
+        key.append((f"held out ({int(request.held_out.sum())}), not fitted", "hollow"))
+    return key
 
 
 def _render(ext, path, width, height, dpi, transparent, paint) -> None:

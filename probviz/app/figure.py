@@ -276,16 +276,22 @@ def _axes(p, layout, style, axis_names):
     p.restore()
 
 
-def _legend(p, layout, style, model_label, entries):
+def _legend(p, layout, style, model_label, entries, key=()):
+    """The model's name, its classes (marker and colour), then a row for each other line style or
+    marker drawn (``key``: (text, "solid" | "dashed" | "dashdot" | "hatch" | "hollow")), each with its
+    sample. Long texts are elided to the plot's width: nothing leaves the figure."""
     if not entries:
         return
     fg, bg = style.foreground, style.background
     bold, plain = _font(style.font_px, bold=True), _font(style.font_px)
     fm_b, fm = QFontMetricsF(bold), QFontMetricsF(plain)
     row = max(fm.height(), style.point_size) + 4 * style.scale
-    sw = style.point_size + 10 * style.scale
-    width = max([fm_b.horizontalAdvance(model_label)] + [sw + fm.horizontalAdvance(n) for n, _, _ in entries]) + 16
-    height = row * (len(entries) + (1 if model_label else 0)) + 8
+    sw = max(style.point_size, 3 * style.font_px) + 10 * style.scale  # room for a line's dashes
+    texts = [n for n, _, _ in entries] + [t for t, _ in key]
+    room = layout.plot[2] - 20  # the legend stays inside the plot
+    width = min(room, max([fm_b.horizontalAdvance(model_label)] + [sw + fm.horizontalAdvance(t) for t in texts]) + 16)
+    model_label = fm_b.elidedText(model_label, Qt.TextElideMode.ElideRight, width - 16)
+    height = row * (len(entries) + len(key) + (1 if model_label else 0)) + 8
     x0, y0 = layout.plot[0] + 10, layout.plot[1] + 10
     p.setPen(_pen(fg, 1))
     p.setBrush(QBrush(_color(bg, 225)))
@@ -296,13 +302,44 @@ def _legend(p, layout, style, model_label, entries):
         p.drawText(QRectF(x0 + 8, y, width - 8, row), Qt.AlignmentFlag.AlignVCenter, model_label)
         y += row
     p.setFont(plain)
+    text_w = width - sw - 16
     for name, color, marker in entries:
         p.setPen(_pen(bg, 1.2 * style.scale))
         p.setBrush(QBrush(_color(color)))
-        _draw_markers(p, marker, [(x0 + 8 + style.point_size / 2, y + row / 2)], style.point_size)
+        _draw_markers(p, marker, [(x0 + 8 + (sw - 10 * style.scale) / 2, y + row / 2)], style.point_size)
         p.setPen(_pen(fg, 1))
-        p.drawText(QRectF(x0 + 8 + sw, y, width - sw - 8, row), Qt.AlignmentFlag.AlignVCenter, name)
+        p.drawText(QRectF(x0 + 8 + sw, y, text_w, row), Qt.AlignmentFlag.AlignVCenter,
+                   fm.elidedText(name, Qt.TextElideMode.ElideRight, text_w))
         y += row
+    for text, kind in key:
+        _key_sample(p, kind, QRectF(x0 + 8, y, sw - 10 * style.scale, row), style)
+        p.setPen(_pen(fg, 1))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawText(QRectF(x0 + 8 + sw, y, text_w, row), Qt.AlignmentFlag.AlignVCenter,
+                   fm.elidedText(text, Qt.TextElideMode.ElideRight, text_w))
+        y += row
+
+
+def _key_sample(p, kind: str, box: QRectF, style) -> None:
+    """A legend row's sample of a line style or marker, in the foreground colour, inside ``box``."""
+    fg, bg = style.foreground, style.background
+    mid = box.center().y()
+    if kind in ("solid", "dashed", "dashdot"):
+        pen = _pen(fg, 2 * style.scale)
+        pen.setStyle({"solid": Qt.PenStyle.SolidLine, "dashed": Qt.PenStyle.DashLine,
+                      "dashdot": Qt.PenStyle.DashDotLine}[kind])
+        p.setPen(pen)
+        p.drawLine(QPointF(box.left(), mid), QPointF(box.right(), mid))
+    elif kind == "hollow":
+        p.setPen(_pen(fg, 1.5 * style.scale))
+        p.setBrush(QBrush(_color(bg)))
+        r = style.point_size / 2
+        p.drawEllipse(QPointF(box.center().x(), mid), r, r)
+    elif kind == "hatch":
+        side = min(box.height() - 4, box.width())
+        p.setPen(_pen(fg, 1))
+        p.setBrush(QBrush(_color(fg), Qt.BrushStyle.BDiagPattern))
+        p.drawRect(QRectF(box.center().x() - side / 2, mid - side / 2, side, side))
 
 
 def paint_curves(p: QPainter, layout: Layout, curves, style: Style, axis_names=("step", "E(w)"),

@@ -18,7 +18,7 @@ from probviz import __version__
 from probviz.app.canvas import Canvas
 from probviz.colors import class_marker
 from probviz.style import Style
-from probviz.app.export import export_figure
+from probviz.app.export import export_figure, legend_key
 from probviz.app.export_dialog import ExportDialog
 from probviz.app.theme import apply_theme, desktop_prefers_dark
 from probviz.app.document import MAX_CLASSES, Document
@@ -334,7 +334,15 @@ class MainWindow(QMainWindow):
     def _legend_toggled(self, on: bool):
         # presenting, the caption names the model: the legend need not say it again
         label = "" if self.presentation_action.isChecked() else REGISTRY[self.doc.model_name].label
-        self.canvas.set_legend(on, label, self.legend_entries())
+        self._legend_shown = (on, label, tuple(self.legend_entries()), self._legend_key())
+        self.canvas.set_legend(*self._legend_shown)
+
+    def _legend_key(self) -> tuple:
+        """The legend's rows for the other line styles and markers on screen, as the exported figure has them."""
+        frame = self.result
+        if frame is None or frame.request is None:
+            return ()
+        return tuple(legend_key(frame.request.specs, frame, frame.request))
 
     def set_presentation(self, on: bool):
         """F5: everything legible from the back of a room. Menus, panel, status line and dialogs
@@ -706,8 +714,10 @@ class MainWindow(QMainWindow):
         self.refitter.schedule(refit=False)
 
     def _on_result(self, frame):
-        """The window's own views of a frame: the status line, the hover readout, the caption."""
+        """The window's own views of a frame: the status line, the hover readout, the caption, the legend."""
         self.result = frame
+        if self.legend_action.isChecked() and getattr(self, "_legend_shown", (None,) * 4)[3] != self._legend_key():
+            self._legend_toggled(True)  # a compared model, the truth or a split came or went
         if frame.fit.summary is not self.result_summary_shown:
             self._flash_timer.stop()  # a new fit says more than a passing message
         self.result_summary_shown = frame.fit.summary

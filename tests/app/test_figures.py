@@ -373,3 +373,39 @@ def test_a_figure_streams_into_a_named_pipe_in_a_folder_it_cannot_write(qapp, gr
     assert got and got[0].startswith(b"\x89PNG\r\n\x1a\n")
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and os.listdir(tmp_path) == ["fig.png"]
     assert not QImage.fromData(got[0]).isNull()
+
+
+def _pdf_text(path):
+    """A PDF page's text, its characters' boxes (left, bottom, right, top) in points, and the page size."""
+    import pypdfium2 as pdfium
+
+    page = pdfium.PdfDocument(path)[0]
+    text = page.get_textpage()
+    boxes = [text.get_charbox(i) for i in range(text.count_chars())]
+    return " ".join(text.get_text_range().split()), boxes, page.get_size()
+
+
+def test_the_legend_explains_every_line_style_drawn_and_stays_on_the_page(qapp, tmp_path):
+    """The compared model dashed, the truth dash-dotted, held-out points hollow: one legend row each, with
+    its sample, only when drawn; a model name longer than the figure is elided, never cut by the page."""
+    from probviz.data.examples import session
+
+    s = session("fruit")
+    s.extra["compare"], s.extra["split"] = "logistic", [0.1, 0]
+    s.layers = ["heatmap", "boundaries", "points", "truth"]
+    path = str(tmp_path / "lab.pdf")
+    export_figure(s, path, 700, 500)
+    text, _, _ = _pdf_text(path)
+    for row in ("LDA (shared covariance): boundary", "Logistic regression: boundary", "true model: Bayes boundary",
+                "held out (25), not fitted"):
+        assert row in text, (row, text)
+    plain = session("fruit")
+    plain.layers = ["heatmap", "boundaries", "points"]
+    export_figure(plain, path, 700, 500)
+    text, _, _ = _pdf_text(path)
+    assert "boundary" not in text and "held out" not in text, text  # nothing else drawn: no key
+    export_figure(s, path, 420, 320, model_label="An extremely long model description " * 4)
+    text, boxes, (pw, ph) = _pdf_text(path)
+    for left, bottom, right, top in boxes:
+        assert -0.5 <= left and right <= pw + 0.5 and -0.5 <= bottom and top <= ph + 0.5, (left, right, pw)
+    assert "An extremely long" in text and "…" in text, text

@@ -366,3 +366,31 @@ def test_editing_one_cell_of_the_truth_keeps_the_others_exact(qtbot, window):
     np.testing.assert_array_equal(after.means_[0, 1], before.means_[0, 1])  # not its rounded display
     np.testing.assert_array_equal(after.covariances_, before.covariances_)
     np.testing.assert_allclose(after.priors, before.priors, rtol=1e-15)
+
+
+def test_the_legend_on_screen_explains_the_lines_the_lab_adds(qtbot, window):
+    """View › Legend, then a compared model and a split chosen in the Lab: the legend gains a row for each
+    line style and marker they draw (as the exported figure's legend does), and loses it when they go."""
+    from pressing import choose, step
+
+    _fruit(window)
+    view = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    next(a for a in view.actions() if a.text() == "&Legend").trigger()
+    settle(window)
+
+    def rows():
+        return [label.text for _, label in window.canvas.legend.items]
+
+    assert not any("boundary" in r for r in rows())
+    lab = window.lab
+    window.lab_dock.show()
+    window.lab_dock.raise_()
+    choose(qtbot, lab.compare, lab.compare.findData("logistic"))
+    settle(window)
+    assert "Logistic regression: boundary" in rows() and "LDA (shared covariance): boundary" in rows()
+    step(qtbot, lab.held.spin)
+    settle(window)
+    assert any(r.startswith("held out (") for r in rows())
+    choose(qtbot, lab.compare, lab.compare.findData(None))
+    settle(window)
+    assert not any("Logistic" in r for r in rows())
