@@ -176,6 +176,7 @@ class Frame:
     section: scenes.Section | None = None  # the shown model (and the truth) along the section line
     errors: dict = field(default_factory=dict)  # "bayes" and each fit's spec -> its error under the truth
     errors_pending: bool = False  # some of them are still being computed
+    density: np.ndarray | None = None  # the points as a density image over the request's bounds (many points)
 
     @property
     def fit(self) -> Fit:
@@ -292,6 +293,9 @@ def _truth_scene(truth, bounds):
 def build_frame(request: FrameRequest, fits: list) -> Frame:
     """The frame of ``request`` showing ``fits`` (fitted by :func:`fit_all` or by a trainer)."""
     frame = Frame(request, list(fits))
+    if len(request.X) > scenes.DENSITY_THRESHOLD and "points" in request.layers:  # a pass over every point
+        frame.density = scenes.density_image(request.X, request.labels, request.colors, request.bounds,
+                                             scenes.DENSITY_SHAPE, request.background)
     truth = request.truth
     if truth is not None and truth.K != len(request.class_names):
         truth = None

@@ -160,6 +160,10 @@ def regions_image(codes: np.ndarray, colors, background=(255, 255, 255), strengt
     return out
 
 
+DENSITY_THRESHOLD = 50_000  # more points than this are drawn as a density image, not one by one
+DENSITY_SHAPE = (480, 360)
+
+
 def density_image(X: np.ndarray, labels: np.ndarray, colors, bounds: Bounds, shape=(400, 300),
                   background=(255, 255, 255)) -> np.ndarray:
     """Many points as one RGBA image (cols x rows pixels over ``bounds``): each pixel's colour is

@@ -27,8 +27,7 @@ from probviz.layers import DEFAULT_LAYERS
 from probviz.style import Style
 
 GRAB_TOLERANCE = 3  # screen pixels beyond a marker's edge that still grab it
-DENSITY_THRESHOLD = 50_000  # more points than this are drawn as a density image
-DENSITY_SHAPE = (480, 360)
+DENSITY_THRESHOLD = scenes.DENSITY_THRESHOLD  # more points than this: the frame's density image
 
 
 def _move_in_place(item: pg.ScatterPlotItem, pos: np.ndarray) -> bool:
@@ -268,13 +267,8 @@ class Canvas(pg.PlotWidget):
                 item.setData(pos=np.empty((0, 2)))
                 item._look = None
                 item.setVisible(False)
-        if dense and visible:
-            bounds = self.view_bounds()
-            img = scenes.density_image(X, labels, colors, bounds, DENSITY_SHAPE, s.background)
-            self.density.setImage(img, autoLevels=False, levels=(0, 255))
-            x0, x1, y0, y1 = bounds
-            self.density.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
-        self.density.setVisible(dense and visible)
+        # many points: the frame brings their density image, computed off the GUI thread (show_frame)
+        self.density.setVisible(dense and visible and self.density.image is not None)
         self._update_wrong()
         sel = self.selection[self.selection < len(X)]
         self.selected.setData(pos=X[sel], size=s.point_size + 8 * s.scale, brush=None)
@@ -282,6 +276,13 @@ class Canvas(pg.PlotWidget):
         if len(X) == 0:
             r = self.vb.viewRect()
             self.hint.setPos(r.center())
+
+    def _show_density(self, frame) -> None:
+        """The frame's density image of the points (drawn instead of them when there are many)."""
+        if frame is not None and frame.density is not None:
+            self._set_image(self.density, frame.density, frame.request.bounds)
+        self.density.setVisible(self.dense and "points" in self.layers and frame is not None
+                                and frame.density is not None)
 
     def _update_wrong(self):
         X = self._points[0]
@@ -325,7 +326,9 @@ class Canvas(pg.PlotWidget):
             self._draw_probe(None)
             self.spotlight.setData(pos=np.empty((0, 2)))
             self._draw_analysis(frame)
+            self._show_density(frame)
             return
+        self._show_density(frame)
         spot = frame.training.highlight if frame.training is not None else None  # the point SGD's step used
         self.spotlight.setData(pos=np.empty((0, 2)) if spot is None else [spot], size=2.2 * s.point_size)
         self._set_image(self.heatmap, sc.image, sc.bounds)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from probviz import pipeline
+from probviz import pipeline, scene
 from probviz.app.collect import collect_on_gui_thread
 from probviz.analysis import compute_errors
 from probviz.pipeline import Frame, FrameRequest
@@ -167,7 +167,9 @@ class Refitter(QObject):
         self.generation += 1
         job = self._make_job(self.generation, self._want_refit, self.last)
         self._want_refit = False
-        if len(job.request.X) <= THREAD_THRESHOLD or not job.refit and job.previous is not None:
+        request = job.request
+        dense = len(request.X) > scene.DENSITY_THRESHOLD and "points" in request.layers  # an image of every point
+        if len(request.X) <= THREAD_THRESHOLD or not job.refit and job.previous is not None and not dense:
             self._deliver(run(job))  # a new view of the same fit needs no pass over the points
             return
         self._ensure_thread()

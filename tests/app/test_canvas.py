@@ -366,3 +366,34 @@ def test_a_drag_draws_every_point_where_the_document_has_it(qtbot, window):
     window.doc.relabel_points([3], 1)
     settle(window)
     drawn_as_the_document_says()
+
+
+def test_the_density_image_of_many_points_is_made_off_the_gui_thread(qtbot, window, monkeypatch):
+    """At 60,000 points every edit and every pan redraws the density image, a pass over every point: the
+    worker makes it, in the frame, and the canvas only shows it (the new point is in it)."""
+    import threading
+
+    from probviz import scene
+    from probviz.data.dataset import Dataset
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(60_000, 2))
+    window.load(Dataset(X, rng.integers(0, 2, len(X)), ["a", "b"]))
+    window.canvas.vb.setRange(xRange=(-5, 5), yRange=(-5, 5), padding=0)
+    made = []
+    real = scene.density_image
+    monkeypatch.setattr(scene, "density_image", lambda *a, **k: made.append(threading.current_thread()) or real(*a, **k))
+
+    def shown():
+        r = window.result
+        return bool(r is not None and r.revision == window.doc.revision and r.density is not None and made)
+    window.doc.set_active_class(1)
+    qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton, pos=to_pixel(window, 4.2, -4.2))
+    qtbot.waitUntil(shown, timeout=20_000)
+    settle(window)
+    assert made and all(t is not threading.main_thread() for t in made)
+    image, (x0, x1, y0, y1) = window.canvas.density.image, window.result.request.bounds
+    assert window.canvas.density.isVisible() and np.array_equal(image, window.result.density)
+    col = int((4.2 - x0) / (x1 - x0) * image.shape[1])  # the lone point at (4.2, -4.2) is in the picture
+    row = int((-4.2 - y0) / (y1 - y0) * image.shape[0])
+    assert image[max(row - 3, 0):row + 4, max(col - 3, 0):col + 4, 3].max() > 0
