@@ -74,6 +74,13 @@ def uninstall(home: Path | None = None) -> list[Path]:
 
 
 def main(args) -> int:
+    if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        # freedesktop.org files mean nothing to Windows' Start menu or macOS's Launchpad
+        where = "the Start menu (install the Windows bundle)" if sys.platform == "win32" else \
+            "Launchpad (drag the macOS bundle's probviz.app into Applications)"
+        print(f"probviz: error: install-desktop writes Linux desktop entries; on this system use {where}",
+              file=sys.stderr)
+        return 2
     if args.uninstall:
         removed = uninstall()
         print("removed " + ", ".join(map(str, removed)) if removed else "nothing to remove")

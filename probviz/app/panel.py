@@ -6,13 +6,12 @@ Document changes, widgets are refreshed with their signals blocked.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QTransform
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QColorDialog, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
     QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QToolTip, QVBoxLayout, QWidget,
 )
-from superqt.utils import signals_blocked
 
 from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.figure import marker_path
@@ -65,7 +64,7 @@ class ClassTable(QTableWidget):
     def refresh(self):
         doc = self.doc
         counts = doc.counts()
-        with signals_blocked(self):
+        with QSignalBlocker(self):
             self.setRowCount(len(doc.classes))
             for i, c in enumerate(doc.classes):
                 swatch = QTableWidgetItem(swatch_icon(c.color, class_marker(i)), "")
@@ -231,7 +230,7 @@ class Panel(QWidget):
     def _sync_model(self):
         doc = self.doc
         info = REGISTRY[doc.model_name]
-        with signals_blocked(self.model):
+        with QSignalBlocker(self.model):
             self.model.setCurrentIndex(MODEL_NAMES.index(doc.model_name))
         self.description.setText(info.description)
         if getattr(self, "_form_model", None) != doc.model_name:
@@ -239,7 +238,7 @@ class Panel(QWidget):
         values = doc.params[doc.model_name]
         for spec in info.params:
             w = self.param_widgets[spec.name]
-            with signals_blocked(w):
+            with QSignalBlocker(w):
                 v = values[spec.name]
                 if spec.kind == "float":
                     w.setValue(float(v))
@@ -277,7 +276,7 @@ class Panel(QWidget):
     def _sync_layers(self):
         generative = REGISTRY[self.doc.model_name].generative
         for layer, cb in self.layer_boxes.items():
-            with signals_blocked(cb):
+            with QSignalBlocker(cb):
                 cb.setChecked(layer in self.doc.layers)
             available = generative or layer not in GENERATIVE_ONLY
             cb.setEnabled(available)

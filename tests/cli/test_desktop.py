@@ -78,3 +78,17 @@ def test_in_the_standalone_bundle_the_entry_runs_the_bundle(monkeypatch):
     monkeypatch.setattr(sys, "executable", "/home/t/.local/share/probviz/probviz")
     assert desktop.launcher() == "/home/t/.local/share/probviz/probviz"
     assert "Exec=/home/t/.local/share/probviz/probviz %f" in desktop.entry_text(desktop.launcher())
+
+
+@pytest.mark.parametrize("platform,words", [("win32", "Start menu"), ("darwin", "Launchpad")])
+def test_install_desktop_elsewhere_says_what_to_do_and_writes_nothing(monkeypatch, tmp_path, capsys, platform, words):
+    import argparse
+
+    from probviz import desktop
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    monkeypatch.setattr(desktop.sys, "platform", platform)
+    assert desktop.main(argparse.Namespace(uninstall=False)) == 2
+    assert words in capsys.readouterr().err
+    assert not any(tmp_path.rglob("*"))
