@@ -247,8 +247,45 @@ def format_table(result: dict) -> str:
     return "\n".join(lines)
 
 
+def run_startup(repeat: int = 5) -> dict:
+    """The commands a person types, timed from outside as separate processes: the CPU seconds of
+    `probviz --version` (no numpy, scipy or Qt: target 0.15 s) and the wall time from `probviz` to its
+    window shown with the first lesson drawn (offscreen here; target 1.5 s). Medians."""
+    import os
+    import resource
+    import subprocess
+    import sys
+    import time
+
+    def cpu(args):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-m", "probviz", *args], capture_output=True, check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+    def to_window():
+        env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen"),
+               "PROBVIZ_SAY_SHOWN": "1"}
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "probviz"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                env=env, text=True)
+        try:
+            for line in proc.stdout:
+                if line.startswith("probviz: window shown"):
+                    return time.perf_counter() - t0
+            return float("nan")
+        finally:
+            proc.kill()
+            proc.wait()
+
+    version = sorted(cpu(["--version"]) for _ in range(repeat))[repeat // 2]
+    window = sorted(to_window() for _ in range(max(3, repeat // 2)))
+    return {"version_cpu_s": version, "window_s": window[len(window) // 2]}
+
+
 def main(args) -> int:
     result = run(repeat=args.repeat)
+    result["startup"] = run_startup()
     if not args.quick:
         from probviz.app.latency import measure
 
@@ -288,6 +325,10 @@ def main(args) -> int:
               f"{g['toggle_layer_ms']:.1f} ms, pan {g['pan_frame_ms']:.1f} ms; choose a generative model -> "
               f"its fit drawn {g['switch_first_frame_ms']:.0f} ms, with accuracy {g['switch_model_ms']:.0f} ms "
               "(worker thread)")
+    st = result["startup"]
+    print()
+    print(f"start-up: probviz --version {st['version_cpu_s'] * 1000:.0f} ms of CPU; the window shown with the "
+          f"first lesson {st['window_s']:.2f} s after the command (medians)")
     print()
     print("targets:")
     for line in result["verdicts"]:
@@ -308,6 +349,12 @@ WHY_SLOW = {
 def verdicts(result: dict) -> list[str]:
     """Each target, met or not, in words."""
     out = []
+    if "startup" in result:
+        st = result["startup"]
+        out.append(f"{'met' if st['version_cpu_s'] <= 0.15 else 'NOT met'}: probviz --version in "
+                   f"{st['version_cpu_s'] * 1000:.0f} ms of CPU (target 150 ms)")
+        out.append(f"{'met' if st['window_s'] <= 1.5 else 'NOT met'}: the window on screen {st['window_s']:.2f} s "
+                   "after the command (target 1.5 s)")
     for r in result["rows"]:
         if "ratio" in r:
             ok = r["ratio"] <= 0.5

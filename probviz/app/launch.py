@@ -45,6 +45,13 @@ def run_gui(path: str | None = None) -> int:
     win.load_session(examples.session("fruit"))  # the first screen already teaches something
     win.show()
     win.canvas.fit_view()
+    if os.environ.get("PROBVIZ_SAY_SHOWN"):  # `probviz bench` times the start-up from outside
+        from PySide6.QtCore import QTimer
+
+        def say():
+            win.refitter.flush()
+            print("probviz: window shown", flush=True)
+        QTimer.singleShot(0, say)
     ends = end_on_signals(win.end_by_signal)
     if not win.files.offer_restore() and path:
         win.open_path(path)  # on failure a message says why and the example stays open
