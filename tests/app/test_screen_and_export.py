@@ -1,4 +1,5 @@
-"""What the window shows, File > Export draws: the compared model's boundary, the cross-section line,
+"""What the window shows, File > Export draws: the compared model's boundary, the cross-section line, the truth,
+the reject band,
 the held-out points and the probe, at the same data coordinates, in PNG, SVG and PDF, each read back by
 an independent renderer. And no view builds a frame request of its own: one function makes them all."""
 
@@ -120,3 +121,82 @@ def test_no_view_builds_a_frame_request_of_its_own():
     offenders = [str(p.relative_to(root)) for p in root.rglob("*.py")
                  if p.name != "snapshot.py" and "FrameRequest(" in p.read_text(encoding="utf-8")]
     assert offenders == []
+
+
+def _truth_line(truth):
+    """The Bayes boundary of two Gaussian classes sharing one covariance, from the truth's own numbers
+    (Bishop eqs. 4.66-4.67): w = S^-1 (m1 - m0), w0 = -m1.S^-1.m1/2 + m0.S^-1.m0/2 + ln(p1/p0)."""
+    m0, m1 = (np.asarray(m[0], float) for m in truth.means)
+    S = np.asarray(truth.covariances[0][0], float)
+    P = np.linalg.inv(S)
+    return P @ (m1 - m0), -0.5 * m1 @ P @ m1 + 0.5 * m0 @ P @ m0 + np.log(truth.priors[1] / truth.priors[0])
+
+
+@pytest.mark.parametrize("ext,kind", [("png", "png"), ("svg", "svg-resvg"), ("pdf", "pdf")])
+def test_file_export_draws_the_truth_the_reject_band_and_the_probe(qtbot, window, tmp_path, monkeypatch, ext, kind):
+    """The true model's Bayes boundary (dash-dotted), the reject option's grey band where max p(C_k|x) < θ,
+    and the probe's ring: each where its own formula puts it, in every format."""
+    assert window.open_path("example:fruit")
+    settle(window)
+    doc = window.doc
+    doc.view_state.set_layers({"decision", "boundaries", "points", "truth"})  # setup: the layers to look at
+    type_into(qtbot, window, window.panel.theta, "0.9")
+    settle(window)
+    assert doc.theta == 0.9 and window.result.truth is not None and doc.probe is not None
+    path = str(tmp_path / f"figure.{ext}")
+
+    def answer(dialog):
+        dialog.path.setText(path)
+        dialog.width_.setValue(W)
+        dialog.height_.setValue(H)
+        dialog.legend.setChecked(False)
+        return True
+
+    monkeypatch.setattr(window.files, "run_dialog", answer)
+    _menu_action(window, "File", "Export image…").trigger()
+    rgb = raster(path, kind).astype(int)
+    x0, x1, y0, y1 = bounds = window.canvas.view_bounds()
+    lay = figure_layout(W, H, bounds, Style(window.canvas.style.scale).font_px, False)
+    w, w0 = _lda_line(doc.X, doc.labels)  # the fitted LDA: a = w.x + w0 is its log-odds
+
+    # the truth's Bayes boundary, kept apart from the fitted one
+    tw, tw0 = _truth_line(doc.truth)
+    xs = np.linspace(x0 + 0.1 * (x1 - x0), x1 - 0.1 * (x1 - x0), 80)
+    line = np.column_stack([xs, -(tw[0] * xs + tw0) / tw[1]])
+    line = line[(line[:, 1] > y0 + 0.1 * (y1 - y0)) & (line[:, 1] < y1 - 0.1 * (y1 - y0))]
+    fitted = np.column_stack([xs, -(w[0] * xs + w0) / w[1]])
+    px_line, px_fit = lay.to_px(line), lay.to_px(fitted)
+    far = np.array([np.min(np.hypot(*(px_fit - p).T)) > 10 for p in px_line])
+    assert far.sum() >= 8
+    hits = [_dark(rgb, p) for p in px_line[far]]
+    assert np.mean(hits) > 0.35, f"the truth's boundary is missing ({np.mean(hits):.2f} of its samples drawn)"
+
+    # the reject band: grey where |a| < logit(0.9) / 2, not grey where |a| > 2 logit(0.9), away from points
+    grey = np.array(Style().reject)
+    cut = np.log(0.9 / 0.1)
+    rng = np.random.default_rng(0)
+    inside, outside = [], []
+    points_px = lay.to_px(doc.X)
+    probe_px = lay.to_px(np.array([doc.probe]))[0]
+    every = np.linspace(x0, x1, 400)  # both lines across the whole view
+    px_line = lay.to_px(np.column_stack([every, -(tw[0] * every + tw0) / tw[1]]))
+    px_fit = lay.to_px(np.column_stack([every, -(w[0] * every + w0) / w[1]]))
+    for x, y in np.column_stack([rng.uniform(x0, x1, 4000), rng.uniform(y0, y1, 4000)]):
+        a = w @ (x, y) + w0
+        px, py = lay.to_px(np.array([[x, y]]))[0]
+        if not (8 < px < W - 8 and 8 < py < H - 8) or np.min(np.hypot(*(points_px - (px, py)).T)) < 9:
+            continue
+        near_lines = min(np.min(np.hypot(*(px_fit - (px, py)).T)), np.min(np.hypot(*(px_line - (px, py)).T)))
+        in_label = probe_px[0] - 180 < px < probe_px[0] + 12 and probe_px[1] - 30 < py < probe_px[1] + 12
+        if near_lines < 10 or in_label:  # the lines with their halos, the probe with its label
+            continue
+        colour = rgb[int(round(py)), int(round(px))]
+        (inside if abs(a) < cut / 2 else outside if abs(a) > 2 * cut else []).append(np.abs(colour - grey).max() < 25)
+    assert len(inside) > 20 and len(outside) > 100
+    assert np.mean(inside) > 0.9 and np.mean(outside) < 0.02, (np.mean(inside), np.mean(outside))
+
+    # the probe: a dark ring around its data coordinates
+    cx, cy = lay.to_px(np.array([doc.probe]))[0]
+    ring = [_dark(rgb, (cx + r * np.cos(t), cy + r * np.sin(t)), radius=2)
+            for t in np.linspace(0, 2 * np.pi, 16, endpoint=False) for r in (6,)]
+    assert np.mean(ring) > 0.7, f"no probe ring at {doc.probe}"
