@@ -1,7 +1,6 @@
-"""What the window shows, File > Export draws: the compared model's boundary, the cross-section line, the truth,
-the reject band,
-the held-out points and the probe, at the same data coordinates, in PNG, SVG and PDF, each read back by
-an independent renderer. And no view builds a frame request of its own: one function makes them all."""
+"""What the window shows, File > Export draws: the compared model's boundary, the cross-section line, the
+truth's boundary, the reject band, the held-out points and the probe, at the same data coordinates, in PNG,
+SVG and PDF, each read back by an independent renderer. And no view builds a frame request of its own: one function makes them all."""
 
 import pathlib
 
