@@ -5,6 +5,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np
 import pytest
+from hypothesis import settings
+
+# The suite draws the same examples every run (a search that finds a new case fails a developer's run,
+# never an unrelated change's CI); HYPOTHESIS_PROFILE=explore searches afresh (new random examples each run).
+settings.register_profile("suite", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -98,7 +98,9 @@ class _Discriminant(Classifier):
         self.coef_, self.intercept_ = np.zeros((0, 2)), np.zeros(0)
         self.notices_.append("only one class: nothing to discriminate")
 
-    def _set_scores(self, center, scale, W):
+    def set_weights(self, center, scale, W):
+        """Take the weights W (rows of (w0, w1, w2) on the features standardized by (center, scale)): the
+        model's scores, raw coefficients and frame follow. Part of the API a trainer uses."""
         self.frame_ = (center, scale)
         self.weights_ = np.atleast_2d(W)
         self.scores_ = linear_scores(center, scale, W)
@@ -139,7 +141,7 @@ class LeastSquares(_Discriminant):
         center, scale = data_frame(X)
         Phi = _design(X, center, scale)
         T = np.eye(K)[codes]
-        self._set_scores(center, scale, least_squares_weights(Phi, T))
+        self.set_weights(center, scale, least_squares_weights(Phi, T))
         self.pairs_ = []
         if self.scheme == "one-vs-one":
             for k in range(K):
@@ -238,8 +240,8 @@ class _TwoClass(_Discriminant):
             raise ValueError(f"{self.label} separates two classes (Bishop {self.section}); this data has {K}: "
                              "least squares takes more")
 
-    def _set_scores(self, center, scale, w):
-        super()._set_scores(center, scale, np.vstack([np.zeros(3), w]))
+    def set_weights(self, center, scale, w):
+        super().set_weights(center, scale, np.vstack([np.zeros(3), w]))
         self.weights_ = self.weights_[1:]
         self.coef_, self.intercept_ = self.coef_[1:], self.intercept_[1:]
 
@@ -288,7 +290,7 @@ class Fisher(_TwoClass):
             w = V[:, ~flat] @ (along[~flat] / lam[~flat])
         m = Z.mean(axis=0)
         w = w / np.hypot(*(w / scale))  # in the units of x, w is a unit vector
-        self._set_scores(center, scale, np.r_[-w @ m, w])
+        self.set_weights(center, scale, np.r_[-w @ m, w])
         self.means_ = means * scale + center
         self.mean_ = m * scale + center
         self.within_ = S_W * np.outer(scale, scale)
@@ -367,7 +369,7 @@ class Perceptron(_TwoClass):
                 self.converged_ = True
                 break
         self.epochs_ = epoch + 1
-        self._set_scores(center, scale, w)
+        self.set_weights(center, scale, w)
         if not self.converged_:
             why = separation(Phi, codes, 2)
             if why == "separable":

@@ -83,7 +83,7 @@ class _LinearModel(Classifier):
                 and hasattr(init, "scores_") and len(init.classes_) == K:
             starts["the previous fit"] = self._weights_from_scores(init.scores_.in_frame(center, scale, degree))
         else:  # no fit to continue from (a drag has one): the Gaussian log-odds, about half the steps
-            generative = self._generative_start(X, codes, K, center, scale, degree)
+            generative = self.generative_start(X, codes, K, center, scale, degree)
             if generative is not None:
                 starts["the Gaussian model's log-odds"] = generative
         W = self._solve(Phi, codes, K, starts)
@@ -135,9 +135,11 @@ class _LinearModel(Classifier):
             basis[m + 1, i, j] = 1.0
         return self._flat(Poly2D(center, scale, basis).in_frame(*self.frame_, degree))
 
-    def _generative_start(self, X, codes, K, center, scale, degree):
-        """Weights whose scores are a Gaussian model's (LDA for the linear basis, else QDA):
-        their log-odds have the same form as ours, and Newton then needs about half the steps."""
+    def generative_start(self, X, codes, K, center, scale, degree):
+        """Weights (on the features of the frame (center, scale) and basis degree) whose scores are a
+        Gaussian model's (LDA for the linear basis, else QDA): their log-odds have the same form as ours
+        (Bishop 4.2.2), so Newton then needs about half the steps, and a training run may start there.
+        None when the Gaussian model cannot be fitted. Part of the model's API for the trainer."""
         C = _gaussian_scores(X, codes, center, scale, degree)
         return None if C is None else self._weights_from_scores(C)
 
@@ -232,9 +234,9 @@ class LogisticRegression(_LinearModel):
         """Two rows (0, a) or any two scores: their log-odds; K > 2 rows: one-vs-rest scores."""
         return self._flat(C[1:] - C[:1]) if C.shape[0] == 2 else self._flat(C)
 
-    def _generative_start(self, X, codes, K, center, scale, degree):
+    def generative_start(self, X, codes, K, center, scale, degree):
         if K == 2:
-            return super()._generative_start(X, codes, K, center, scale, degree)
+            return super().generative_start(X, codes, K, center, scale, degree)
         rows = []  # one-vs-rest: each binary problem's own Gaussian log-odds
         for k in range(K):
             C = _gaussian_scores(X, (codes == k).astype(np.int64), center, scale, degree)

@@ -108,7 +108,7 @@ class Multinomial:
         H = self.hessian(W, P)[np.ix_(idx, idx)]
         H[np.diag_indices_from(H)] += damping
         d = np.zeros(G.size)
-        d[idx] = _solve(H, G.ravel()[idx])
+        d[idx] = newton_solve(H, G.ravel()[idx])
         return d.reshape(G.shape)
 
 
@@ -139,10 +139,10 @@ class BinaryBatch:
         F = self.Phi.shape[1]
         outer = (self.Phi[:, :, None] * self.Phi[:, None, :]).reshape(len(self.Phi), F * F)
         H = (weights.T @ outer).reshape(-1, F, F) + self.R + damping * np.eye(F)
-        return np.stack([_solve(H[k], G[k]) for k in range(len(G))]) * free
+        return np.stack([newton_solve(H[k], G[k]) for k in range(len(G))]) * free
 
 
-def _solve(H, g):
+def newton_solve(H, g):
     try:
         return np.linalg.solve(H, g)
     except np.linalg.LinAlgError:  # singular (a flat direction): the least-norm step

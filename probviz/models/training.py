@@ -28,7 +28,7 @@ from scipy.special import expit
 from probviz.models.base import argmax_classes, check_Xy, data_frame
 from probviz.models.discriminant import Perceptron
 from probviz.models.logistic import BASES, DEFAULT_BASIS, DEFAULT_L2, DEFAULT_STANDARDIZE
-from probviz.models.newton import BinaryBatch, Multinomial, _solve, gradient_scale
+from probviz.models.newton import BinaryBatch, Multinomial, gradient_scale, newton_solve
 from probviz.models.poly import design_matrix
 
 OPTIMIZERS = ("gd", "sgd", "newton")
@@ -203,7 +203,7 @@ class Trainer:
             out = np.empty_like(W)
             for k in range(len(W)):
                 H = (self.Phi * (Y[:, k] * (1 - Y[:, k]))[:, None]).T @ self.Phi + self.R
-                out[k] = _solve(H, G[k])
+                out[k] = newton_solve(H, G[k])
             return out
         H = self.problem.hessian(W, cache)
         K = self.K
@@ -212,32 +212,19 @@ class Trainer:
         for i, f in enumerate(gauge):
             U[f::F, i] = 1.0 / np.sqrt(K)
         shift = max(float(np.trace(H)) / (K * F), 1e-300)
-        d = _solve(H + shift * (U @ U.T), G.ravel())
+        d = newton_solve(H + shift * (U @ U.T), G.ravel())
         return d.reshape(W.shape)
 
     def generative_start(self):
         """Start weights whose scores are a Gaussian model's log-odds (LDA for the linear basis, QDA for
         the curved ones, Bishop 4.2.2): the same functional form; None for the perceptron or when the
-        Gaussian model cannot be fitted."""
-        from probviz.models.logistic import _gaussian_scores
+        Gaussian model cannot be fitted. The model class computes them (the same start its fit tries)."""
         from probviz.models.registry import info
 
         if self.name == "perceptron":
             return None
-        degree = BASES[self.basis]
         model = info(self.name).cls(l2=self.l2, basis=self.basis, standardize=self.standardize)
-        if self.name == "logistic" and self.K > 2:
-            rows = []
-            for k in range(self.K):
-                C = _gaussian_scores(self.X, (self.codes == k).astype(np.int64), *self.frame, degree)
-                if C is None:
-                    return None
-                rows.append(model._flat(C[1:] - C[:1])[0])
-            return np.array(rows)
-        C = _gaussian_scores(self.X, self.codes, *self.frame, degree)
-        if C is None:
-            return None
-        return model._flat(C[1:] - C[:1]) if self.name == "logistic" else model._flat(C)
+        return model.generative_start(self.X, self.codes, self.K, *self.frame, BASES[self.basis])
 
     # --- what the steps mean --------------------------------------------------------------
     def gradient_norm(self, W=None) -> float:
@@ -257,7 +244,7 @@ class Trainer:
             from probviz.models.base import class_names
 
             model.class_names_ = class_names(self.classes, self.names)
-            model._set_scores(*self.frame, s.W[0])
+            model.set_weights(*self.frame, s.W[0])
             model.n_iter_, model.converged_ = s.index, s.wrong == 0
             model.epochs_ = -(-s.index // len(self.Phi)) if self.optimizer == "sgd" else s.index
             return model

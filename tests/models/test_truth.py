@@ -490,6 +490,7 @@ COEF = st.one_of(st.just(0.0), st.builds(lambda m, e, sign: sign * m * 10.0 ** e
        tangent=st.booleans())
 @example(rows=[(1.0, -2.0, 1.0)], linear=False, tangent=False)  # a double root
 @example(rows=[(0.0, 0.0, 3.0), (0.0, 2.0, -1.0)], linear=False, tangent=False)  # no root, then a line's
+@example(rows=[(-0.125, -0.828125, 0.0)], linear=False, tangent=True)  # a tangency: numpy 4e-8 apart, here none
 def test_many_low_degree_roots_at_once_are_numpys_roots(rows, linear, tangent):
     """The pairwise score differences' roots on a line, found all at once: every root numpy finds
     (companion-matrix eigenvalues, row by row) to 1e-7 relative, and nothing else but a tangency's double
@@ -506,6 +507,9 @@ def test_many_low_degree_roots_at_once_are_numpys_roots(rows, linear, tangent):
     for r in D:
         mine, ref = np.sort(_low_degree_roots(r[None])), np.sort(np.asarray(_real_roots(r), float))
         assert len(mine) <= len(r) - 1
+        pair = len(ref) == 2 and abs(ref[1] - ref[0]) <= 1e-6 * max(1.0, abs(ref[0]))
+        if pair and not len(mine):  # a tangency numpy's eigenvalues split by 1e-8 and rounding made complex here
+            continue
         for x in ref:
             assert np.min(np.abs(mine - x), initial=np.inf) <= 1e-7 * max(1.0, abs(x)), (r, mine, ref)
         if len(mine) > len(ref):  # a double root only
