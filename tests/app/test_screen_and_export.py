@@ -25,6 +25,21 @@ def _menu_action(window, *path):
     return action
 
 
+def _export_through_the_menu(window, monkeypatch, path) -> str:
+    """File › Export image…, its dialog filled in as a person would (W x H, no legend): the file's path."""
+    def answer(dialog):
+        dialog.path.setText(str(path))
+        dialog.width_.setValue(W)
+        dialog.height_.setValue(H)
+        dialog.legend.setChecked(False)
+        return True
+
+    monkeypatch.setattr(window.files, "run_dialog", answer)
+    _menu_action(window, "File", "Export image…").trigger()
+    assert pathlib.Path(path).exists()
+    return str(path)
+
+
 def _lda_line(X, labels):
     """LDA's boundary w.x + w0 = 0 between two classes, from the ML estimates written out (Bishop 4.2.2,
     eqs. 4.66-4.67, 4.75-4.79): pooled covariance with 1/N, priors N_k/N."""
@@ -75,18 +90,7 @@ def test_file_export_draws_what_the_screen_shows(qtbot, window, tmp_path, monkey
     assert [s.name for s in frame.request.specs] == ["qda", "lda"] and frame.overlays
     assert frame.request.section == (a, b)
 
-    path = str(tmp_path / f"figure.{ext}")
-
-    def answer(dialog):  # the export dialog, filled in as a person would
-        dialog.path.setText(path)
-        dialog.width_.setValue(W)
-        dialog.height_.setValue(H)
-        dialog.legend.setChecked(False)
-        return True
-
-    monkeypatch.setattr(window.files, "run_dialog", answer)
-    _menu_action(window, "File", "Export image…").trigger()
-    assert pathlib.Path(path).exists()
+    path = _export_through_the_menu(window, monkeypatch, tmp_path / f"figure.{ext}")
     rgb = raster(path, kind)
     bounds = window.canvas.view_bounds()
     lay = figure_layout(W, H, bounds, Style(window.canvas.style.scale).font_px, False)
@@ -142,17 +146,7 @@ def test_file_export_draws_the_truth_the_reject_band_and_the_probe(qtbot, window
     type_into(qtbot, window, window.panel.theta, "0.9")
     settle(window)
     assert doc.theta == 0.9 and window.result.truth is not None and doc.probe is not None
-    path = str(tmp_path / f"figure.{ext}")
-
-    def answer(dialog):
-        dialog.path.setText(path)
-        dialog.width_.setValue(W)
-        dialog.height_.setValue(H)
-        dialog.legend.setChecked(False)
-        return True
-
-    monkeypatch.setattr(window.files, "run_dialog", answer)
-    _menu_action(window, "File", "Export image…").trigger()
+    path = _export_through_the_menu(window, monkeypatch, tmp_path / f"figure.{ext}")
     rgb = raster(path, kind).astype(int)
     x0, x1, y0, y1 = bounds = window.canvas.view_bounds()
     lay = figure_layout(W, H, bounds, Style(window.canvas.style.scale).font_px, False)
