@@ -671,6 +671,11 @@ class Canvas(pg.PlotWidget):
         if kind == "hollow":
             return pg.ScatterPlotItem(size=s.point_size, symbol="o", brush=pg.mkBrush(*s.background),
                                       pen=pg.mkPen(s.foreground, width=1.5 * s.scale))
+        if kind in ("cross", "plus"):  # as the misclassified points and the class means are marked
+            pen = line_pen(s, "misclassified", ratio=self.devicePixelRatioF()) if kind == "cross" else \
+                pg.mkPen(s.foreground, width=2 * s.scale)
+            return pg.ScatterPlotItem(size=0.8 * s.point_size, symbol="x" if kind == "cross" else "+", pen=pen,
+                                      brush=pg.mkBrush(s.foreground) if kind == "plus" else None)
         return pg.ScatterPlotItem(size=s.point_size, symbol="s", pen=pg.mkPen(s.foreground, width=1),
                                   brush=QBrush(QColor(*s.foreground), Qt.BrushStyle.BDiagPattern))
 

@@ -159,7 +159,8 @@ def training_curves(runs, optimum: bool = True):
 
 def legend_key(specs, frame, request) -> list[tuple[str, str]]:
     """The legend's rows for every line style and marker drawn besides the fitted model and its classes:
-    (text, how its sample is drawn: "solid", "dashed", "dashdot", "hatch" or "hollow"). Only what is drawn."""
+    (text, how its sample is drawn: "solid", "dashed", "dashdot", "hatch", "hollow", "cross" or "plus").
+    Only what is drawn."""
     key = []
     if len(specs) > 1 or frame.truth is not None:  # with other lines around, say which one is the fit
         key.append((f"{specs[0].label}: boundary", "solid"))
@@ -171,6 +172,11 @@ def legend_key(specs, frame, request) -> list[tuple[str, str]]:
         key.append(("undecided", "hatch"))
     if request.held_out is not None and request.held_out.any():
         key.append((f"held out ({int(request.held_out.sum())}), not fitted", "hollow"))
+    wrong = frame.fit.wrong
+    if "points" in request.layers and wrong is not None and len(wrong) == len(request.X) and wrong.any():
+        key.append((f"misclassified ({int(wrong.sum())})", "cross"))
+    if frame.scene is not None and frame.scene.ellipses:
+        key.append(("class means", "plus"))
     return key
 
 

@@ -335,6 +335,16 @@ def _key_sample(p, kind: str, box: QRectF, style) -> None:
         p.setBrush(QBrush(_color(bg)))
         r = style.point_size / 2
         p.drawEllipse(QPointF(box.center().x(), mid), r, r)
+    elif kind in ("cross", "plus"):
+        c, d = box.center().x(), 0.4 * style.point_size
+        if kind == "cross":
+            p.setPen(line_pen(style, "misclassified", cosmetic=False))
+            p.drawLine(QPointF(c - d, mid - d), QPointF(c + d, mid + d))
+            p.drawLine(QPointF(c - d, mid + d), QPointF(c + d, mid - d))
+        else:
+            p.setPen(_pen(fg, 2.0 * style.scale))
+            p.drawLine(QPointF(c - d, mid), QPointF(c + d, mid))
+            p.drawLine(QPointF(c, mid - d), QPointF(c, mid + d))
     elif kind == "hatch":
         side = min(box.height() - 4, box.width())
         p.setPen(_pen(fg, 1))

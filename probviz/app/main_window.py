@@ -342,7 +342,10 @@ class MainWindow(QMainWindow):
         frame = self.result
         if frame is None or frame.request is None:
             return ()
-        return tuple(legend_key(frame.request.specs, frame, frame.request))
+        key = legend_key(frame.request.specs, frame, frame.request)
+        if self.presentation_action.isChecked():  # on a projector the legend stays small: lines only
+            key = [(text, kind) for text, kind in key if kind not in ("cross", "plus")]
+        return tuple(key)
 
     def set_presentation(self, on: bool):
         """F5: everything legible from the back of a room. Menus, panel, status line and dialogs

@@ -403,7 +403,12 @@ def test_the_legend_explains_every_line_style_drawn_and_stays_on_the_page(qapp, 
     plain.layers = ["heatmap", "boundaries", "points"]
     export_figure(plain, path, 700, 500)
     text, _, _ = _pdf_text(path)
-    assert "boundary" not in text and "held out" not in text, text  # nothing else drawn: no key
+    assert "boundary" not in text and "held out" not in text, text  # no other lines drawn: no such rows
+    assert "misclassified (" in text and "class means" not in text  # crosses on the points; no ellipses
+    plain.layers = ["boundaries", "ellipses"]
+    export_figure(plain, path, 700, 500)
+    text, _, _ = _pdf_text(path)
+    assert "class means" in text and "misclassified" not in text, text  # no points layer: no crosses
     export_figure(s, path, 420, 320, model_label="An extremely long model description " * 4)
     text, boxes, (pw, ph) = _pdf_text(path)
     for left, bottom, right, top in boxes:
