@@ -304,4 +304,8 @@ def test_a_weak_raw_penalty_is_minimised_not_stopped_at_a_small_gradient(case):
     E_ref = min(minimize(E, v0, method=method, options=options[method]).fun
                 for v0 in (np.zeros(K * 6), v_fit) for method in options)
     assert m.converged_
-    assert E_fit <= E_ref * (1 + 1e-6), (E_fit, E_ref)
+    # The fit's gradient holds 1 - y_nt, which rounds to an absolute eps per point when the target wins
+    # (y_nt = 1 - 1e-10 here): its Newton steps cannot bring E closer than about N eps to the minimum
+    # (Powell, searching without a gradient, goes 1.5e-15 further on the first case). The stops this
+    # guards against were 5x and 2.5e4x the minimum.
+    assert E_fit <= E_ref * (1 + 1e-6) + 4 * N * np.finfo(float).eps, (E_fit, E_ref)
