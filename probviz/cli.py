@@ -112,7 +112,7 @@ def _fit(args) -> int:
     import numpy as np
 
     from probviz.data.inputs import load_session
-    from probviz.pipeline import fit_all, session_spec, session_split
+    from probviz.pipeline import fit_all, session_spec
     from probviz.report import model_lines
     from probviz.snapshot import frame_request, from_session
 
@@ -132,7 +132,7 @@ def _fit(args) -> int:
     if fit.model is None:
         raise ValueError(f"{args.input}: no points to fit")
     model = fit.model
-    fraction, seed = session_split(session)
+    fraction, seed = session.split
     n_held = fit.held_out.get("n", 0)
     if not args.json:  # the Parameters panel's lines, word for word
         print(f"{model.label} on {data.name or args.input}: {len(data.X)} points"

@@ -103,12 +103,11 @@ def main(args) -> int:
                           style=style, spec=spec, fits=first.fits, model_label=label)
     if section is not None and args.section_out:
         from probviz.app.export import export_curves, section_curves
-        from probviz.pipeline import session_theta
         from probviz.scene import cross_section
 
         if frame.fit.model is None:
             raise ValueError(f"{args.input}: cannot fit: {frame.fit.error}")
-        theta = session_theta(session)
+        theta = session.theta
         truth = frame.request.truth if frame.request.truth is not None and \
             frame.request.truth.K == len(session.dataset.class_names) else None
         sec = cross_section(frame.fit.model, *section, theta=theta, truth=truth)

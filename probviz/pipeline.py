@@ -22,7 +22,7 @@ import numpy as np
 
 from probviz import scene as scenes
 from probviz.analysis import known_errors
-from probviz.data.session import Session, session_priors, session_theta, split_problem
+from probviz.data.session import Session
 from probviz.layers import DEFAULT_LAYERS
 from probviz.models import REGISTRY, info
 from probviz.models.base import Classifier
@@ -381,14 +381,4 @@ def session_spec(session: Session, model: str | None = None, overrides: dict | N
         raise ValueError(f"{len(priors)} priors given for {len(data.class_names)} classes "
                          f"({', '.join(data.class_names)})")
     params = {**session.params.get(name, {}), **(overrides or {})}
-    return model_spec(name, params, priors if priors is not None else session_priors(session), data.labels)
-
-
-def session_split(session: Session) -> tuple[float, int]:
-    """The session's train/test split: (held-out fraction, seed); (0, 0) when it has none. A loaded
-    session's split is checked by :func:`probviz.data.session.split_problem`; one made in code that
-    fails the same check counts as none."""
-    split = session.extra.get("split")
-    if split is None or split_problem(split) is not None:
-        return (0.0, 0)
-    return (float(split[0]), int(split[1]))
+    return model_spec(name, params, priors if priors is not None else session.priors, data.labels)

@@ -20,12 +20,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from probviz.data.dataset import Dataset
-from probviz.data.session import Session, session_priors, session_theta
+from probviz.data.session import Session
 from probviz.layers import DEFAULT_LAYERS, LAYERS
-from probviz.models import REGISTRY
-from probviz.models.training import MAX_STEPS, OPTIMIZERS, TRAINABLE
-from probviz.pipeline import FrameRequest, ModelSpec, held_out_mask, model_spec, session_split
-from probviz.stepping import START_LABELS, TrainingSpec
+from probviz.models.training import TRAINABLE, TrainingSpec
+from probviz.pipeline import FrameRequest, ModelSpec, held_out_mask, model_spec
 
 
 @dataclass(frozen=True)
@@ -76,63 +74,17 @@ class Snapshot:
 
     def to_session(self, view=None) -> Session:
         """The session file's contents: a snapshot saved is the same snapshot opened."""
-        extra = {"priors": list(self.priors) if self.priors is not None else None, "theta": self.theta}
-        if self.compare is not None:
-            extra["compare"] = self.compare
-        if self.split[0] > 0:
-            extra["split"] = list(self.split)
-        if self.section is not None:
-            extra["section"] = [list(p) for p in self.section]
-        if replace(self.training, run=0) != TrainingSpec():
-            t = self.training
-            extra["training"] = {"optimizer": t.optimizer, "eta": t.eta, "start": t.start, "steps": t.steps,
-                                 "shown": t.shown}
-        view = view if view is not None else self.view
         return Session(self.dataset, self.model, {k: dict(v) for k, v in self.params.items()},
-                       sorted(self.layers), view, extra)
+                       sorted(self.layers), view if view is not None else self.view, self.priors, self.theta,
+                       self.compare, self.split, self.section, replace(self.training, run=0))
 
 
 def from_session(session: Session) -> Snapshot:
-    """The snapshot a session file holds: what it does not say takes the defaults."""
-    data = session.dataset
-    compare = session.extra.get("compare")
-    priors = session_priors(session)
+    """The snapshot a session holds (a session file's fields are checked when it is read)."""
     return Snapshot(
-        data, session.model, {k: dict(v) for k, v in session.params.items()},
-        tuple(priors) if priors is not None else None,
-        frozenset(v for v in session.layers if v in LAYERS) or DEFAULT_LAYERS, session_theta(session),
-        session.view, compare if isinstance(compare, str) and compare in REGISTRY else None,
-        session_split(session), _section(session.extra.get("section")), _training(session.extra.get("training")))
-
-
-def _section(value) -> tuple | None:
-    """A saved cross-section line, or None when the session holds none (or nothing usable)."""
-    try:
-        (x0, y0), (x1, y1) = value
-        line = ((float(x0), float(y0)), (float(x1), float(y1)))
-    except (TypeError, ValueError):
-        return None
-    ok = all(np.isfinite(v) and abs(v) <= 1e100 for p in line for v in p) and line[0] != line[1]
-    return line if ok else None
-
-
-def _training(value) -> TrainingSpec:
-    """A saved training run's settings; the defaults for anything missing or unusable."""
-    if not isinstance(value, dict):
-        return TrainingSpec()
-    d = TrainingSpec()
-    optimizer = value.get("optimizer")
-    eta, steps = value.get("eta"), value.get("steps")
-
-    def number(v):
-        return isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v)
-
-    return TrainingSpec(
-        optimizer if optimizer in OPTIMIZERS else d.optimizer,
-        float(eta) if number(eta) and eta > 0 else None,
-        value.get("start") if value.get("start") in START_LABELS else d.start,
-        int(steps) if number(steps) and 0 <= steps <= MAX_STEPS else 0,
-        0, value.get("shown") is True)
+        session.dataset, session.model, {k: dict(v) for k, v in session.params.items()}, session.priors,
+        frozenset(v for v in session.layers if v in LAYERS) or DEFAULT_LAYERS, session.theta, session.view,
+        session.compare, session.split, session.section, session.training)
 
 
 def frame_request(snap: Snapshot, bounds, shape=(256, 256), background=(255, 255, 255), reject=(170, 170, 170),

@@ -16,28 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from probviz.models.training import MAX_STEPS, TRAINABLE, Trainer, separable_note
-
-START_LABELS = {"zero": "w = 0", "generative": "the Gaussian model's log-odds"}
-
-
-@dataclass(frozen=True)
-class TrainingSpec:
-    """Which training run to show, and which of its steps.
-
-    ``eta`` None takes the optimizer's default; ``start`` is "zero" or "generative" (the Gaussian
-    model's log-odds, Bishop 4.2.2); a new ``run`` number starts again from the start weights (Reset),
-    and run 0 with no steps asks for no run at all (the points were edited with the fit on screen);
-    ``shown`` False draws the fitted model instead of the step.
-    """
-
-    optimizer: str = "gd"
-    eta: float | None = None
-    start: str = "zero"
-    steps: int = 0
-    run: int = 0
-    shown: bool = False
-
+from probviz.models.training import MAX_STEPS, TRAINABLE, Trainer, TrainingSpec, separable_note
 
 @dataclass
 class TrainingView:

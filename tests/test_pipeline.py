@@ -190,7 +190,7 @@ def test_session_spec_and_request_carry_every_setting():
     data = Dataset(np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [3.0, 3.0]]), [0, 0, 1, 1], ["u", "v"],
                    probe=(0.5, 0.5))
     s = Session(data, "softmax", {"softmax": {"l2": 0.3, "basis": "quadratic", "standardize": False}},
-                ["decision", "points"], (0, 1, 0, 1), {"theta": 0.6, "priors": [0.2, 0.8]})
+                ["decision", "points"], (0, 1, 0, 1), priors=(0.2, 0.8), theta=0.6)
     req = frame_request(from_session(s), (0, 1, 0, 1), (20, 10), (1, 2, 3), (4, 5, 6))
     assert req.X is data.X and req.labels is data.labels and req.class_names == ("u", "v")
     assert req.colors == tuple(data.colors) and req.bounds == (0, 1, 0, 1) and req.shape == (20, 10)

@@ -8,10 +8,19 @@ import pytest
 
 from probviz import pipeline
 from probviz.data import examples
+import json
+
 from probviz.data.session import from_json, to_json
 from probviz.models.training import MAX_STEPS
 from probviz.snapshot import Snapshot, frame_request, from_session, with_model
 from probviz.stepping import TrainingSpec
+
+
+def _opened(**extra) -> Snapshot:
+    """The fruit lesson saved with ``extra`` options written into its file, then opened."""
+    doc = json.loads(to_json(examples.session("fruit")))
+    doc["extra"].update(extra)
+    return from_session(from_json(json.dumps(doc), "lesson.probviz"))
 
 
 def _lab_state() -> Snapshot:
@@ -49,11 +58,8 @@ def test_a_save_records_the_view_it_is_given_else_the_snapshots():
 
 @pytest.mark.parametrize("bad", ["adam", 3, ["lda"]])
 def test_a_saved_compared_model_that_is_no_model_is_none(bad):
-    session = examples.session("fruit")
-    session.extra["compare"] = bad
-    assert from_session(session).compare is None
-    session.extra["compare"] = "logistic"
-    assert from_session(session).compare == "logistic"
+    assert _opened(compare=bad).compare is None
+    assert _opened(compare="logistic").compare == "logistic"
 
 
 def test_a_model_switched_to_keeps_its_saved_parameters_under_new_ones():
@@ -113,27 +119,20 @@ def test_a_truth_of_other_classes_is_left_out():
 
 
 def test_a_saved_section_far_out_is_kept_up_to_1e100():
-    session = examples.session("fruit")
-    session.extra["section"] = [[0, 0], [1e100, -1e100]]
-    assert from_session(session).section == ((0.0, 0.0), (1e100, -1e100))
-    session.extra["section"] = [[0, 0], [np.nextafter(1e100, np.inf), 1]]
-    assert from_session(session).section is None
+    assert _opened(section=[[0, 0], [1e100, -1e100]]).section == ((0.0, 0.0), (1e100, -1e100))
+    assert _opened(section=[[0, 0], [float(np.nextafter(1e100, np.inf)), 1]]).section is None
 
 
 @pytest.mark.parametrize("bad", [None, "x", [[0, 0]], [[0, 0], [0, 0]], [[0, "a"], [1, 1]], [[0, float("nan")], [1, 1]],
                                  [[0, 0], [1e300, 1]]])
 def test_an_unusable_saved_section_is_no_section(bad):
-    session = examples.session("fruit")
-    session.extra["section"] = bad
-    assert from_session(session).section is None
+    assert _opened(section=bad).section is None
 
 
 @pytest.mark.parametrize("bad", [None, 3, {"optimizer": "adam"}, {"eta": -1}, {"eta": 0}, {"eta": "x"}, {"steps": -2},
                                  {"steps": 1e300}, {"start": "random"}, {"shown": 1}])
 def test_unusable_saved_training_settings_take_the_defaults(bad):
-    session = examples.session("fruit")
-    session.extra["training"] = bad
-    t = from_session(session).training
+    t = _opened(training=bad).training
     d = TrainingSpec()
     assert (t.steps, t.shown) == (0, False) or bad == {"shown": 1}
     assert t.optimizer == d.optimizer and t.start == d.start and t.shown is False

@@ -274,7 +274,7 @@ class FileOps(QObject):
             self.clear_autosave()
             return
         session = self.doc.to_session()
-        session.extra["source"] = os.path.abspath(self.path) if self.path else None  # where to save it back
+        session.source = os.path.abspath(self.path) if self.path else None  # where to save it back
         saver = self.autosave_file
         if saver is None:
             return
@@ -326,8 +326,8 @@ class FileOps(QObject):
             newest.keep()
             return False
         self.session_opened.emit(session)
-        source = session.extra.get("source")
-        if isinstance(source, str) and source.lower().endswith(".probviz") and os.path.isfile(source):
+        source = session.source
+        if source is not None and source.lower().endswith(".probviz") and os.path.isfile(source):
             self.path = source  # Save writes it back where it came from
             self.doc.title = os.path.basename(source)
         else:

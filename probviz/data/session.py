@@ -10,7 +10,7 @@ import json
 import math
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -19,6 +19,7 @@ from probviz.data.dataset import Dataset
 from probviz.data.files import MAX_ABS, MAX_CLASSES, DataError, check_name, decode_text, read_bytes
 from probviz.layers import LAYERS, THETA_MAX
 from probviz.models.registry import REGISTRY
+from probviz.models.training import MAX_STEPS, OPTIMIZERS, START_LABELS, TrainingSpec
 
 #: Session files are small (a million points is about 40 MB of JSON).
 MAX_SESSION_BYTES = 256 * 1024 * 1024
@@ -31,32 +32,27 @@ VERSION = 1
 
 @dataclass
 class Session:
-    """A data set plus everything about how it is being looked at."""
+    """A data set plus everything about how it is being looked at: what a session file holds.
+
+    ``params`` maps a model's name to its parameters; ``priors`` are hand-set p(C_k), one per class
+    (None: the class frequencies); ``theta`` is the reject threshold; ``compare`` a second model drawn
+    dashed; ``split`` the train/test split (held-out fraction, seed), (0, 0) for none; ``section`` a
+    cross-section line ((x, y), (x, y)); ``training`` the training run's settings and step; ``source``
+    the file an autosave was made from (Save writes it back there).
+    """
 
     dataset: Dataset
     model: str = "lda"
     params: dict = field(default_factory=dict)  # model name -> {param: value}
     layers: list[str] = field(default_factory=list)
     view: tuple[float, float, float, float] | None = None
-    extra: dict = field(default_factory=dict)  # options of later features (priors, probe, theme...)
-
-
-def session_priors(s: Session, n_classes: int | None = None) -> list[float] | None:
-    """The hand-set priors a session holds (one positive number per class), else None."""
-    priors = s.extra.get("priors")
-    n_classes = len(s.dataset.class_names) if n_classes is None else n_classes
-    if isinstance(priors, list) and len(priors) == n_classes and all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 < v < 1e300
-            for v in priors):
-        return [float(v) for v in priors]
-    return None
-
-
-def session_theta(s: Session) -> float:
-    """The session's reject threshold, at most THETA_MAX (0 when it holds none)."""
-    theta = s.extra.get("theta", 0.0)
-    ok = isinstance(theta, (int, float)) and not isinstance(theta, bool) and 0 <= theta <= 1
-    return min(float(theta), THETA_MAX) if ok else 0.0
+    priors: tuple[float, ...] | None = None
+    theta: float = 0.0
+    compare: str | None = None
+    split: tuple[float, int] = (0.0, 0)
+    section: tuple | None = None
+    training: TrainingSpec = TrainingSpec()
+    source: str | None = None
 
 
 #: The largest held-out fraction (the Lab's field goes this far: some points must be left to fit).
@@ -94,11 +90,29 @@ def to_json(s: Session) -> str:
         "params": s.params,
         "layers": sorted(s.layers),
         "view": list(s.view) if s.view is not None else None,
-        "extra": s.extra,
+        "extra": _extra(s),
     }
     if d.truth is not None:
         doc["truth"] = d.truth.to_json()
     return json.dumps(doc, indent=1, allow_nan=False)
+
+
+def _extra(s: Session) -> dict:
+    """The file's "extra" object: the options added after the first version, written only when set."""
+    extra = {"priors": list(s.priors) if s.priors is not None else None, "theta": s.theta}
+    if s.compare is not None:
+        extra["compare"] = s.compare
+    if s.split[0] > 0:
+        extra["split"] = list(s.split)
+    if s.section is not None:
+        extra["section"] = [list(p) for p in s.section]
+    t = s.training
+    if replace(t, run=0) != TrainingSpec():
+        extra["training"] = {"optimizer": t.optimizer, "eta": t.eta, "start": t.start, "steps": t.steps,
+                             "shown": t.shown}
+    if s.source is not None:
+        extra["source"] = s.source
+    return extra
 
 
 def write_session(path: str, s: Session) -> None:
@@ -204,16 +218,7 @@ def from_json(text: str, name: str = "session") -> Session:
     layers = [v for v in layers if v in LAYERS]  # layers of a later version are dropped
     extra = doc.get("extra", {})
     _need(isinstance(extra, dict), name, "extra")
-    if extra.get("priors") is not None:
-        _need(session_priors(Session(None, extra=extra), len(classes)) is not None, name,
-              f"priors must be {len(classes)} positive numbers, one per class")
-    if "theta" in extra:
-        theta = extra["theta"]
-        _need(isinstance(theta, (int, float)) and not isinstance(theta, bool) and 0 <= theta <= 1, name,
-              "theta must be a number from 0 to 1")
-    if extra.get("split") is not None:
-        problem = split_problem(extra["split"])
-        _need(problem is None, name, problem or "")
+    options = _options(extra, len(classes), name)
     truth = _truth(doc.get("truth"), len(classes), name)
     try:
         data = Dataset(np.c_[xs, ys] if xs else np.empty((0, 2)), np.asarray(labels, dtype=np.int64),
@@ -221,7 +226,67 @@ def from_json(text: str, name: str = "session") -> Session:
                        tuple(probe) if probe else None, tuple(view) if view else None, truth)
     except ValueError as e:
         raise DataError(f"{name}: not a valid probviz session ({e})") from None
-    return Session(data, model, checked, layers, tuple(view) if view else None, extra)
+    return Session(data, model, checked, layers, tuple(view) if view else None, **options)
+
+
+def _options(extra: dict, n_classes: int, name: str) -> dict:
+    """The typed options of a file's "extra" object. Priors, theta and the split refuse the file when
+    wrong; a compared model this version lacks, an unusable section line or training run's settings
+    open as none (or the defaults), as options of a later version do."""
+    options = {}
+    if extra.get("priors") is not None:
+        priors = extra["priors"]
+        _need(isinstance(priors, list) and len(priors) == n_classes and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 < v < 1e300
+            for v in priors), name, f"priors must be {n_classes} positive numbers, one per class")
+        options["priors"] = tuple(float(v) for v in priors)
+    if "theta" in extra:
+        theta = extra["theta"]
+        _need(isinstance(theta, (int, float)) and not isinstance(theta, bool) and 0 <= theta <= 1, name,
+              "theta must be a number from 0 to 1")
+        options["theta"] = min(float(theta), THETA_MAX)
+    if extra.get("split") is not None:
+        problem = split_problem(extra["split"])
+        _need(problem is None, name, problem or "")
+        options["split"] = (float(extra["split"][0]), int(extra["split"][1]))
+    compare = extra.get("compare")
+    if isinstance(compare, str) and compare in REGISTRY:
+        options["compare"] = compare
+    options["section"] = _section(extra.get("section"))
+    options["training"] = _training(extra.get("training"))
+    source = extra.get("source")
+    if isinstance(source, str):
+        options["source"] = source
+    return options
+
+
+def _section(value) -> tuple | None:
+    """A saved cross-section line, or None when there is none (or nothing usable)."""
+    try:
+        (x0, y0), (x1, y1) = value
+        line = ((float(x0), float(y0)), (float(x1), float(y1)))
+    except (TypeError, ValueError):
+        return None
+    ok = all(math.isfinite(v) and abs(v) <= 1e100 for p in line for v in p) and line[0] != line[1]
+    return line if ok else None
+
+
+def _training(value) -> TrainingSpec:
+    """A saved training run's settings; the defaults for anything missing or unusable."""
+    if not isinstance(value, dict):
+        return TrainingSpec()
+    d = TrainingSpec()
+    optimizer, eta, steps = value.get("optimizer"), value.get("eta"), value.get("steps")
+
+    def number(v):
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+    return TrainingSpec(
+        optimizer if optimizer in OPTIMIZERS else d.optimizer,
+        float(eta) if number(eta) and eta > 0 else None,
+        value.get("start") if value.get("start") in START_LABELS else d.start,
+        int(steps) if number(steps) and 0 <= steps <= MAX_STEPS else 0,
+        0, value.get("shown") is True)
 
 
 def _truth(value, n_classes: int, name: str):

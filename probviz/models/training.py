@@ -38,6 +38,26 @@ DEFAULT_ETA = {"gd": 0.01, "sgd": 0.1, "newton": 1.0}
 MAX_STEPS = 1_000_000
 PERCEPTRON_ETA = (1e-100, 1e100)  # w is eta times a sum of phi_n t_n: beyond these it overflows or vanishes
 
+START_LABELS = {"zero": "w = 0", "generative": "the Gaussian model's log-odds"}
+
+
+@dataclass(frozen=True)
+class TrainingSpec:
+    """Which training run to show, and which of its steps.
+
+    ``eta`` None takes the optimizer's default; ``start`` is "zero" or "generative" (the Gaussian
+    model's log-odds, Bishop 4.2.2); a new ``run`` number starts again from the start weights (Reset),
+    and run 0 with no steps asks for no run at all (the points were edited with the fit on screen);
+    ``shown`` False draws the fitted model instead of the step.
+    """
+
+    optimizer: str = "gd"
+    eta: float | None = None
+    start: str = "zero"
+    steps: int = 0
+    run: int = 0
+    shown: bool = False
+
 
 @dataclass
 class Step:

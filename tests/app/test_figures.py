@@ -225,7 +225,7 @@ def test_the_reject_region_is_where_max_p_is_below_theta_in_every_format(qapp, t
     X = np.vstack([rng.normal([1.0, 1.0], 0.6, (30, 2)), rng.normal([2.0, 1.5], 0.6, (30, 2))])
     labels = np.repeat([0, 1], 30)
     data = Dataset(X, labels, ["a", "b"], [BLUE, ORANGE], ("x", "y"))
-    session = Session(data, "lda", layers=["decision"], view=VIEW, extra={"theta": 0.9})
+    session = Session(data, "lda", layers=["decision"], view=VIEW, theta=0.9)
     path = str(tmp_path / f"r.{ext}")
     style = Style(1.0, False)
     export_figure(session, path, W, H, legend=False, dpi=dpi, style=style)
@@ -270,7 +270,7 @@ def test_held_out_points_are_hollow_in_figures(qapp, tmp_path, grid_session, ext
     background colour at their centre), the others solid, where the ticks say they are."""
     from probviz.pipeline import held_out_mask
 
-    grid_session.extra["split"] = [0.5, 3]
+    grid_session.split = (0.5, 3)
     path = str(tmp_path / f"h.{ext}")
     frame = export_figure(grid_session, path, W, H, legend=False)
     held = held_out_mask(len(grid_session.dataset.X), 0.5, 3)
@@ -391,7 +391,7 @@ def test_the_legend_explains_every_line_style_drawn_and_stays_on_the_page(qapp, 
     from probviz.data.examples import session
 
     s = session("fruit")
-    s.extra["compare"], s.extra["split"] = "logistic", [0.1, 0]
+    s.compare, s.split = "logistic", (0.1, 0)
     s.layers = ["heatmap", "boundaries", "points", "truth"]
     path = str(tmp_path / "lab.pdf")
     export_figure(s, path, 700, 500)

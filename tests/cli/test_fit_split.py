@@ -19,7 +19,7 @@ def fit_json(path, capsys, *extra):
 def test_fit_uses_the_training_points_and_scores_the_held_out_ones(tmp_path, capsys):
     sklearn = pytest.importorskip("sklearn.discriminant_analysis")
     s = examples.session("fruit")
-    s.extra["split"] = [0.3, 5]
+    s.split = (0.3, 5)
     path = tmp_path / "split.probviz"
     write_session(str(path), s)
     out = fit_json(path, capsys, "--model", "lda")
@@ -72,7 +72,7 @@ def test_training_steps_use_the_training_points_too(tmp_path, capsys):
     from probviz.pipeline import held_out_mask
 
     s = examples.session("fruit")
-    s.extra["split"] = [0.3, 5]
+    s.split = (0.3, 5)
     path = tmp_path / "split.probviz"
     write_session(str(path), s)
     out = fit_json(path, capsys, "--model", "logistic", "--optimizer", "newton", "--steps", "3")

@@ -14,6 +14,7 @@ import pytest
 from probviz.data.csvio import DataError
 from probviz.data.dataset import Dataset
 from probviz.data.session import Session, from_json, read_session, to_json, write_session
+from probviz.models.training import TrainingSpec
 
 
 def sample():
@@ -22,7 +23,9 @@ def sample():
                 ["#112233", "#445566", "#778899"], ("rough", "colour"), "demo", "a lesson", (2.3, 1.5),
                 (-1.0, 3.5, -1.0, 4.5))
     return Session(d, "softmax", {"softmax": {"l2": 0.5, "basis": "cubic", "standardize": True}},
-                   ["boundaries", "heatmap"], (-2.0, 2.0, -3.0, 3.0), {"theme": "dark"})
+                   ["boundaries", "heatmap"], (-2.0, 2.0, -3.0, 3.0), priors=(0.2, 0.3, 0.5), theta=0.4,
+                   compare="qda", split=(0.25, 9), section=((0.0, -1.5), (2.5, 1e-7)),
+                   training=TrainingSpec("newton", None, "generative", 7, 0, True), source="/home/t/lesson.probviz")
 
 
 def test_round_trip_restores_everything(tmp_path):
@@ -35,8 +38,10 @@ def test_round_trip_restores_everything(tmp_path):
     for field in ("class_names", "colors", "axis_names", "name", "description", "probe"):
         assert getattr(back.dataset, field) == getattr(s.dataset, field), field
     assert back.dataset.view == s.view  # the view saved is the one on screen
-    assert (back.model, back.params, back.layers, back.view, back.extra) == (
-        s.model, s.params, s.layers, s.view, s.extra)
+    assert (back.model, back.params, back.layers, back.view) == (s.model, s.params, s.layers, s.view)
+    assert (back.priors, back.theta, back.compare, back.split, back.section, back.training, back.source) == (
+        (0.2, 0.3, 0.5), 0.4, "qda", (0.25, 9), ((0.0, -1.5), (2.5, 1e-7)),
+        TrainingSpec("newton", None, "generative", 7, 0, True), "/home/t/lesson.probviz")
 
 
 def test_future_version_is_refused_politely():

@@ -5,8 +5,7 @@ import json
 import pytest
 
 from probviz.data.csvio import DataError
-from probviz.data.session import Session, from_json, session_priors, session_theta
-from probviz.data.dataset import Dataset
+from probviz.data.session import from_json
 
 GOOD = {
     "format": "probviz-session", "version": 1, "name": "n", "description": "d", "axis_names": ["a", "b"],
@@ -33,8 +32,9 @@ def test_the_good_session_loads_every_field():
     assert d.X.tolist() == [[0, 1], [1, 0], [2, 2]] and d.labels.tolist() == [0, 1, 1]
     assert d.class_names == ["u", "v"] and d.colors == ["#112233", "#445566"] and d.axis_names == ("a", "b")
     assert (d.name, d.description, d.probe, d.view) == ("n", "d", (0.5, 0.5), (0, 1, 0, 1))
-    assert (s.model, s.params, s.layers, s.view, s.extra) == ("qda", {"qda": {"reg_covar": 0.2}}, ["points"],
-                                                             (0, 1, 0, 1), {"theta": 0.3})
+    assert (s.model, s.params, s.layers, s.view, s.theta) == ("qda", {"qda": {"reg_covar": 0.2}}, ["points"],
+                                                             (0, 1, 0, 1), 0.3)
+    assert (s.priors, s.compare, s.split, s.section, s.source) == (None, None, (0.0, 0), None, None)
 
 
 def test_optional_fields_take_their_defaults():
@@ -43,7 +43,7 @@ def test_optional_fields_take_their_defaults():
         doc.pop(key)
     s = from_json(json.dumps(doc), "min.probviz")
     assert s.dataset.axis_names == ("x1", "x2") and s.dataset.probe is None and s.view is None
-    assert (s.model, s.params, s.layers, s.extra) == ("lda", {}, [], {})
+    assert (s.model, s.params, s.layers, s.theta, s.priors) == ("lda", {}, [], 0.0, None)
     assert (s.dataset.name, s.dataset.description) == ("", "")
 
 
@@ -106,23 +106,44 @@ def test_a_newer_version_asks_for_an_update():
                             "please update probviz")
 
 
-def session_with(extra, n_classes=2):
-    d = Dataset([[0.0, 0.0]] * n_classes, list(range(n_classes)), [str(i) for i in range(n_classes)])
-    return Session(d, extra=extra)
+def opened(extra, n_classes=2):
+    """A session of ``n_classes`` classes whose file holds ``extra``: the session, or the one-line refusal."""
+    doc = json.loads(json.dumps(GOOD))
+    doc["classes"] = [{"name": str(i), "color": "#112233"} for i in range(n_classes)]
+    doc["points"] = {"x": [0.0] * n_classes, "y": [0.0] * n_classes, "label": list(range(n_classes))}
+    doc["extra"] = extra
+    try:
+        return from_json(json.dumps(doc), "p.probviz")
+    except DataError as e:
+        return str(e)
 
 
 @pytest.mark.parametrize("priors,expected", [
-    ([0.25, 0.75], [0.25, 0.75]), ([1, 3], [1.0, 3.0]), (None, None), ([0.5], None), ([0.5, 0], None),
-    ([0.5, -1], None), ([0.5, "x"], None), ([True, 0.5], None), ([0.5, float("inf")], None), ("0.5", None)])
-def test_session_priors_are_one_positive_number_per_class(priors, expected):
-    assert session_priors(session_with({"priors": priors})) == expected
+    ([0.25, 0.75], (0.25, 0.75)), ([1, 3], (1.0, 3.0)), (None, None)])
+def test_saved_priors_are_one_positive_number_per_class(priors, expected):
+    assert opened({"priors": priors}).priors == expected
 
 
-@pytest.mark.parametrize("theta,expected", [
-    (0.4, 0.4), (0, 0.0), (1, 0.99), (1.5, 0.0), (-0.1, 0.0), ("0.4", 0.0), (True, 0.0), (None, 0.0)])
-def test_session_theta_lies_in_the_unit_interval(theta, expected):
-    assert session_theta(session_with({"theta": theta})) == expected
-    assert session_theta(session_with({})) == 0.0
+@pytest.mark.parametrize("priors", [[0.5], [0.5, 0], [0.5, -1], [0.5, "x"], [True, 0.5], [0.5, 1e300], "0.5"])
+def test_other_priors_refuse_the_file_naming_them(priors):
+    assert opened({"priors": priors}) == ("p.probviz: not a valid probviz session (priors must be 2 positive "
+                                          "numbers, one per class)")
+
+
+@pytest.mark.parametrize("theta,expected", [(0.4, 0.4), (0, 0.0), (1, 0.99)])
+def test_a_saved_theta_lies_in_the_unit_interval_and_stops_where_theta_stops(theta, expected):
+    assert opened({"theta": theta}).theta == expected
+    assert opened({}).theta == 0.0
+
+
+@pytest.mark.parametrize("theta", [1.5, -0.1, "0.4", True, None])
+def test_another_theta_refuses_the_file_naming_it(theta):
+    assert opened({"theta": theta}) == "p.probviz: not a valid probviz session (theta must be a number from 0 to 1)"
+
+
+def test_an_autosave_names_the_file_it_came_from():
+    assert opened({"source": "/home/t/lesson.probviz"}).source == "/home/t/lesson.probviz"
+    assert opened({"source": 3}).source is None
 
 
 def test_nesting_deeper_than_a_session_is_refused_on_every_python():

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from probviz.data import examples
 from probviz.data.csvio import DataError
 from probviz.data.session import MAX_SEED, from_json
-from probviz.pipeline import compute, session_split
+from probviz.pipeline import compute
 from probviz.snapshot import frame_request, from_session, with_model
 from tests.hypo import examples as budget
 
@@ -56,7 +56,7 @@ def test_any_split_loads_as_a_valid_one_or_is_refused(split):
     except DataError as e:
         assert str(e).startswith("s.probviz: not a valid probviz session (") and "split" in str(e)
         return
-    fraction, seed = session_split(s)
+    fraction, seed = s.split
     assert 0 <= fraction <= 0.9 and 0 <= seed <= MAX_SEED and isinstance(seed, int)
     assert isinstance(split, list) and math.isclose(fraction, split[0]) and seed == split[1]
     frame_request(from_session(s), (0, 1, 0, 1), (8, 8))  # the held-out mask is drawn without error
@@ -64,9 +64,9 @@ def test_any_split_loads_as_a_valid_one_or_is_refused(split):
 
 def test_a_valid_split_is_kept():
     s = from_json(session_text([0.25, 7]), "s.probviz")
-    assert session_split(s) == (0.25, 7)
+    assert s.split == (0.25, 7)
     s = from_json(session_text([0, 3.0]), "s.probviz")  # a seed written as 3.0 is the whole number 3
-    assert session_split(s) == (0.0, 3)
+    assert s.split == (0.0, 3)
 
 
 @pytest.mark.parametrize("model", ["lda", "qda", "nb"])
