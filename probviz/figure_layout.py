@@ -135,3 +135,26 @@ def clip_polyline(P: np.ndarray, rect: tuple[float, float, float, float]) -> lis
     if len(current) >= 2:
         pieces.append(np.array(current))
     return pieces
+
+
+def legend_key(specs, frame, request) -> list[tuple[str, str]]:
+    """The legend's rows for every line style and marker drawn besides the fitted model and its classes:
+    (text, how its sample is drawn: "solid", "dashed", "dashdot", "hatch", "hollow", "cross" or "plus").
+    Only what is drawn."""
+    key = []
+    if len(specs) > 1 or frame.truth is not None:  # with other lines around, say which one is the fit
+        key.append((f"{specs[0].label}: boundary", "solid"))
+    if len(specs) > 1:
+        key.append((f"{specs[1].label}: boundary", "dashed"))
+    if frame.truth is not None:
+        key.append(("true model: Bayes boundary", "dashdot"))
+    if frame.scene is not None and frame.scene.ambiguous is not None:
+        key.append(("undecided", "hatch"))
+    if request.held_out is not None and request.held_out.any():
+        key.append((f"held out ({int(request.held_out.sum())}), not fitted", "hollow"))
+    wrong = frame.fit.wrong
+    if "points" in request.layers and wrong is not None and len(wrong) == len(request.X) and wrong.any():
+        key.append((f"misclassified ({int(wrong.sum())})", "cross"))
+    if frame.scene is not None and frame.scene.ellipses:
+        key.append(("class means", "plus"))
+    return key

@@ -26,7 +26,7 @@ from probviz.data.atomic import atomic_write
 from probviz.data.outputs import check_target  # pipes and devices are written in place
 from probviz.data.session import Session
 from probviz.figure_layout import layout as figure_layout
-from probviz.figure_layout import view_of
+from probviz.figure_layout import legend_key, view_of
 from probviz.snapshot import Snapshot, frame_request, from_session
 from probviz.style import Style
 
@@ -155,29 +155,6 @@ def training_curves(runs, optimum: bool = True):
         curves.append((f"optimum E(w*) = {best:.4g}", [0, end], [best, best], "#555555", True))
     y_name = "E_P(w)" if runs and runs[0].model == "perceptron" else "E(w)"
     return curves, ("step", y_name)
-
-
-def legend_key(specs, frame, request) -> list[tuple[str, str]]:
-    """The legend's rows for every line style and marker drawn besides the fitted model and its classes:
-    (text, how its sample is drawn: "solid", "dashed", "dashdot", "hatch", "hollow", "cross" or "plus").
-    Only what is drawn."""
-    key = []
-    if len(specs) > 1 or frame.truth is not None:  # with other lines around, say which one is the fit
-        key.append((f"{specs[0].label}: boundary", "solid"))
-    if len(specs) > 1:
-        key.append((f"{specs[1].label}: boundary", "dashed"))
-    if frame.truth is not None:
-        key.append(("true model: Bayes boundary", "dashdot"))
-    if frame.scene is not None and frame.scene.ambiguous is not None:
-        key.append(("undecided", "hatch"))
-    if request.held_out is not None and request.held_out.any():
-        key.append((f"held out ({int(request.held_out.sum())}), not fitted", "hollow"))
-    wrong = frame.fit.wrong
-    if "points" in request.layers and wrong is not None and len(wrong) == len(request.X) and wrong.any():
-        key.append((f"misclassified ({int(wrong.sum())})", "cross"))
-    if frame.scene is not None and frame.scene.ellipses:
-        key.append(("class means", "plus"))
-    return key
 
 
 def _render(ext, path, width, height, dpi, transparent, paint) -> None:

@@ -18,7 +18,8 @@ from probviz import __version__
 from probviz.app.canvas import Canvas
 from probviz.colors import class_marker
 from probviz.style import Style
-from probviz.app.export import export_figure, legend_key
+from probviz.app.export import export_figure
+from probviz.figure_layout import legend_key
 from probviz.app.export_dialog import ExportDialog
 from probviz.app.theme import apply_theme, desktop_prefers_dark
 from probviz.app.document import MAX_CLASSES, Document

@@ -21,5 +21,6 @@ def test_the_wheel_has_a_name_of_its_own_and_everything_it_needs(tmp_path):
     assert any(n.startswith("probviz/assets/icons/") for n in names)
     meta = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     assert "\nName: probviz-classifiers\n" in meta
+    assert "\nProvides-Extra: mpl\n" in meta and "matplotlib>=3.8; extra == 'mpl'" in meta  # probviz.plot
     entry = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
     assert "probviz = probviz.cli:main" in entry

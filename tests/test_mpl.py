@@ -1,0 +1,149 @@
+"""probviz.plot draws into matplotlib where the axes say: checked on the pixels Agg renders, against
+positions known without probviz (a boundary fixed by symmetry, points placed by hand, the lecture's
+probe value)."""
+
+import io
+
+import numpy as np
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+from matplotlib.figure import Figure  # noqa: E402
+
+import probviz  # noqa: E402
+from probviz.colors import hex_to_rgb  # noqa: E402
+from probviz.mpl import Drawing  # noqa: E402
+
+
+def _axes(width_in=6.0, height_in=5.0, dpi=100):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = Figure(figsize=(width_in, height_in), dpi=dpi)
+    FigureCanvasAgg(fig)
+    return fig.add_axes((0.12, 0.12, 0.8, 0.8))
+
+
+def _pixels(ax) -> np.ndarray:
+    """The figure as Agg draws it: (rows, cols, 3), row 0 at the top."""
+    ax.figure.canvas.draw()
+    return np.asarray(ax.figure.canvas.buffer_rgba())[:, :, :3].astype(int)
+
+
+def _to_px(ax, x, y) -> tuple[float, float]:
+    """Data (x, y) -> (column, row) of the pixel array (display y counts from the bottom)."""
+    dx, dy = ax.transData.transform((x, y))
+    return dx, ax.figure.bbox.height - dy
+
+
+def _to_data_x(ax, column: float) -> float:
+    return ax.transData.inverted().transform((column, 0))[0]
+
+
+@pytest.mark.parametrize("c,scale", [(0.7, 1.0), (1e6 + 3.0, 1.0), (2e-6, 1e-6), (-3e5, 1e5)])
+def test_a_boundary_fixed_by_symmetry_is_drawn_where_the_axes_put_it(c, scale):
+    """Two classes, each the other's mirror image in the line x = c: LDA's boundary (equal priors,
+    Bishop eq. 4.66) is that line. The darkest column on a row of the rendered figure is at x = c."""
+    half = np.array([[-1.0, 0.0], [-1.5, 1.0], [-0.5, -1.0], [-2.0, 0.4]]) * scale
+    X = np.r_[half + [c, 0], half * [-1, 1] + [c, 0]]
+    y = np.repeat(["left", "right"], 4)
+    ax = _axes()
+    view = (c - 3 * scale, c + 2 * scale, -2 * scale, 2 * scale)  # c off the middle
+    probviz.plot(X, y, model="lda", ax=ax, layers=["boundaries"], legend=False, view=view)
+    assert ax.get_xlim() == view[:2] and ax.get_ylim() == view[2:]  # the view asked for
+    img = _pixels(ax)
+    for y_data in (-1.3 * scale, 0.2 * scale, 1.7 * scale):
+        col, row = _to_px(ax, c, y_data)
+        left, right = ax.bbox.x0 + 3, ax.bbox.x1 - 3  # inside the axes' frame
+        line = img[round(row)].sum(axis=1)
+        dark = np.flatnonzero(line < line.max() * 0.25)
+        dark = dark[(dark > left) & (dark < right)]
+        assert len(dark), "no boundary on this row"
+        found = _to_data_x(ax, dark.mean() + 0.5)  # pixel j covers [j, j + 1)
+        assert abs(found - c) <= 1.0 * (view[1] - view[0]) / ax.bbox.width, (found, c)
+
+
+def test_points_are_drawn_at_their_coordinates_in_their_class_colours():
+    X = np.array([[1.0, 1.0], [4.0, 2.5], [2.5, 4.0]])
+    ax = _axes(dpi=120)
+    drawing = probviz.plot(X, ["u", "v", "w"], model="nb", ax=ax, layers=["points"], legend=False,
+                           view=(0, 5, 0, 5))
+    colors = [hex_to_rgb(c) for c in drawing.frame.request.colors]
+    img = _pixels(ax)
+    for (x, y), rgb in zip(X, colors):
+        col, row = _to_px(ax, x, y)
+        near = np.abs(img - rgb).sum(axis=2) < 30
+        rows, cols = np.nonzero(near)
+        assert len(rows) > 20, "the class colour is not there"
+        # a marker is centred on its bounding box (a triangle's area is not); a sharp corner's pixels are
+        # only partly the colour, so the box may lose a pixel on that side
+        assert abs((cols.min() + cols.max() + 1) / 2 - col) < 1.5 and abs((rows.min() + rows.max() + 1) / 2 - row) < 1.5
+
+
+def test_the_lesson_draws_the_lectures_probe_value_and_the_windows_names():
+    """The fruit lesson with LDA: p(apple|x) = 0.823 at x = (2.3, 1.5) (the lecture's worked example)."""
+    drawing = probviz.plot("example:fruit", model="lda", ax=_axes())
+    assert drawing.artists["probe"][1].get_text() == "p(apple|x) = 0.823"
+    legend = drawing.artists["legend"][0]
+    assert legend.get_title().get_text() == "LDA (shared covariance)"
+    texts = [t.get_text() for t in legend.get_texts()]
+    assert texts[:2] == ["apple", "peach"] and "class means" in texts
+
+
+def test_a_compared_model_is_dashed_and_the_truth_dash_dotted_as_on_screen():
+    drawing = probviz.plot("example:fruit", model="logistic", compare="qda", ax=_axes(),
+                           layers=["heatmap", "boundaries", "truth", "points"])
+    assert {a.get_linestyle() for a in drawing.artists["compared"]} == {"--"}
+    assert {a.get_linestyle() for a in drawing.artists["boundaries"]} == {"-"}
+    truth_lines = [a for a in drawing.artists["truth"] if a.get_linestyle() == "-."]
+    assert truth_lines, "the Bayes boundary is not dash-dotted"
+    texts = [t.get_text() for t in drawing.artists["legend"][0].get_texts()]
+    assert "QDA (own covariances): boundary" in texts and "true model: Bayes boundary" in texts
+
+
+def test_a_session_file_draws_its_split_hollow(tmp_path):
+    from probviz.data import examples
+    from probviz.data.session import write_session
+
+    session = examples.session("fruit")
+    session.split = (0.2, 4)
+    path = tmp_path / "lesson.probviz"
+    write_session(str(path), session)
+    drawing = probviz.plot(path, ax=_axes())
+    held = drawing.artists["held_out"][0].get_offsets()
+    assert len(held) == round(0.2 * 250)  # a split holds out round(f n) points
+
+
+def test_without_an_axes_a_figure_of_its_own_shows_itself_as_a_png():
+    import matplotlib.image
+    import matplotlib.pyplot as plt
+
+    before = plt.get_fignums()
+    drawing = probviz.plot("example:fruit", model="qda")
+    assert isinstance(drawing, Drawing) and plt.get_fignums() == before  # no pyplot window opened
+    png = matplotlib.image.imread(io.BytesIO(drawing._repr_png_()), format="png")
+    assert png.shape[:2] == (int(4.8 * 96), int(6.4 * 96))
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: probviz.plot(np.zeros((3, 2))), "points need their labels"),
+    (lambda: probviz.plot(np.zeros((3, 3)), [0, 1, 1]), "shape (N, 2)"),
+    (lambda: probviz.plot(np.zeros((3, 2)), [0, 1]), "3 points and 2 labels"),
+    (lambda: probviz.plot([[0, 0], [np.nan, 1]], [0, 1]), "NaN"),
+    (lambda: probviz.plot("example:fruit", model="svm"), "unknown model 'svm'"),
+    (lambda: probviz.plot("example:fruit", compare="svm"), "unknown model 'svm'"),
+    (lambda: probviz.plot("example:fruit", layers=["heat"]), "unknown layer 'heat'"),
+    (lambda: probviz.plot("example:fruit", view=(1, 0, 0, 1)), "is empty"),
+    (lambda: probviz.plot("example:fruit", resolution=1), "out of range"),
+])
+def test_bad_arguments_say_what_is_wrong(call, message):
+    with pytest.raises(ValueError) as e:
+        call()
+    assert message in str(e.value)
+
+
+def test_a_model_that_cannot_fit_draws_the_points_and_says_why():
+    X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [3.0, 3.0], [4.0, 3.0], [3.0, 4.0]])
+    drawing = probviz.plot(X, [0, 0, 1, 1, 2, 2], model="fisher", ax=_axes())
+    assert len(drawing.artists["points"]) == 3
+    assert "two classes" in drawing.artists["note"][0].get_text()
