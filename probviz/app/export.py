@@ -221,7 +221,9 @@ def learning_curves(result: dict):
     b = result["bayes_error"]
     curves.append((f"Bayes error {b:.3g}", [sizes[0], sizes[-1]], [b, b], "#555555", True))
     x0, x1, y0, y1 = curve_bounds(curves, x_from_zero=False)
-    labels = [(float(v), f"{2 ** v:g}") for v in range(int(np.floor(sizes.min())), int(np.ceil(sizes.max())) + 1)]
+    labels = [(float(v), f"{2 ** v:g}") for v in range(int(np.ceil(sizes.min() - 1e-9)), int(np.floor(sizes.max() + 1e-9)) + 1)]
+    if not labels or sizes.max() - labels[-1][0] >= 0.5:  # the largest size run, when no power of two is near it
+        labels.append((float(sizes.max()), f"{max(result['sizes']):g}"))
     return curves, ("points per class (log scale)", "error rate under the truth"), (x0, x1, min(y0, 0.0), y1), labels
 
 

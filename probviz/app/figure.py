@@ -197,16 +197,23 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
             p.drawEllipse(QPointF(x, y), 3.5 * style.scale, 3.5 * style.scale)
         p.setBrush(Qt.BrushStyle.NoBrush)
     if frame is not None and frame.probe is not None and _inside(layout, layout.to_px([frame.probe.x]), 0).all():
-        _probe(p, layout, frame.probe, style)
+        _probe(p, layout, frame.probe, style, avoid=_legend_box(layout, style, *legend) if legend else None)
     p.restore()
 
     _axes(p, layout, style, axis_names)
     if title:
-        p.setPen(_pen(fg, 1))
-        p.setFont(_font(1.4 * style.font_px))
-        p.drawText(QRectF(0, 0, layout.width, top), Qt.AlignmentFlag.AlignCenter, title)
+        _title(p, layout, style, title)
     if legend is not None:
         _legend(p, layout, style, *legend)
+
+
+def _title(p, layout, style, title: str) -> None:
+    """The title centred above the plot, elided to the page's width."""
+    p.setPen(_pen(style.foreground, 1))
+    font = _font(1.4 * style.font_px)
+    p.setFont(font)
+    text = QFontMetricsF(font).elidedText(title, Qt.TextElideMode.ElideRight, layout.width - 8)
+    p.drawText(QRectF(0, 0, layout.width, layout.plot[1]), Qt.AlignmentFlag.AlignCenter, text)
 
 
 def _joined(lines) -> np.ndarray:
@@ -214,7 +221,9 @@ def _joined(lines) -> np.ndarray:
     return np.vstack([part for line in lines for part in (line, np.full((1, 2), np.nan))])
 
 
-def _probe(p, layout, probe, style):
+def _probe(p, layout, probe, style, avoid: QRectF | None = None):
+    """The probe's ring and its label: above the probe, towards the plot's middle, else below it; kept
+    inside the plot (elided to its width) and off the legend (``avoid``); left out when no place is free."""
     fg, bg = style.foreground, style.background
     (x, y), = layout.to_px([probe.x])
     p.setPen(line_pen(style, "probe", cosmetic=False))
@@ -224,13 +233,21 @@ def _probe(p, layout, probe, style):
     font = _font(style.font_px)
     p.setFont(font)
     fm = QFontMetricsF(font)
-    tw, th = fm.horizontalAdvance(probe.label) + 8, fm.height() + 4
-    right_half = x > layout.plot[0] + layout.plot[2] / 2
-    box = QRectF(x - tw - 1.4 * r if right_half else x + 1.4 * r, y - th - 1.4 * r, tw, th)
+    left, top, w, h = layout.plot
+    text = fm.elidedText(probe.label, Qt.TextElideMode.ElideMiddle, w - 12)  # the value at the end stays
+    tw, th = fm.horizontalAdvance(text) + 8, fm.height() + 4
+    right_half = x > left + w / 2
+    sides = [x - tw - 1.4 * r, x + 1.4 * r] if right_half else [x + 1.4 * r, x - tw - 1.4 * r]
+    for bx, by in [(bx, by) for by in (y - th - 1.4 * r, y + 1.4 * r) for bx in sides]:
+        box = QRectF(min(max(bx, left + 2), left + w - tw - 2), min(max(by, top + 2), top + h - th - 2), tw, th)
+        if avoid is None or not box.intersects(avoid):
+            break
+    else:
+        return
     p.setPen(_pen(fg, 1))
     p.setBrush(QBrush(_color(bg, 210)))
     p.drawRect(box)
-    p.drawText(box, Qt.AlignmentFlag.AlignCenter, probe.label)
+    p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
 def _crisp(v: float) -> float:
@@ -257,9 +274,12 @@ def _axes(p, layout, style, axis_names):
         texts = tick_labels(values, spacing)
     for v, text in zip(values, texts):
         x = float(layout.x_px(v))
+        if not left - 0.5 <= x <= left + w + 0.5:
+            continue  # a tick beyond the view's ends
         p.drawLine(QPointF(_crisp(x), bottom), QPointF(_crisp(x), bottom + tick))
         tw = fm.horizontalAdvance(text)
-        p.drawText(QPointF(x - tw / 2, top + h + tick + fm.ascent() + 2), text)
+        at = min(max(x - tw / 2, 1.0), layout.width - tw - 1.0)  # centred on its tick, but on the page
+        p.drawText(QPointF(at, top + h + tick + fm.ascent() + 2), text)
     values, spacing = layout.y_ticks()
     for v, text in zip(values, tick_labels(values, spacing)):
         y = float(layout.y_px(v))
@@ -267,32 +287,45 @@ def _axes(p, layout, style, axis_names):
         tw = fm.horizontalAdvance(text)
         p.drawText(QPointF(left - tick - 4 - tw, y + fm.ascent() / 2 - fm.descent() / 2), text)
     p.drawText(QRectF(left, top + h + tick + fm.height() + 2, w, fm.height() + 4),
-               Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, axis_names[0])
+               Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+               fm.elidedText(axis_names[0], Qt.TextElideMode.ElideRight, w))
     p.save()
     p.translate(fm.height() * 0.4, top + h / 2)
     p.rotate(-90)
     p.drawText(QRectF(-h / 2, 0, h, fm.height() + 4), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
-               axis_names[1])
+               fm.elidedText(axis_names[1], Qt.TextElideMode.ElideRight, h))
     p.restore()
+
+
+def _legend_box(layout, style, model_label, entries, key=()) -> QRectF | None:
+    """Where the legend goes: the plot's top left corner, as wide as its longest text (at most the plot's
+    width), as tall as its rows; None without classes."""
+    if not entries:
+        return None
+    fm_b, fm = QFontMetricsF(_font(style.font_px, bold=True)), QFontMetricsF(_font(style.font_px))
+    row = max(fm.height(), style.point_size) + 4 * style.scale
+    sw = max(style.point_size, 3 * style.font_px) + 10 * style.scale  # room for a line's dashes
+    texts = [n for n, _, _ in entries] + [t for t, _ in key]
+    room = layout.plot[2] - 20  # the legend stays inside the plot
+    width = min(room, max([fm_b.horizontalAdvance(model_label)] + [sw + fm.horizontalAdvance(t) for t in texts]) + 16)
+    height = row * (len(entries) + len(key) + (1 if model_label else 0)) + 8
+    return QRectF(layout.plot[0] + 10, layout.plot[1] + 10, width, height)
 
 
 def _legend(p, layout, style, model_label, entries, key=()):
     """The model's name, its classes (marker and colour), then a row for each other line style or
     marker drawn (``key``: (text, "solid" | "dashed" | "dashdot" | "hatch" | "hollow")), each with its
     sample. Long texts are elided to the plot's width: nothing leaves the figure."""
-    if not entries:
+    box = _legend_box(layout, style, model_label, entries, key)
+    if box is None:
         return
     fg, bg = style.foreground, style.background
     bold, plain = _font(style.font_px, bold=True), _font(style.font_px)
     fm_b, fm = QFontMetricsF(bold), QFontMetricsF(plain)
     row = max(fm.height(), style.point_size) + 4 * style.scale
-    sw = max(style.point_size, 3 * style.font_px) + 10 * style.scale  # room for a line's dashes
-    texts = [n for n, _, _ in entries] + [t for t, _ in key]
-    room = layout.plot[2] - 20  # the legend stays inside the plot
-    width = min(room, max([fm_b.horizontalAdvance(model_label)] + [sw + fm.horizontalAdvance(t) for t in texts]) + 16)
+    sw = max(style.point_size, 3 * style.font_px) + 10 * style.scale
+    x0, y0, width, height = box.x(), box.y(), box.width(), box.height()
     model_label = fm_b.elidedText(model_label, Qt.TextElideMode.ElideRight, width - 16)
-    height = row * (len(entries) + len(key) + (1 if model_label else 0)) + 8
-    x0, y0 = layout.plot[0] + 10, layout.plot[1] + 10
     p.setPen(_pen(fg, 1))
     p.setBrush(QBrush(_color(bg, 225)))
     p.drawRect(QRectF(x0, y0, width, height))
@@ -375,9 +408,7 @@ def paint_curves(p: QPainter, layout: Layout, curves, style: Style, axis_names=(
     p.restore()
     _axes(p, layout, style, axis_names)
     if title:
-        p.setPen(_pen(fg, 1))
-        p.setFont(_font(1.4 * style.font_px))
-        p.drawText(QRectF(0, 0, layout.width, layout.plot[1]), Qt.AlignmentFlag.AlignCenter, title)
+        _title(p, layout, style, title)
     labelled = [(label, color, dashed) for label, _, _, color, dashed in curves if label]
     if not labelled:
         return
