@@ -104,7 +104,8 @@ def training_fit(spec, training: TrainingSpec, X, labels, names=None):
         view.problem = f"{spec.label} is fitted in one go; it is not trained step by step"
         return None, view
     try:
-        run = _run(key, spec, training, X, labels, names)
+        # the class names are the run's too (the models it makes carry them), not the view's identity
+        run = _run(key + (tuple(names) if names is not None else None,), spec, training, X, labels, names)
     except ValueError as e:
         view.problem = str(e)
         return None, view

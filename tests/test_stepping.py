@@ -224,3 +224,14 @@ def test_sgd_rings_the_point_each_step_used():
         assert view.point == k - 1 and view.highlight == tuple(X[k - 1]) and view.point_class == y[k - 1]
     _, view = training_fit(spec, TrainingSpec("gd", None, "zero", steps=1), X, y)
     assert view.highlight is None and view.point_class == -1  # a batch step uses every point
+
+
+def test_a_run_asked_for_with_class_names_names_its_classes_whoever_asked_first():
+    """The kept runs are per class names too: a run made without names (as a test or a command line may
+    ask) is not handed to a caller who names the classes."""
+    snap, _ = _fruit("logistic")
+    X, y = snap.dataset.X, snap.dataset.labels
+    spec = snap.spec()
+    unnamed, _ = training_fit(spec, TrainingSpec("gd", None, "zero", steps=2), X, y)
+    named, _ = training_fit(spec, TrainingSpec("gd", None, "zero", steps=2), X, y, ["apple", "peach"])
+    assert unnamed.class_names_ != ["apple", "peach"] and named.class_names_ == ["apple", "peach"]
