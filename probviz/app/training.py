@@ -77,7 +77,7 @@ class TrainingPanel(QWidget):
         self.start.addItem("w = 0", "zero")
         self.start.addItem("the Gaussian model's log-odds", "generative")
         self.start.setToolTip("Where Reset puts the weights: zero, or the log-odds of LDA (QDA for curved bases), "
-                              "whose form is the same (Bishop 4.2.2)")
+                              "whose form is the same (Bishop 4.2.1)")
         guard_wheel(self.optimizer, self.start)
         self.step_button = QPushButton("Step")
         self.step_button.setToolTip("One step (.)")

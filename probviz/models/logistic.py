@@ -138,7 +138,7 @@ class _LinearModel(Classifier):
     def generative_start(self, X, codes, K, center, scale, degree):
         """Weights (on the features of the frame (center, scale) and basis degree) whose scores are a
         Gaussian model's (LDA for the linear basis, else QDA): their log-odds have the same form as ours
-        (Bishop 4.2.2), so Newton then needs about half the steps, and a training run may start there.
+        (Bishop 4.2.1), so Newton then needs about half the steps, and a training run may start there.
         None when the Gaussian model cannot be fitted. Part of the model's API for the trainer."""
         C = _gaussian_scores(X, codes, center, scale, degree)
         return None if C is None else self._weights_from_scores(C)

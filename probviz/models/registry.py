@@ -106,7 +106,7 @@ SCHEME = ParamSpec(
 
 _MODELS = (
     ModelInfo("lda", LDA,
-              "Gaussian classes sharing one covariance: linear boundaries (Bishop 4.2.2, eqs. 4.68-4.70).",
+              "Gaussian classes sharing one covariance: linear boundaries (Bishop 4.2.1, eqs. 4.68-4.70; fitted by maximum likelihood, 4.2.2).",
               (REG_COVAR,)),
     ModelInfo("qda", QDA,
               "Gaussian classes, each with its own covariance: quadratic boundaries (Bishop 4.2.1).",

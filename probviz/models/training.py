@@ -46,7 +46,7 @@ class TrainingSpec:
     """Which training run to show, and which of its steps.
 
     ``eta`` None takes the optimizer's default; ``start`` is "zero" or "generative" (the Gaussian
-    model's log-odds, Bishop 4.2.2); a new ``run`` number starts again from the start weights (Reset),
+    model's log-odds, Bishop 4.2.1); a new ``run`` number starts again from the start weights (Reset),
     and run 0 with no steps asks for no run at all (the points were edited with the fit on screen);
     ``shown`` False draws the fitted model instead of the step.
     """
@@ -237,7 +237,7 @@ class Trainer:
 
     def generative_start(self):
         """Start weights whose scores are a Gaussian model's log-odds (LDA for the linear basis, QDA for
-        the curved ones, Bishop 4.2.2): the same functional form; None for the perceptron or when the
+        the curved ones, Bishop 4.2.1): the same functional form; None for the perceptron or when the
         Gaussian model cannot be fitted. The model class computes them (the same start its fit tries)."""
         from probviz.models.registry import info
 
