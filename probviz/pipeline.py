@@ -151,6 +151,7 @@ class FrameRequest:
     held_out: np.ndarray | None = None  # (N,) bool: points kept out of the fit (a train/test split)
     training: object = None  # a probviz.stepping.TrainingSpec: the training run and step to show, or None
     errors: bool = False  # carry the true errors of the fits (known ones; see probviz.analysis)
+    draft: bool = False  # the hand is moving: curved boundaries as traced on a coarse grid (scene.draft_boundaries)
 
 
 @dataclass
@@ -311,9 +312,9 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
         frame.section = scenes.cross_section(shown.model, *request.section, theta=theta, truth=truth)
     colors = [request.colors[i] for i in shown.class_index]
     frame.scene = scenes.build_scene(shown.model, request.bounds, colors, request.shape, request.layers,
-                                     request.background, request.reject, request.theta)
+                                     request.background, request.reject, request.theta, draft=request.draft)
     if "boundaries" in request.layers:
-        frame.overlays = [scenes.boundaries(f.model, request.bounds) if f.model is not None else []
+        frame.overlays = [scenes.boundaries(f.model, request.bounds, draft=request.draft) if f.model is not None else []
                           for f in frame.fits[1:]]
     if request.probe is not None:
         names = list(request.class_names)

@@ -89,10 +89,11 @@ def from_session(session: Session) -> Snapshot:
 
 def frame_request(snap: Snapshot, bounds, shape=(256, 256), background=(255, 255, 255), reject=(170, 170, 170),
                   *, specs: tuple | None = None, generation: int = 0, revision: int = 0,
-                  errors: bool = False) -> FrameRequest:
+                  errors: bool = False, draft: bool = False) -> FrameRequest:
     """The pipeline's request for ``snap`` seen through ``bounds`` on a grid of ``shape``: the one place
     where a request is made. ``specs`` replaces the snapshot's models (a command line's --model);
-    ``errors`` asks for the fits' true errors (the ones known; see :mod:`probviz.analysis`)."""
+    ``errors`` asks for the fits' true errors (the ones known; see :mod:`probviz.analysis`); ``draft`` for
+    curved boundaries as a coarse grid traces them (the window while the hand moves; never an export)."""
     data = snap.dataset
     specs = specs or snap.specs
     t = snap.training
@@ -101,7 +102,7 @@ def frame_request(snap: Snapshot, bounds, shape=(256, 256), background=(255, 255
         data.X, data.labels, tuple(data.class_names), tuple(data.colors), specs,
         tuple(float(v) for v in bounds), tuple(shape), frozenset(snap.layers) or DEFAULT_LAYERS, snap.theta,
         data.probe, tuple(background), tuple(reject), generation, revision, snap.truth, snap.section,
-        snap.held_out(), training, errors)
+        snap.held_out(), training, errors, draft)
 
 
 def with_model(snap: Snapshot, name: str | None = None, params: dict | None = None) -> Snapshot:

@@ -11,7 +11,7 @@ import html
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem
 
@@ -75,6 +75,11 @@ class Canvas(pg.PlotWidget):
     hovered = Signal(float, float)  # data coordinates under the cursor
     left = Signal()  # the cursor left the canvas
     selection_changed = Signal(int)
+    rested = Signal()  # a drag's hand has been still for REST_MS: time for the exact picture
+
+    #: A drag's frames draw curved boundaries as a draft (see probviz.scene.draft_boundaries) until the
+    #: hand has been still this long, or lets go
+    REST_MS = 150
 
     def __init__(self, doc: Document | None = None, parent=None):
         self.vb = CanvasViewBox(self)
@@ -88,6 +93,11 @@ class Canvas(pg.PlotWidget):
         self.selection = np.empty(0, dtype=np.int64)
         self.style = Style()
         self._drag = None  # (indices, grab offsets, stroke) while dragging points
+        self.drafting = False  # a drag is moving what the fit sees: frames may draw drafts
+        self._rest = QTimer(self)
+        self._rest.setSingleShot(True)
+        self._rest.setInterval(self.REST_MS)
+        self._rest.timeout.connect(self._rested)
         self._rng = np.random.default_rng()
         self._brushes: dict[str, QBrush] = {}
         self._hover: QPointF | None = None
@@ -556,6 +566,9 @@ class Canvas(pg.PlotWidget):
         if self._drag is None:
             return False
         kind = self._drag[0]
+        if kind in ("move", "brush") and not ev.isFinish():
+            self.drafting = True
+            self._rest.start()
         if kind == "section":
             a = self._drag[1]
             if (pos.x(), pos.y()) != a:
@@ -587,7 +600,14 @@ class Canvas(pg.PlotWidget):
                 self.set_selection(np.flatnonzero(inside))
         if ev.isFinish():
             self._drag = None
+            self.drafting = False  # the frame of this last move is drawn exactly
+            self._rest.stop()
         return True
+
+    def _rested(self):
+        if self.drafting:
+            self.drafting = False
+            self.rested.emit()
 
     def _spray(self, pos: QPointF, stroke: int) -> None:
         pw, ph = self.vb.viewPixelSize()

@@ -88,6 +88,7 @@ class MainWindow(QMainWindow):
         self._flash_timer.timeout.connect(self._show_status)
 
         self.refitter = Refitter(FrameSource(self.doc, self.canvas, self.lab_dock.isVisible), self)
+        self.canvas.rested.connect(self.refitter.redraw)  # the hand stopped: the exact curves, same fits
         # every frame goes straight to the views that show it; the window shows its status line and caption
         for view_of_frame in (self.canvas.show_frame, self.panel.show_result, self.lab.show_result,
                               self.training.show_frame, self._on_result):

@@ -47,7 +47,8 @@ class FrameSource:
     def __call__(self, generation: int, refit: bool, previous: Frame | None) -> Job:
         doc, style = self.doc, self.canvas.style
         request = frame_request(doc.snapshot(), self.canvas.view_bounds(), self.GRID, style.background, style.reject,
-                                generation=generation, revision=doc.revision, errors=self.errors())
+                                generation=generation, revision=doc.revision, errors=self.errors(),
+                                draft=self.canvas.drafting)
         moved = (doc.moves_since(previous.revision) if previous is not None and refit and request.held_out is None
                  else None)
         return Job(request, refit, previous, moved)

@@ -1,0 +1,49 @@
+"""While a hand drags points, curved boundaries are drafts (a coarse grid's trace, a few milliseconds);
+once it rests or lets go, the frame on screen has the exact curves. Pressed as a person presses."""
+
+import numpy as np
+from guihelp import settle, to_pixel
+from pressing import choose
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+
+
+def _three_curved_classes(win):
+    """Three classes of different spreads: QDA's boundaries between them are curves."""
+    while len(win.doc.classes) < 3:
+        win.doc.add_class()
+    rng = np.random.default_rng(5)
+    for k, (centre, spread) in enumerate((((-2.5, -1.5), (0.5, 1.2)), ((2.0, -1.0), (1.3, 0.4)),
+                                          ((0.0, 2.5), (0.8, 0.8)))):
+        win.doc.add_points(rng.normal(centre, spread, size=(12, 2)), k)
+    settle(win)
+
+
+def _drafts_drawn(win) -> bool:
+    sc = win.canvas.frame.scene
+    return bool(sc.boundaries) and all(b.j == -1 for b in sc.boundaries)
+
+
+def test_a_drag_draws_drafts_and_the_exact_curves_once_the_hand_rests_or_lets_go(qtbot, window):
+    win = window
+    _three_curved_classes(win)
+    choose(qtbot, win.panel.model, win.panel.model.findData("qda"))
+    settle(win)
+    assert win.doc.model_name == "qda" and win.canvas.frame.scene.boundaries and not _drafts_drawn(win)
+    vp = win.canvas.viewport()
+    a = to_pixel(win, *win.doc.X[0])
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    for i in range(1, 4):
+        QTest.qWait(15)  # pyqtgraph drops mouse moves closer than 10 ms
+        qtbot.mouseMove(vp, QPoint(a.x() + 6 * i, a.y() - 4 * i))
+        win.refitter.flush()
+        assert _drafts_drawn(win), "a moving hand's frame draws the drafts"
+    qtbot.waitUntil(lambda: not win.canvas.frame.request.draft, timeout=2000)  # held still: exact, same fits
+    assert win.canvas.frame.scene.boundaries and not _drafts_drawn(win)
+    QTest.qWait(15)
+    qtbot.mouseMove(vp, QPoint(a.x() + 30, a.y() - 20))
+    win.refitter.flush()
+    assert _drafts_drawn(win)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 30, a.y() - 20))
+    settle(win)
+    assert not win.canvas.frame.request.draft and not _drafts_drawn(win)  # let go: exact at once
