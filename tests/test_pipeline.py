@@ -436,3 +436,35 @@ def test_a_split_is_the_seeds_own():
     masks = {tuple(pipeline.held_out_mask(100, 0.3, seed)) for seed in range(20)}
     assert len(masks) == 20
     assert pipeline.held_out_mask(100, 0.0, 3) is None and pipeline.held_out_mask(0, 0.3, 3) is None
+
+
+def _three_class_session():
+    data = Dataset(np.array([[0.0, 0.0], [1.0, 0.2], [3.0, 3.0], [3.5, 2.0], [6.0, 0.0], [6.5, 1.0]]),
+                   [0, 0, 1, 1, 2, 2], ["u", "v", "w"])
+    return Session(data, "qda", {"qda": {"reg_covar": 0.25}, "logistic": {"l2": 2.0, "basis": "quadratic"}},
+                   priors=(0.5, 0.3, 0.2))
+
+
+def test_a_sessions_spec_is_its_model_with_its_saved_parameters_and_priors():
+    s = _three_class_session()
+    spec = pipeline.session_spec(s)
+    assert spec.name == "qda" and spec.kwargs == {"reg_covar": 0.25, "priors": [0.5, 0.3, 0.2]}
+    # a model named on the command line takes its own saved parameters, the overrides over them
+    spec = pipeline.session_spec(s, "logistic", {"l2": 0.5})
+    assert spec.name == "logistic" and (spec.kwargs["l2"], spec.kwargs["basis"]) == (0.5, "quadratic")
+    assert "priors" not in spec.kwargs  # a discriminative model has none
+    # priors given replace the session's; a model with no saved parameters takes the defaults
+    spec = pipeline.session_spec(s, "lda", priors=[0.1, 0.1, 0.8])
+    assert spec.name == "lda" and spec.kwargs["priors"] == [0.1, 0.1, 0.8]
+    assert spec.kwargs["reg_covar"] == 0.0  # LDA's default, not QDA's saved 0.25
+
+
+@pytest.mark.parametrize("model,priors,message", [
+    ("logistic", [0.2, 0.3, 0.5], "priors do not apply to logistic: it models p(C_k|x) directly"),
+    ("lda", [0.5, 0.5], "2 priors given for 3 classes (u, v, w)"),
+    ("svm", None, "unknown model"),
+])
+def test_a_sessions_spec_refuses_what_does_not_apply(model, priors, message):
+    with pytest.raises(ValueError) as e:
+        pipeline.session_spec(_three_class_session(), model, priors=priors)
+    assert message in str(e.value)
