@@ -154,3 +154,68 @@ def test_nesting_deeper_than_a_session_is_refused_on_every_python():
         from_json(json.dumps(doc), "bad.probviz")
     doc["extra"] = {"note": json.loads("[" * 20 + "]" * 20)}
     from_json(json.dumps(doc), "ok.probviz")  # shallower is fine
+
+
+def _message(**changes) -> str:
+    try:
+        from_json(broken(**changes), "b.probviz")
+    except DataError as e:
+        return str(e)
+    return "loaded"
+
+
+def test_every_limit_is_inclusive_and_one_past_it_is_refused_by_name():
+    """Each limit, at the limit and one past it: the first loads, the second names the file and field."""
+    from probviz.data.files import MAX_ABS, MAX_CLASSES, MAX_NAME
+    from probviz.data.session import MAX_TEXT
+
+    bad = "b.probviz: not a valid probviz session ("
+    assert _message(name="n" * MAX_TEXT, description="d" * MAX_TEXT) == "loaded"
+    assert _message(name="n" * (MAX_TEXT + 1)) == bad + "name or description too long)"
+    assert _message(description="d" * (MAX_TEXT + 1)) == bad + "name or description too long)"
+    assert _message(name=3) == bad + "name or description)"
+    assert _message(description=None) == bad + "name or description)"
+    edge = {"x": [MAX_ABS, -MAX_ABS, 0.0], "y": [-MAX_ABS, MAX_ABS, 0.0], "label": [0, 1, 1]}
+    assert _message(points=edge, probe=[MAX_ABS, -MAX_ABS], view=[-MAX_ABS, MAX_ABS, -MAX_ABS, MAX_ABS]) == "loaded"
+    for axis in "xy":
+        past = json.loads(json.dumps(edge))
+        past[axis][0] = MAX_ABS * (1 + 1e-15)
+        assert _message(points=past) == bad + "a coordinate beyond ±1e+100)"
+    assert _message(probe=[MAX_ABS * (1 + 1e-15), 0]) == bad + "probe)"
+    assert _message(view=[0, MAX_ABS * (1 + 1e-15), 0, 1]) == bad + "view)"
+    assert _message(view=[0, 0, 0, 1]) == bad + "view)" and _message(view=[0, 1, 1, 1]) == bad + "view)"
+    classes = [{"name": f"c{i}", "color": "#112233"} for i in range(MAX_CLASSES)]
+    assert _message(classes=classes) == "loaded"
+    assert _message(classes=classes + [{"name": "one more", "color": "#112233"}]) == (
+        bad + f"{MAX_CLASSES + 1} classes; probviz shows at most {MAX_CLASSES})")
+    assert _message(classes=[{"name": "u", "color": "#112233"}, {"name": "v" * (MAX_NAME + 1), "color": "#445566"}]) == (
+        bad + f"the name of class 2 is {MAX_NAME + 1} characters long; the limit is {MAX_NAME})")
+    assert _message(axis_names=["a", "b" * (MAX_NAME + 1)]) == (
+        bad + f"an axis name is {MAX_NAME + 1} characters long; the limit is {MAX_NAME})")
+    assert _message(classes=[{"name": "u", "color": "#112233"}, {"name": "v", "color": "#44556" + "6" * 30}]) == (
+        bad + f"the colour of class 'v' is {('#44556' + '6' * 30)[:20]!r}, not #RRGGBB)")  # its first 20 characters
+    assert _message(model="m" * 60) == bad + f"unknown model {'m' * 40!r}; probviz has lda, qda, nb, logistic, " \
+                                              "softmax, leastsquares, fisher, perceptron)"
+
+
+def test_saved_priors_up_to_1e300_exclusive():
+    assert opened({"priors": [0.5, 9.9e299]}).priors == (0.5, 9.9e299)
+    assert isinstance(opened({"priors": [0.5, 1e300]}), str)
+
+
+def test_a_split_of_fraction_zero_is_not_written_and_a_training_run_is_only_when_set(tmp_path):
+    from probviz.data import examples
+    from probviz.data.session import to_json
+    from probviz.models.training import TrainingSpec
+
+    s = examples.session("fruit")
+    s.split = (0.0, 7)
+    s.training = TrainingSpec(run=5)  # a run number alone is the document's, not the file's
+    extra = json.loads(to_json(s))["extra"]
+    assert "split" not in extra and "training" not in extra
+    s.training = TrainingSpec(steps=0, shown=True)
+    assert json.loads(to_json(s))["extra"]["training"] == {"optimizer": "gd", "eta": None, "start": "zero",
+                                                          "steps": 0, "shown": True}
+    assert opened({"training": {"steps": 0, "shown": True}}).training == TrainingSpec(steps=0, shown=True)
+    assert opened({"training": {"steps": 1e6}}).training.steps == 1_000_000
+    assert opened({"training": {"steps": 1e6 + 1}}).training.steps == 0
