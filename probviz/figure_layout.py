@@ -158,3 +158,15 @@ def legend_key(specs, frame, request) -> list[tuple[str, str]]:
     if frame.scene is not None and frame.scene.ellipses:
         key.append(("class means", "plus"))
     return key
+
+
+def shown_label(frame) -> str:
+    """What the picture shows, as its legend and caption name it: the model, and while a training step is
+    drawn instead of the fit, the optimizer and the step ("Logistic regression, Gradient descent, step 3")."""
+    from probviz.models.training import OPTIMIZER_LABELS
+
+    spec = frame.request.specs[0]
+    t, view = frame.request.training, frame.training
+    if t is not None and t.shown and view is not None and not view.problem:
+        return f"{spec.label}, {OPTIMIZER_LABELS.get(view.optimizer, view.optimizer)}, step {view.index}"
+    return spec.label

@@ -34,7 +34,7 @@ from probviz import pipeline
 from probviz.colors import class_marker, marker_outline
 from probviz.data.dataset import Dataset
 from probviz.data.session import Session
-from probviz.figure_layout import legend_key, view_of
+from probviz.figure_layout import legend_key, shown_label, view_of
 from probviz.layers import LAYERS
 from probviz.models import REGISTRY
 from probviz.snapshot import Snapshot, frame_request, from_session, with_model
@@ -60,6 +60,9 @@ class Drawing:
     @property
     def figure(self):
         return self.ax.figure
+
+    def __repr__(self) -> str:  # not the frame's arrays: a notebook keeps this text beside the image
+        return f"<probviz Drawing: {shown_label(self.frame)}; {', '.join(self.artists) or 'nothing drawn'}>"
 
     def _repr_png_(self) -> bytes:
         buf = io.BytesIO()
@@ -306,5 +309,5 @@ def _legend(d: Drawing, snap: Snapshot, style: Style) -> None:
             handles.append(Line2D([], [], linestyle="none", marker="x" if kind == "cross" else "+",
                                   markersize=0.6 * size, color=fg, label=text))
     if handles:
-        d.artists["legend"] = [d.ax.legend(handles=handles, title=frame.request.specs[0].label, loc="best",
-                                           framealpha=0.85)]
+        d.artists["legend"] = [d.ax.legend(handles=handles, title=shown_label(frame), loc="best",
+                                           framealpha=0.85, alignment="left")]

@@ -147,3 +147,18 @@ def test_a_model_that_cannot_fit_draws_the_points_and_says_why():
     drawing = probviz.plot(X, [0, 0, 1, 1, 2, 2], model="fisher", ax=_axes())
     assert len(drawing.artists["points"]) == 3
     assert "two classes" in drawing.artists["note"][0].get_text()
+
+
+def test_the_readmes_example_runs_as_written(tmp_path, monkeypatch):
+    """The README's matplotlib example, copied as a reader copies it: it runs and writes its two figures."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    code = re.search(r"## In matplotlib and Jupyter.*?```python\n(.*?)```", readme, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    names = {}
+    exec(compile(code, "README.md", "exec"), names)
+    assert (tmp_path / "fruit.pdf").stat().st_size > 10_000 and (tmp_path / "qda.png").stat().st_size > 10_000
+    assert repr(names["drawing"]).startswith("<probviz Drawing: QDA (own covariances); heatmap, boundaries")
+    assert len(repr(names["drawing"])) < 200  # a notebook keeps this text beside the image: no arrays

@@ -37,3 +37,5 @@ def test_the_example_notebook_runs_and_draws_lda_against_logistic(tmp_path):
     shown = [o for o in one.outputs if "image/png" in o.get("data", {})]
     assert len(shown) == 1  # the Drawing shows itself, once
     assert _png(shown[0]).shape[:2] == (int(4.8 * 96), int(6.4 * 96))
+    text = shown[0]["data"].get("text/plain", "")
+    assert text.startswith("<probviz Drawing: QDA") and len(text) < 200  # not the frame's arrays

@@ -26,7 +26,7 @@ from probviz.data.atomic import atomic_write
 from probviz.data.outputs import check_target  # pipes and devices are written in place
 from probviz.data.session import Session
 from probviz.figure_layout import layout as figure_layout
-from probviz.figure_layout import legend_key, view_of
+from probviz.figure_layout import legend_key, shown_label, view_of
 from probviz.snapshot import Snapshot, frame_request, from_session
 from probviz.style import Style
 
@@ -74,7 +74,7 @@ def export_figure(source: Snapshot | Session, path: str, width: int = 1200, heig
     frame = pipeline.compute(request) if fits is None else pipeline.build_frame(request, fits)
     entries = [(n, c, class_marker(i))
                for i, (n, c, k) in enumerate(zip(data.class_names, data.colors, data.counts())) if k > 0]
-    legend_spec = (model_label or specs[0].label, entries, legend_key(specs, frame, request)) if legend else None
+    legend_spec = (model_label or shown_label(frame), entries, legend_key(specs, frame, request)) if legend else None
 
     def paint(device):
         painter = QPainter(device)

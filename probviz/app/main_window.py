@@ -19,7 +19,7 @@ from probviz.app.canvas import Canvas
 from probviz.colors import class_marker
 from probviz.style import Style
 from probviz.app.export import export_figure
-from probviz.figure_layout import legend_key
+from probviz.figure_layout import legend_key, shown_label
 from probviz.app.export_dialog import ExportDialog
 from probviz.app.theme import apply_theme, desktop_prefers_dark
 from probviz.app.document import MAX_CLASSES, Document
@@ -335,9 +335,16 @@ class MainWindow(QMainWindow):
 
     def _legend_toggled(self, on: bool):
         # presenting, the caption names the model: the legend need not say it again
-        label = "" if self.presentation_action.isChecked() else REGISTRY[self.doc.model_name].label
+        label = "" if self.presentation_action.isChecked() else self._shown_label()
         self._legend_shown = (on, label, tuple(self.legend_entries()), self._legend_key())
         self.canvas.set_legend(*self._legend_shown)
+
+    def _shown_label(self) -> str:
+        """The model on screen, and the training step while one is drawn instead of its fit."""
+        frame = self.result
+        if frame is None or frame.request is None or not frame.request.specs:
+            return REGISTRY[self.doc.model_name].label
+        return shown_label(frame)
 
     def _legend_key(self) -> tuple:
         """The legend's rows for the other line styles and markers on screen, as the exported figure has them."""
@@ -399,7 +406,7 @@ class MainWindow(QMainWindow):
         """What presentation mode writes above the plot: the model, its accuracy, the layer set (its
         name, not every layer: a long list would not fit a projector's width)."""
         doc = self.doc
-        parts = [REGISTRY[doc.model_name].label]
+        parts = [self._shown_label()]
         res = self.result.fit if self.result is not None else None
         if res is not None and res.summary:
             parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
@@ -721,8 +728,10 @@ class MainWindow(QMainWindow):
     def _on_result(self, frame):
         """The window's own views of a frame: the status line, the hover readout, the caption, the legend."""
         self.result = frame
-        if self.legend_action.isChecked() and getattr(self, "_legend_shown", (None,) * 4)[3] != self._legend_key():
-            self._legend_toggled(True)  # a compared model, the truth or a split came or went
+        shown = getattr(self, "_legend_shown", (None,) * 4)
+        label = "" if self.presentation_action.isChecked() else self._shown_label()
+        if self.legend_action.isChecked() and (shown[3] != self._legend_key() or shown[1] != label):
+            self._legend_toggled(True)  # a compared model, the truth, a split or a training step came or went
         if frame.fit.summary is not self.result_summary_shown:
             self._flash_timer.stop()  # a new fit says more than a passing message
         self.result_summary_shown = frame.fit.summary
@@ -745,7 +754,8 @@ class MainWindow(QMainWindow):
         res = frame.fit
         counts = doc.counts()
         per_class = ", ".join(f"{c.name} {n}" for c, n in zip(doc.classes, counts))
-        parts = [REGISTRY[doc.model_name].label, per_class or "no classes"]
+        label = shown_label(frame) if frame.request is not None and frame.request.specs else REGISTRY[doc.model_name].label
+        parts = [label, per_class or "no classes"]
         if len(doc.X) == 0:
             parts.append("press 1 and click to add points")
         elif res.error:
