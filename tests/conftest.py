@@ -3,6 +3,13 @@ import os
 # Before anything imports Qt: CI has no screen.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+# Parallel workers (pytest-xdist) each get a home of their own: Qt's test-mode folders (~/.qttest: the
+# autosaves and their lock files) and every tool's caches stay apart, so no worker sees another's windows.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    import tempfile
+
+    os.environ["HOME"] = tempfile.mkdtemp(prefix=f"probviz-{os.environ['PYTEST_XDIST_WORKER']}-")
+
 import numpy as np
 import pytest
 from hypothesis import settings
