@@ -10,17 +10,22 @@ objects), so a value is remembered for the pair of objects it was computed for.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 
 from probviz.models.truth import Cancelled, error_rate
 
-_known: dict = {}  # (id(truth), id(model)) -> (truth, model, value); model None: the Bayes error
+_known: OrderedDict = OrderedDict()  # (id(truth), id(model)) -> (truth, model, value); model None: Bayes
 _lock = threading.Lock()
 KEEP = 64
 
 
 def _lookup(truth, model):
-    hit = _known.get((id(truth), id(model)))
-    return hit[2] if hit is not None and hit[0] is truth and hit[1] is model else None
+    key = (id(truth), id(model))
+    hit = _known.get(key)
+    if hit is None or hit[0] is not truth or hit[1] is not model:
+        return None
+    _known.move_to_end(key)  # in use: the last to be forgotten
+    return hit[2]
 
 
 def known_errors(truth, fits) -> tuple[dict, bool]:
@@ -52,6 +57,6 @@ def compute_errors(truth, fits, cancelled=lambda: False) -> None:
         except (ValueError, ArithmeticError):
             value = float("nan")  # said as "not available", and not tried again for the same objects
         with _lock:
-            if len(_known) >= KEEP:
-                _known.clear()
             _known[(id(truth), id(model))] = (truth, model, value)
+            while len(_known) > KEEP:  # the least recently used go, never the ones just computed
+                _known.popitem(last=False)

@@ -81,9 +81,29 @@ def test_a_model_without_points_of_a_class_is_scored_in_the_documents_classes():
 
 def test_the_remembered_errors_stay_few(monkeypatch):
     monkeypatch.setattr(analysis, "error_rate", lambda *a: 0.25)
-    monkeypatch.setattr(analysis, "_known", {})
+    monkeypatch.setattr(analysis, "_known", analysis.OrderedDict())
     truth = SimpleNamespace(bayes_error=lambda cancelled=None: 0.125)
     fits = [SimpleNamespace(spec=i, model=object(), class_index=None) for i in range(analysis.KEEP)]
     analysis.compute_errors(truth, fits)  # the Bayes error and KEEP fits: one more than KEEP
     assert len(analysis._known) <= analysis.KEEP
     assert analysis.known_errors(truth, fits[-1:])[0][fits[-1].spec] == 0.25  # the newest is remembered
+
+
+def test_remembering_one_more_error_than_kept_forgets_the_oldest_not_the_frames_own(monkeypatch):
+    """The memory is full when a frame's errors are computed: its Bayes error and its fits' stay known
+    (everything was once forgotten at once, the Bayes error just computed with it, and the frame stayed
+    "computing the true errors…"); the entries used longest ago go."""
+    monkeypatch.setattr(analysis, "error_rate", lambda *a: 0.25)
+    monkeypatch.setattr(analysis, "_known", analysis.OrderedDict())
+    old = SimpleNamespace(bayes_error=lambda cancelled=None: 0.5)
+    old_fits = [SimpleNamespace(spec=i, model=object(), class_index=None) for i in range(analysis.KEEP - 2)]
+    analysis.compute_errors(old, old_fits)  # KEEP - 1 remembered
+    analysis.known_errors(old, old_fits[:1])  # the first fit is read again: recently used
+    truth = SimpleNamespace(bayes_error=lambda cancelled=None: 0.125)
+    fits = [SimpleNamespace(spec=s, model=object(), class_index=None) for s in ("a", "b")]
+    analysis.compute_errors(truth, fits)
+    errors, missing = analysis.known_errors(truth, fits)
+    assert not missing and errors == {"bayes": 0.125, "a": 0.25, "b": 0.25}
+    assert len(analysis._known) == analysis.KEEP
+    assert analysis.known_errors(old, old_fits[:1]) == ({"bayes": 0.5, 0: 0.25}, False)  # used lately: kept
+    assert analysis.known_errors(old, old_fits[1:2])[1]  # the oldest unused: forgotten
