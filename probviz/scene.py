@@ -465,8 +465,9 @@ def draft_boundaries(model, bounds: Bounds, resolution: int = DRAFT_RESOLUTION) 
     """Each class's region outlined as traced on a ``resolution``-node grid: the zero set of
     s_k - max_{j != k} s_j, which is positive inside region k and vanishes exactly on its boundary, so
     one trace per class gives every boundary and its ends at the triple points, with no pairing, no
-    projection and no cutting. Linear interpolation between nodes keeps a conic within a small
-    fraction of a pixel on a screen; each boundary is drawn twice (once for each side, ``j`` = -1)."""
+    projection and no cutting. Linear interpolation between nodes keeps a smooth stretch within a small
+    fraction of a grid cell of the curve, a triple point or the tip of a region thinner than a cell
+    within about a cell; each boundary is drawn twice (once for each side, ``j`` = -1)."""
     xs = np.linspace(bounds[0], bounds[1], resolution)
     ys = np.linspace(bounds[2], bounds[3], resolution)
     S = model.scores_.evaluate_grid(xs, ys)  # (K, R, C)

@@ -297,14 +297,21 @@ def _axes(p, layout, style, axis_names):
     p.restore()
 
 
+def _legend_metrics(style):
+    """The legend's bold and plain fonts, their metrics, its row height and the width of a row's sample."""
+    bold, plain = _font(style.font_px, bold=True), _font(style.font_px)
+    fm_b, fm = QFontMetricsF(bold), QFontMetricsF(plain)
+    row = max(fm.height(), style.point_size) + 4 * style.scale
+    sw = max(style.point_size, 3 * style.font_px) + 10 * style.scale  # room for a line's dashes
+    return bold, plain, fm_b, fm, row, sw
+
+
 def _legend_box(layout, style, model_label, entries, key=()) -> QRectF | None:
     """Where the legend goes: the plot's top left corner, as wide as its longest text (at most the plot's
     width), as tall as its rows; None without classes."""
     if not entries:
         return None
-    fm_b, fm = QFontMetricsF(_font(style.font_px, bold=True)), QFontMetricsF(_font(style.font_px))
-    row = max(fm.height(), style.point_size) + 4 * style.scale
-    sw = max(style.point_size, 3 * style.font_px) + 10 * style.scale  # room for a line's dashes
+    _, _, fm_b, fm, row, sw = _legend_metrics(style)
     texts = [n for n, _, _ in entries] + [t for t, _ in key]
     room = layout.plot[2] - 20  # the legend stays inside the plot
     width = min(room, max([fm_b.horizontalAdvance(model_label)] + [sw + fm.horizontalAdvance(t) for t in texts]) + 16)
@@ -320,10 +327,7 @@ def _legend(p, layout, style, model_label, entries, key=()):
     if box is None:
         return
     fg, bg = style.foreground, style.background
-    bold, plain = _font(style.font_px, bold=True), _font(style.font_px)
-    fm_b, fm = QFontMetricsF(bold), QFontMetricsF(plain)
-    row = max(fm.height(), style.point_size) + 4 * style.scale
-    sw = max(style.point_size, 3 * style.font_px) + 10 * style.scale
+    bold, plain, fm_b, fm, row, sw = _legend_metrics(style)
     x0, y0, width, height = box.x(), box.y(), box.width(), box.height()
     model_label = fm_b.elidedText(model_label, Qt.TextElideMode.ElideRight, width - 16)
     p.setPen(_pen(fg, 1))

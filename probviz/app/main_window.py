@@ -339,9 +339,9 @@ class MainWindow(QMainWindow):
         self._legend_shown = (on, label, tuple(self.legend_entries()), self._legend_key())
         self.canvas.set_legend(*self._legend_shown)
 
-    def _shown_label(self) -> str:
+    def _shown_label(self, frame=None) -> str:
         """The model on screen, and the training step while one is drawn instead of its fit."""
-        frame = self.result
+        frame = frame if frame is not None else self.result
         if frame is None or frame.request is None or not frame.request.specs:
             return REGISTRY[self.doc.model_name].label
         return shown_label(frame)
@@ -754,8 +754,7 @@ class MainWindow(QMainWindow):
         res = frame.fit
         counts = doc.counts()
         per_class = ", ".join(f"{c.name} {n}" for c, n in zip(doc.classes, counts))
-        label = shown_label(frame) if frame.request is not None and frame.request.specs else REGISTRY[doc.model_name].label
-        parts = [label, per_class or "no classes"]
+        parts = [self._shown_label(frame), per_class or "no classes"]
         if len(doc.X) == 0:
             parts.append("press 1 and click to add points")
         elif res.error:
