@@ -254,7 +254,10 @@ def comparison_column(fit, X, labels, held=None, true_error: float | None = None
     train = np.ones(len(X), bool) if held is None else ~np.asarray(held, bool)
     conditional = held_conditional = joint = ""
     if getattr(model, "probabilistic", True):
-        conditional = log_likelihood_text(conditional_log_likelihood(model, X[train], labels[train]))
+        if "cross_entropy" in s and not getattr(model, "ovr_", False):  # the summary's pass already has it
+            conditional = log_likelihood_text(-s["cross_entropy"])
+        else:  # one-vs-rest's cross-entropy is its K binary ones: the normalised posterior's needs a pass
+            conditional = log_likelihood_text(conditional_log_likelihood(model, X[train], labels[train]))
         if h and h.get("n") and not train.all():
             test = ~train
             if np.isin(labels[test], model.classes_).all():  # a class the model never saw: ln 0

@@ -68,6 +68,9 @@ class LabPanel(QWidget):
         super().__init__(parent)
         self.doc = doc
         self.frame = None
+        self._stale = False  # the frame shown came while the Lab was hidden: its table and plot wait
+        self.on_screen = False  # its tab in front (see set_on_screen)
+        self.section = None  # the cross-section drawn
         self.errors: dict = {}  # spec -> true error of the frame on screen (and "bayes"), from the frame
         self._columns: dict = {}  # id(model) -> (what they depend on, the comparison's cells)
         inner = QWidget()
@@ -352,8 +355,19 @@ class LabPanel(QWidget):
         fitted = frame.fit.model if frame is not None else None
         self.sample_fitted.setEnabled(fitted is not None and getattr(fitted, "generative", False))
         self._show_errors()
-        self._fill_table()
-        self._draw_section()
+        self._stale = not self.on_screen  # behind another tab (its default) the Lab costs a frame nothing
+        if not self._stale:
+            self._fill_table()
+            self._draw_section()
+
+    def set_on_screen(self, visible: bool):
+        """The dock's tab came to the front (or went behind another, or the dock was closed): Qt keeps a
+        tabbed dock's widget "visible" behind its neighbour, so its dock's visibilityChanged says it."""
+        self.on_screen = visible
+        if visible and self._stale:  # the frames that came while the Lab was hidden: the last one, drawn now
+            self._stale = False
+            self._fill_table()
+            self._draw_section()
 
     def _fill_table(self):
         frame = self.frame

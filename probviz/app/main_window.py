@@ -121,6 +121,7 @@ class MainWindow(QMainWindow):
             signal.connect(self.training.data_changed)
         view.training_changed.connect(self.refitter.refit)
         self.lab_dock.visibilityChanged.connect(self.refitter.redraw)  # its true errors
+        self.lab_dock.visibilityChanged.connect(self.lab.set_on_screen)  # its table and plot, when seen
         self.training.changed.connect(self.refitter.refit)
         self.lab.message.connect(self.flash)
         doc.probe_changed.connect(self.refitter.redraw)

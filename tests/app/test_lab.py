@@ -103,6 +103,7 @@ def test_the_comparison_puts_a_conditional_likelihood_beside_a_conditional_one(q
     from sklearn.metrics import log_loss
 
     doc = _fruit(window)
+    _show_lab(window)  # its tab in front: a Lab behind another tab draws nothing
     _choose(window.lab.compare, "logistic")
     settle(window)
     table = window.lab.table
@@ -129,6 +130,7 @@ def test_a_near_perfect_fit_reads_a_number_not_minus_zero(qtbot, window):
     rng = np.random.default_rng(1)
     X = rng.normal(0, 0.5, (80, 2)) + np.repeat([[-2.0, 0.0], [2.0, 0.0]], 40, axis=0)
     t = np.repeat([0, 1], 40)
+    _show_lab(window)
     window.doc.replace_points(X, t, "Two clusters")
     settle(window)
     [text] = _cells(window.lab.table, "ln p(t|X), eq. 4.90")
@@ -145,6 +147,7 @@ def test_a_near_perfect_fit_reads_a_number_not_minus_zero(qtbot, window):
 
 def test_a_split_fits_on_the_rest_and_scores_the_held_out(qtbot, window):
     doc = _fruit(window)
+    _show_lab(window)  # its tab in front: a Lab behind another tab draws nothing
     window.lab.held.spin.setValue(0.4)  # as typed: the field emits
     settle(window)
     held = doc.held_out()
@@ -197,6 +200,7 @@ def test_edit_the_truth_in_the_table_and_by_dragging_its_mean(qtbot, window):
 
 def test_the_section_tool_plots_the_posterior_along_the_line(qtbot, window):
     doc = _fruit(window)
+    _show_lab(window)  # its tab in front: a Lab behind another tab draws nothing
     key(qtbot, window, Qt.Key.Key_X)
     assert window.canvas.tool == "section"
     drag(qtbot, window, (0.0, 0.0), (2.5, 3.5))
@@ -394,3 +398,41 @@ def test_the_legend_on_screen_explains_the_lines_the_lab_adds(qtbot, window):
     choose(qtbot, lab.compare, lab.compare.findData(None))
     settle(window)
     assert not any("Logistic" in r for r in rows())
+
+
+def test_a_hidden_lab_catches_up_when_shown(qtbot, window):
+    """Behind another tab the Lab skips its table (a drag's frames at 100,000 points would pay for it on
+    the GUI thread); pressed back into view it shows the frame on screen, not the last one it drew."""
+    doc = _fruit(window)
+    _show_lab(window)
+    table = window.lab.table
+    assert _cells(table, "parameters") == ["8"]  # LDA, M = 2: (K - 1) + K M + M(M + 1)/2
+    _press_tab(window, "Model")
+    assert not window.lab.on_screen
+    _choose(window.panel.model, "qda")
+    settle(window)
+    assert window.result.fit.spec.name == "qda"
+    assert _cells(table, "parameters") == ["8"]  # not drawn behind the Model tab
+    _press_tab(window, "Lab")
+    assert _cells(table, "parameters") == ["11"]  # QDA: (K - 1) + K M + K M(M + 1)/2
+    x, t = doc.X, doc.labels
+    from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis
+    from sklearn.metrics import log_loss
+
+    qda = QuadraticDiscriminantAnalysis(store_covariance=True).fit(x, t)
+    [cell] = _cells(table, "ln p(t|X), eq. 4.90")  # sklearn's covariances are unbiased (N_k - 1): a looser check
+    assert float(cell) == pytest.approx(-log_loss(t, qda.predict_proba(x), normalize=False), rel=0.05)
+
+
+def _press_tab(window, title):
+    """Click the dock tab ``title`` as a person does (Qt keeps a tabbed dock's widget "visible" behind the
+    tab in front; the tab bar is what a person sees)."""
+    from PySide6.QtWidgets import QTabBar
+
+    for bar in window.findChildren(QTabBar):
+        for i in range(bar.count()):
+            if bar.tabText(i) == title and bar.isVisible():
+                QTest.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(i).center())
+                settle(window)
+                return
+    raise AssertionError(f"no tab {title!r}")
