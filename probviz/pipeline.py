@@ -83,13 +83,19 @@ class Fit:
     def ok(self) -> bool:
         return self.model is not None
 
+    @property
+    def draft(self) -> bool:
+        """One Newton step from the fit before (drawn while the hand moves), not the optimum."""
+        return getattr(self.model, "draft_step_", None) is not None
+
 
 def fit_model(spec: ModelSpec, X, labels, previous: Fit | None = None, moved=None,
-              evaluate: bool = True, names=None) -> Fit:
+              evaluate: bool = True, names=None, draft: bool = False) -> Fit:
     """Fit ``spec`` to the points. ``previous`` (a fit of earlier points) may start an iterative fit;
     with ``moved`` = (indices, rows before) -- the only change since ``previous`` -- a Gaussian model
-    is updated from its sufficient statistics in O(moved points). ``names[label]`` names the classes
-    in the fit's notices."""
+    is updated from its sufficient statistics in O(moved points). ``draft`` (the hand is moving): an
+    iterative model takes one Newton step from ``previous`` (see ``Fit.draft``). ``names[label]`` names
+    the classes in the fit's notices."""
     out = Fit(spec)
     if len(X) == 0:
         return out
@@ -98,7 +104,9 @@ def fit_model(spec: ModelSpec, X, labels, previous: Fit | None = None, moved=Non
         model = _incremental(spec, X, labels, prev, moved)
         out.incremental = model is not None
         if model is None:  # not a drag, another model, or an update that would lose precision
-            model = spec.create().fit(X, labels, init=prev, names=names)
+            model = spec.create()
+            extra = {"draft": True} if draft and getattr(model, "drafts", False) else {}
+            model = model.fit(X, labels, init=prev, names=names, **extra)
     except ValueError as e:
         out.error = str(e)
         return out
@@ -151,7 +159,8 @@ class FrameRequest:
     held_out: np.ndarray | None = None  # (N,) bool: points kept out of the fit (a train/test split)
     training: object = None  # a probviz.stepping.TrainingSpec: the training run and step to show, or None
     errors: bool = False  # carry the true errors of the fits (known ones; see probviz.analysis)
-    draft: bool = False  # the hand is moving: curved boundaries as traced on a coarse grid (scene.draft_boundaries)
+    draft: bool = False  # the hand is moving: curved boundaries as traced on a coarse grid (scene.draft_boundaries),
+    # iterative fits one Newton step from the last (Fit.draft); the frame after the hand rests is exact
 
 
 @dataclass
@@ -222,10 +231,10 @@ def fit_all(request: FrameRequest, previous: "Frame | None" = None, moved=None, 
     held = request.held_out
     if held is None or not np.any(held):
         return [fit_model(spec, request.X, request.labels, before.get(spec, first if i == 0 else None),
-                          moved, evaluate, request.class_names) for i, spec in enumerate(request.specs)]
+                          moved, evaluate, request.class_names, request.draft) for i, spec in enumerate(request.specs)]
     train = ~held
     fits = [fit_model(spec, request.X[train], request.labels[train], before.get(spec, first if i == 0 else None),
-                      None, False, request.class_names) for i, spec in enumerate(request.specs)]
+                      None, False, request.class_names, request.draft) for i, spec in enumerate(request.specs)]
     return [evaluate_request(f, request) for f in fits] if evaluate else fits
 
 
@@ -336,7 +345,8 @@ def compute(request: FrameRequest, previous: "Frame | None" = None, refit: bool 
     model's fit while the run is shown."""
     training = request.training
     if (not refit and previous is not None and [f.spec for f in previous.fits] == list(request.specs)
-            and (training is None) == (previous.training is None)):
+            and (training is None) == (previous.training is None) and (request.draft or not any(
+                f.draft for f in previous.fits))):  # a draft's fits are finished once the hand rests
         fits, view = previous.fits, previous.training
     elif training is not None:
         fits, view = _training_fits(request, training, previous, moved, evaluate)

@@ -132,6 +132,8 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
             else:
                 out.plain(f"φ(x) = {features_text(basis)}")
         state = "converged" if model.converged_ else "not converged"
+        if getattr(model, "draft_step_", None) is not None:
+            state = "a draft while the points move"
         start = "zero weights" if model.start_ == "zero" else model.start_
         out.plain(f"Newton steps: {model.n_iter_} from {start} ({state})")
     if two_class_w is not None:

@@ -468,3 +468,54 @@ def test_a_sessions_spec_refuses_what_does_not_apply(model, priors, message):
     with pytest.raises(ValueError) as e:
         pipeline.session_spec(_three_class_session(), model, priors=priors)
     assert message in str(e.value)
+
+
+def _adversarial(K, per, offset, scale, seed):
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(0, 1.5, (K, 2))
+    X = np.vstack([rng.normal(c, 1.0, (per, 2)) for c in centres]) * scale + offset
+    return X, np.repeat(np.arange(K), per)
+
+
+@pytest.mark.parametrize("name", ["logistic", "softmax"])
+@pytest.mark.parametrize("K, per, offset, scale", [(2, 2, 0.0, 1.0), (3, 3, 1e6, 1.0), (4, 4, 0.0, 1e-6),
+                                                   (5, 3, -1e6, 1e6), (10, 2, 0.0, 1.0), (3, 400, 0.0, 1.0)])
+def test_a_drafts_one_newton_step_lands_within_the_square_of_the_distance(name, K, per, offset, scale):
+    """While the hand moves, an iterative fit is one Newton step from the fit before the point moved:
+    quadratic convergence puts it within about the square of the start's distance of the new optimum
+    (posteriors compared, so the weights' frames do not matter); the rest-frame's fit is the optimum."""
+    X, y = _adversarial(K, per, offset, scale, seed=K + per)
+    before = create(name, l2=0.1).fit(X, y)
+    X2 = X.copy()
+    X2[0] += 0.3 * scale  # a tenth of a class's spread, or so
+    exact = create(name, l2=0.1).fit(X2, y)
+    draft = create(name, l2=0.1).fit(X2, y, init=before, draft=True)
+    assert exact.converged_ and exact.draft_step_ is None
+    assert draft.draft_step_ is not None and draft.draft_step_ > 0 and not draft.converged_ and draft.n_iter_ == 1
+    P = exact.predict_proba(X2)
+    start = np.max(np.abs(before.predict_proba(X2) - P))
+    after = np.max(np.abs(draft.predict_proba(X2) - P))
+    assert start > 1e-4  # the move changed the fit
+    assert after <= 10 * start ** 2 + 1e-12, (start, after)
+    assert after < 0.5 * start
+
+
+def test_a_drafts_fits_are_finished_when_the_hand_rests(data):
+    """A frame asked for while the hand moves holds drafts; the one asked for once it rests (the same
+    fits reused, refit False) finishes them to the optimum instead of reusing them; a view change while
+    still moving keeps them."""
+    X, y = data
+    specs = [ModelSpec.make("softmax"), ModelSpec.make("logistic")]
+    first = compute(request(X, y, specs))
+    X2 = X.copy()
+    X2[3] += 0.5
+    moving = compute(request(X2, y, specs, draft=True), first)
+    assert all(f.draft for f in moving.fits)
+    panned = compute(request(X2, y, specs, draft=True, bounds=(0.0, 1.0, 0.0, 1.0)), moving, refit=False)
+    assert panned.fits[0] is moving.fits[0]
+    rested = compute(request(X2, y, specs), moving, refit=False)
+    for f, spec in zip(rested.fits, specs):
+        assert not f.draft and f.model.converged_
+        ref = create(spec.name).fit(X2, y)
+        np.testing.assert_allclose(f.model.predict_proba(X2), ref.predict_proba(X2), atol=1e-9)
+    np.testing.assert_array_equal(rested.fits[0].wrong, rested.fits[0].model.predict(X2) != y)

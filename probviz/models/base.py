@@ -74,14 +74,17 @@ def data_frame(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     if not X.size:
         return np.zeros(2), np.ones(2)
-    typical = float(np.max(np.abs(X)))
+    # the columns as contiguous rows: each reduction is then one pass along memory, summed pairwise
+    Xs = np.array(X.T, order="C")
+    typical = float(max(Xs.max(), -Xs.min()))
     unit = np.ldexp(1.0, np.frexp(typical)[1] - 1) if typical > 0 else 1.0  # |X| / unit < 2
-    Xs = X / unit
-    center = Xs[0] + np.mean(Xs - Xs[0], axis=0)
-    R = Xs - center
-    R -= np.mean(R, axis=0)  # the center is rounded to the offset's ulp: the spread is about the exact mean
-    peak = np.max(np.abs(R), axis=0)
-    spread = peak * np.sqrt(np.mean((R / np.where(peak > 0, peak, 1.0)) ** 2, axis=0))
+    Xs /= unit
+    center = Xs[:, 0] + np.mean(Xs - Xs[:, :1], axis=1)
+    Xs -= center[:, None]
+    Xs -= np.mean(Xs, axis=1)[:, None]  # the center is rounded to the offset's ulp: the spread is about the exact mean
+    peak = np.maximum(Xs.max(axis=1), -Xs.min(axis=1))
+    Xs /= np.where(peak > 0, peak, 1.0)[:, None]
+    spread = peak * np.sqrt(np.mean(np.square(Xs, out=Xs), axis=1))
     scale = np.where(spread > 0, spread * unit, 0.0)
     return center * unit, np.where(scale > 0, scale, max(typical, 1.0))
 

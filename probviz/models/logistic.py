@@ -13,7 +13,9 @@ import numpy as np
 
 from probviz.models.base import Classifier, data_frame, single_class_scores
 from probviz.models.gaussian import LDA, QDA
-from probviz.models.newton import GTOL, BinaryBatch, Multinomial, newton, ridge_matrix, separation
+from probviz.models.newton import (
+    GTOL, BinaryBatch, Multinomial, NewtonResult, newton, newton_step, ridge_matrix, separation,
+)
 from probviz.models.poly import Poly2D, design_matrix, monomials
 
 BASES = {"linear": 1, "quadratic": 2, "cubic": 3}
@@ -50,6 +52,21 @@ class _LinearModel(Classifier):
         self.max_iter = max_iter
         self.gtol = gtol
 
+    #: ``fit(..., draft=True)`` takes one unverified Newton step from ``init`` (see :meth:`fit`)
+    drafts = True
+
+    def fit(self, X, y, *, init=None, names=None, draft: bool = False):
+        """As :meth:`Classifier.fit`; with ``draft`` and ``init`` a fit of nearly the same points (before a
+        point moved), and l2 > 0: one Newton step from ``init``'s weights, not verified, what the window
+        draws while the hand moves. ``draft_step_`` is then that step's largest weight change (on the
+        solver's standardized features): the draft is within about its square of the optimum, where
+        Newton converges quadratically. None for a fit run to the optimum."""
+        self._drafting = bool(draft) and init is not None and self.l2 > 0
+        try:
+            return super().fit(X, y, init=init, names=names)
+        finally:
+            del self._drafting
+
     def _check_params(self):
         if self.basis not in BASES:
             raise ValueError(f"basis must be one of {', '.join(BASES)}, got {self.basis!r}")
@@ -69,6 +86,7 @@ class _LinearModel(Classifier):
         center, scale = data_frame(X)
         self.frame_ = (center, scale) if self.standardize else (np.zeros(2), np.ones(2))
         self.n_iter_, self.converged_, self.start_, self.separation_, self.gradient_ = 0, True, "zero", "", 0.0
+        self.draft_step_ = None
         if K == 1:
             self.scores_ = single_class_scores(X)
             self.weights_ = np.zeros((0, F))
@@ -118,6 +136,7 @@ class _LinearModel(Classifier):
         model.ovr_ = model._one_vs_rest(K)
         model.frame_ = (np.asarray(frame[0], float), np.asarray(frame[1], float))
         model.n_iter_, model.converged_, model.start_, model.separation_, model.gradient_ = steps, False, "zero", "", 0.0
+        model.draft_step_ = None
         model._set_weights(np.asarray(W, float), *model.frame_, BASES[model.basis], K)
         return model
 
@@ -151,6 +170,11 @@ class _LinearModel(Classifier):
     def _run(self, problem, free, starts: dict, K_rows: int, F: int):
         """Newton from the best start (lowest objective; zero among them), verified; a start that
         ends anywhere but the optimum is dropped for the plain zero start."""
+        W0 = starts.get("the previous fit")
+        if getattr(self, "_drafting", False) and W0 is not None and W0.shape == (K_rows, F) and np.all(np.isfinite(W0)):
+            W, step = newton_step(problem, W0, free)
+            self.draft_step_ = max(self.draft_step_ or 0.0, step)
+            return NewtonResult(W, 1, False, "draft"), "the previous fit"
         candidates = {"zero": np.zeros((K_rows, F))}
         for name, W0 in starts.items():
             if W0 is not None and W0.shape == (K_rows, F) and np.all(np.isfinite(W0)):
@@ -187,6 +211,8 @@ class _LinearModel(Classifier):
         if result.converged:
             return result.W
         self.converged_ = False
+        if result.why == "draft":  # the hand is moving: the fit on rest will say how it ends
+            return result.W
         if why == "separable":
             note = ("the classes are separable: without a penalty (l2 = 0) the maximum-likelihood weights "
                     "are infinite (Bishop 4.3.2); Newton stopped once every point was on its side. "

@@ -74,6 +74,10 @@ class Multinomial:
         E = -float(np.sum(logp)) + 0.5 * float(np.sum((W @ self.R) * W))
         return E, P
 
+    def state(self, W):
+        """What ``gradient`` and ``solve`` take at W: the posteriors P (N, K)."""
+        return self.value(W)[1]
+
     def gradient(self, W, P):
         R = P.copy()  # y_nk - t_nk; at the target -sum_{j != t} y_nj, not y_nt - 1 (which rounds to eps)
         R[self.rows, self.codes] = 0.0
@@ -131,15 +135,23 @@ class BinaryBatch:
         E = float(np.sum(np.logaddexp(0.0, self.sign * A)))
         return E + 0.5 * float(np.sum((W @ self.R) * W)), A
 
+    def state(self, W):
+        """What ``gradient`` and ``solve`` take at W: the activations A = Phi W^T (N, K)."""
+        return self.Phi @ W.T
+
     def gradient(self, W, A):
         return (self.sign * expit(self.sign * A)).T @ self.Phi + W @ self.R
 
     def solve(self, W, A, G, free, damping):
-        weights = expit(A) * expit(-A)
+        # sigma(a) sigma(-a) = e / (1 + e)^2 with e = exp(-|a|): one exponential, no cancellation
+        e = np.abs(A)
+        np.negative(e, out=e)
+        np.exp(e, out=e)
+        weights = e / np.square(1.0 + e)
         F = self.Phi.shape[1]
-        outer = (self.Phi[:, :, None] * self.Phi[:, None, :]).reshape(len(self.Phi), F * F)
-        H = (weights.T @ outer).reshape(-1, F, F) + self.R + damping * np.eye(F)
-        return np.stack([newton_solve(H[k], G[k]) for k in range(len(G))]) * free
+        extra = self.R + damping * np.eye(F)
+        return np.stack([newton_solve((self.Phi * weights[:, k:k + 1]).T @ self.Phi + extra, G[k])
+                         for k in range(len(G))]) * free
 
 
 def newton_solve(H, g):
@@ -178,6 +190,21 @@ def newton(problem, W0, free, max_iter: int = 100, gtol: float = GTOL, stop=None
             return NewtonResult(W, it, False, "stalled", rel)
         W, E, cache, damping = step
     return NewtonResult(W, max_iter, False, "max_iter", rel)
+
+
+def newton_step(problem, W0, free) -> tuple[np.ndarray, float]:
+    """One pure Newton step from W0 (eq. 4.92), unverified: (W, the step's largest entry). Started at the
+    optimum of nearly the same objective (the fit before a point moved), it lands within the square of
+    that distance of the new optimum (Newton's quadratic convergence); a draft while the hand moves, which
+    :func:`newton` finishes once it rests. W0 itself when the step is not finite."""
+    W0 = np.where(free, W0, 0.0)
+    cache = problem.state(W0)
+    G = problem.gradient(W0, cache) * free
+    with np.errstate(invalid="ignore", over="ignore"):
+        d = problem.solve(W0, cache, G, free, 0.0)
+    if not np.all(np.isfinite(d)):
+        return W0, 0.0
+    return W0 - d, float(np.max(np.abs(d))) if d.size else 0.0
 
 
 def _noise(E: float) -> float:

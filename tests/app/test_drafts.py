@@ -47,3 +47,35 @@ def test_a_drag_draws_drafts_and_the_exact_curves_once_the_hand_rests_or_lets_go
     qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 30, a.y() - 20))
     settle(win)
     assert not win.canvas.frame.request.draft and not _drafts_drawn(win)  # let go: exact at once
+
+
+def test_a_drag_draws_one_newton_step_per_move_and_the_optimum_once_the_hand_rests(qtbot, window):
+    """Logistic regression (one-vs-rest, three classes) while a point is dragged: each moving frame is
+    one Newton step from the fit before, and the panel says so; held still, the frame on screen is the
+    optimum of the points as they are (a fresh fit's posteriors), and it says converged."""
+    from probviz.models import create
+
+    win = window
+    _three_curved_classes(win)
+    choose(qtbot, win.panel.model, win.panel.model.findData("logistic"))
+    settle(win)
+    assert not win.canvas.frame.fit.draft
+    vp = win.canvas.viewport()
+    a = to_pixel(win, *win.doc.X[0])
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    for i in range(1, 4):
+        QTest.qWait(15)
+        qtbot.mouseMove(vp, QPoint(a.x() + 8 * i, a.y() - 5 * i))
+        win.refitter.flush()
+        fit = win.canvas.frame.fit
+        assert fit.draft and fit.model.n_iter_ == 1, "a moving hand's frame is one Newton step"
+    assert "a draft while the points move" in win.panel.params.text.plain()
+    qtbot.waitUntil(lambda: not win.canvas.frame.fit.draft, timeout=2000)  # held still: the optimum
+    fit = win.canvas.frame.fit
+    ref = create("logistic").fit(win.doc.X, win.doc.labels)
+    assert fit.model.converged_
+    np.testing.assert_allclose(fit.model.predict_proba(win.doc.X), ref.predict_proba(win.doc.X), atol=1e-9)
+    assert "converged" in win.panel.params.text.plain() and "draft" not in win.panel.params.text.plain()
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 24, a.y() - 15))
+    settle(win)
+    assert not win.canvas.frame.fit.draft and win.canvas.frame.fit.model.converged_
