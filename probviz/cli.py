@@ -43,6 +43,14 @@ def _parser(light: bool = False) -> argparse.ArgumentParser:
     f.add_argument("--json", action="store_true", help="print JSON")
     _column_options(f)
     training_options(f)
+    if not light:
+        from probviz.cli_options import add_bayes_options
+
+        add_bayes_options(f)
+    else:
+        f.add_argument("--bayes", action="store_true")  # the light parser: commands only
+        f.add_argument("--alpha")
+        f.add_argument("--query")
 
     sub.add_parser("examples", help="list the built-in examples")
 
@@ -111,6 +119,7 @@ def _column_options(p):
 def _fit(args) -> int:
     import numpy as np
 
+    from probviz.bayes_view import bayes_overrides, training_points
     from probviz.data.inputs import load_session
     from probviz.pipeline import fit_all, session_spec
     from probviz.report import model_lines
@@ -119,9 +128,13 @@ def _fit(args) -> int:
     session = load_session(args.input, args.x, args.y, args.label)
     data = session.dataset
     name = args.model or session.model
-    spec = session_spec(session, name, model_overrides(args, name), args.priors)
+    overrides = model_overrides(args, name)
+    bayes = bayes_overrides(args, session, name, overrides)
+    spec = session_spec(session, name, overrides, args.priors)
     training = training_args(args)
     if training is not None:
+        if bayes is not None or args.query is not None:
+            raise ValueError("--bayes, --alpha and --query do not combine with --optimizer")
         return _train(args, session, spec, *training)
     if len(data.X) == 0:
         raise ValueError(f"{args.input}: no points to fit")
@@ -134,6 +147,23 @@ def _fit(args) -> int:
     model = fit.model
     fraction, seed = session.split
     n_held = fit.held_out.get("n", 0)
+    lap, bases = getattr(model, "laplace_", None), None
+    if lap is not None:  # --bayes, or a session saved with the Bayesian view on
+        from probviz.bayes_view import basis_evidence
+
+        X, labels = training_points(session)
+        bases = basis_evidence(X, np.searchsorted(model.classes_, labels), len(model.classes_),
+                               bayes if bayes is not None else lap.alpha, spec.kwargs["standardize"])
+    elif bayes is not None:
+        raise ValueError(f"{args.input}: the Bayesian view needs points of two classes or more")
+    query = None
+    if args.query is not None:
+        from probviz.bayes_view import parse_query, query_json
+
+        if not getattr(model, "probabilistic", True):
+            raise ValueError(f"--query: {model.label} gives no p(C_k|x) (Bishop 4.1)")
+        query = query_json(parse_query(args.query), model, lap)
+    names = [data.class_names[c] for c in model.classes_]
     if not args.json:  # the Parameters panel's lines, word for word
         print(f"{model.label} on {data.name or args.input}: {len(data.X)} points"
               + (f" ({n_held} held out, fraction {fraction:g}, seed {seed}; fitted to the rest)" if n_held else "")
@@ -151,6 +181,16 @@ def _fit(args) -> int:
                   f"{error_rate(data.truth, model, model.classes_):.4g}")
         for n in data.notices + fit.notices:
             print(f"  note: {n}")
+        if lap is not None:  # the Parameters lines gave alpha and the evidence; the bases beside them
+            from probviz.bayes_view import basis_lines
+
+            for line in basis_lines(bayes, bases):
+                print(f"  {line}")
+        if query is not None:
+            from probviz.bayes_view import query_lines
+
+            for line in query_lines(query, names):
+                print(f"  {line}")
         return 0
     out = dict(fit.summary)
     out["notices"] = data.notices + list(out.get("notices", []))
@@ -171,6 +211,13 @@ def _fit(args) -> int:
         if hasattr(model, attr) and not (shared and attr == "covariances_"):
             v = getattr(model, attr)
             out[attr.rstrip("_")] = v.tolist() if isinstance(v, np.ndarray) else v
+    if lap is not None:
+        from probviz.bayes_view import bayes_json
+
+        out["bayes"] = bayes_json(lap, bayes, names)
+        out["bayes"]["evidence_by_basis"] = bases
+    if query is not None:
+        out["query"] = query
     print(json.dumps(out, indent=2, default=float, allow_nan=False))
     return 0
 

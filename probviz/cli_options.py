@@ -13,7 +13,8 @@ def _specs():
     seen = {}
     for model in REGISTRY.values():
         for spec in model.params:
-            seen.setdefault(spec.name, spec)
+            if spec.cli:
+                seen.setdefault(spec.name, spec)
     return seen
 
 
@@ -137,3 +138,29 @@ def training_args(args):
     if args.optimizer == "newton" and args.eta is not None:
         raise ValueError("--eta does not apply to newton: its step is H^-1 grad E")
     return args.optimizer, args.eta, 100 if args.steps is None else args.steps
+
+
+BAYES_HELP = (
+    "The Laplace approximation to the posterior over w of logistic regression under the prior N(w|0, alpha^-1 I) "
+    "on every weight of the fitted features, the bias included (Bishop 4.4, 4.5): the fit becomes w_MAP, with "
+    "S_N (eq. 4.143), the evidence (eq. 4.137) and BIC (eq. 4.139).")
+
+
+def add_bayes_options(p, export: bool = False) -> None:
+    """--bayes, --alpha (and for fit --query; for export --samples, --seed)."""
+    g = p.add_argument_group("the Bayesian view (logistic regression)", BAYES_HELP)
+    g.add_argument("--bayes", action="store_true",
+                   help="the Bayesian view (needs --model logistic)" + (
+                       ": the heatmap shows the predictive p(C_k|x,D) (eq. 4.155)" if export else ""))
+    g.add_argument("--alpha", metavar="A", help="the prior precision: a positive number, or 'evidence' for the alpha "
+                                                "that maximises the evidence (default: the session's, else 1)")
+    if export:
+        g.add_argument("--samples", type=whole_number(1, 1000), metavar="S",
+                       help="with --bayes: also draw the boundaries of S weight vectors drawn from q(w)")
+        g.add_argument("--seed", type=whole_number(0, 2**63 - 1), default=None, metavar="R",
+                       help="the seed of --samples (default 0)")
+    else:
+        g.add_argument("--query", metavar="X,Y;X,Y", help="points at which to report p(C_k|x): the plug-in "
+                                                           "posterior, and with --bayes mu_a, sigma_a^2 and the "
+                                                           "moderated and exact predictive probabilities "
+                                                           "(eqs. 4.149-4.155)")

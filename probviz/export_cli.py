@@ -30,6 +30,9 @@ def add_parser(sub, column_options, model_options):
     from probviz.cli_options import add_training_options
 
     add_training_options(e, curve=True)
+    from probviz.cli_options import add_bayes_options
+
+    add_bayes_options(e, export=True)
     g = e.add_argument_group("comparing and looking closer")
     g.add_argument("--compare", metavar="M2", help="overlay a second model's boundaries, dashed (any model name)")
     g.add_argument("--section", metavar="X1,Y1,X2,Y2", help="a cross-section line, drawn on the figure")
@@ -72,8 +75,20 @@ def main(args) -> int:
     check_outputs({"the input": args.input}, outputs)
     session = load_session(args.input, args.x, args.y, args.label)
     name = args.model or session.model
-    spec = session_spec(session, name, model_overrides(args, name), args.priors)
+    overrides = model_overrides(args, name)
+    from probviz.bayes_view import bayes_overrides
+
+    bayes = bayes_overrides(args, session, name, overrides)
+    if bayes is None and (args.samples is not None or args.seed is not None):
+        raise ValueError("--samples and --seed need --bayes")
+    spec = session_spec(session, name, overrides, args.priors)
     snap = from_session(session)
+    if bayes is not None:  # the predictive heatmap, and the boundary cloud when asked for
+        from probviz.scene import SAMPLES, SAMPLES_SEED
+
+        extra = {"predictive"} | ({"samples"} if args.samples is not None else set())
+        layers = (layers if layers is not None else snap.layers) | extra
+        snap = replace(snap, samples=(args.samples or SAMPLES, SAMPLES_SEED if args.seed is None else args.seed))
     if args.compare:
         snap = replace(snap, compare=session_spec(session, args.compare).name)
     if section is not None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-LAYERS = ("heatmap", "decision", "boundaries", "ellipses", "density", "truth", "points")
+LAYERS = ("heatmap", "decision", "boundaries", "ellipses", "density", "truth", "points", "predictive", "variance",
+          "samples")
 DEFAULT_LAYERS = frozenset({"heatmap", "boundaries", "ellipses", "points"})
 
 #: (label, tooltip) of each layer
@@ -17,7 +18,17 @@ LAYER_LABELS = {
     "truth": ("True model", "The model the points were drawn from, when it is known: its Bayes-optimal boundary "
                             "(dashed) and each Gaussian's 2σ ellipse (dotted)"),
     "points": ("Points", "The data; a cross marks points the model misclassifies"),
+    "predictive": ("Predictive p(C_k|x,D)",
+                   "Bayesian view: the heatmap shows the predictive distribution σ(κ(σ_a²) μ_a) (Bishop eq. 4.155), "
+                   "which moves towards 1/2 away from the data, instead of the plug-in σ(w_MAPᵀφ)"),
+    "variance": ("Predictive variance", "Bayesian view: a grey veil that thickens with σ_a² = φᵀS_Nφ (Bishop eq. 4.150), "
+                                        "the uncertainty of the activation: half its strength at σ_a = 2"),
+    "samples": ("Boundary samples", "Bayesian view: the boundaries of weights drawn from the posterior q(w) "
+                                    "(Laplace, Bishop 4.4), thin under the w_MAP boundary"),
 }
+
+#: layers that need the Bayesian view (logistic regression with its Laplace posterior)
+BAYESIAN_ONLY = frozenset({"predictive", "variance", "samples"})
 
 #: layers that need class-conditional densities p(x|C_k): generative models only
 GENERATIVE_ONLY = frozenset({"ellipses", "density"})

@@ -153,6 +153,8 @@ def _line_kw(style: Style, kind: str, color=None) -> dict:
     role = {"fg": style.foreground, "bg": style.background}.get(stroke.role, color)
     kw = {"color": _rgb(role), "linewidth": style.width(kind) * PX_TO_PT, "linestyle": DASHES[stroke.dash],
           "solid_capstyle": "round", "dash_capstyle": "round"}
+    if stroke.opacity < 1:
+        kw["alpha"] = stroke.opacity
     if stroke.outline:  # a background outline under the line, so that it reads on any heatmap
         from matplotlib import patheffects
 
@@ -190,7 +192,8 @@ def _draw(d: Drawing, snap: Snapshot, style: Style) -> None:
     bg, fg = _rgb(style.background), _rgb(style.foreground)
     ax.set_facecolor(bg)
     if sc is not None:
-        for name, img, z in (("heatmap", sc.image, 0), ("decision", sc.decision, 0.1), ("undecided", sc.ambiguous, 0.3)):
+        for name, img, z in (("heatmap", sc.image, 0), ("decision", sc.decision, 0.1), ("undecided", sc.ambiguous, 0.3),
+                             ("variance", sc.shade, 0.4)):
             if img is not None:  # row 0 is the bottom of the view
                 art[name] = [ax.imshow(img, origin="lower", extent=extent, aspect="auto", interpolation="bilinear",
                                        zorder=z)]
@@ -206,6 +209,8 @@ def _draw(d: Drawing, snap: Snapshot, style: Style) -> None:
             if lines:
                 kind = "density" if name == "density" else "ellipse"
                 art[name] = [a for k, xy in enumerate(lines) for a in _lines(ax, [xy], 2, **_line_kw(style, kind, colors[k]))]
+        if sc.samples:
+            art["samples"] = _lines(ax, _joined(sc.samples), 2.5, **_line_kw(style, "sample"))
         if sc.boundaries:
             art["boundaries"] = _lines(ax, _joined([b.xy for b in sc.boundaries]), 3, **_line_kw(style, "boundary"))
         compared = [b.xy for over in frame.overlays for b in over]

@@ -161,6 +161,7 @@ class FrameRequest:
     errors: bool = False  # carry the true errors of the fits (known ones; see probviz.analysis)
     draft: bool = False  # the hand is moving: curved boundaries as traced on a coarse grid (scene.draft_boundaries),
     # iterative fits one Newton step from the last (Fit.draft); the frame after the hand rests is exact
+    samples: tuple = (scenes.SAMPLES, scenes.SAMPLES_SEED)  # the Bayesian view's boundary cloud: (count, seed)
 
 
 @dataclass
@@ -321,7 +322,8 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
         frame.section = scenes.cross_section(shown.model, *request.section, theta=theta, truth=truth)
     colors = [request.colors[i] for i in shown.class_index]
     frame.scene = scenes.build_scene(shown.model, request.bounds, colors, request.shape, request.layers,
-                                     request.background, request.reject, request.theta, draft=request.draft)
+                                     request.background, request.reject, request.theta, draft=request.draft,
+                                     samples=request.samples)
     if "boundaries" in request.layers:
         frame.overlays = [scenes.boundaries(f.model, request.bounds, draft=request.draft) if f.model is not None else []
                           for f in frame.fits[1:]]

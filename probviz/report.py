@@ -131,11 +131,16 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
                 out.equation(r"\boldsymbol\phi(\mathbf x) = " + features_text(basis, tex=True))
             else:
                 out.plain(f"φ(x) = {features_text(basis)}")
-        state = "converged" if model.converged_ else "not converged"
-        if getattr(model, "draft_step_", None) is not None:
-            state = "a draft while the points move"
-        start = "zero weights" if model.start_ == "zero" else model.start_
-        out.plain(f"Newton steps: {model.n_iter_} from {start} ({state})")
+        lap = getattr(model, "laplace_", None)
+        if lap is not None:  # the Bayesian view: w_MAP, and the evidence of alpha
+            for line in bayes_lines(lap):
+                out.plain(line)
+        else:
+            state = "converged" if model.converged_ else "not converged"
+            if getattr(model, "draft_step_", None) is not None:
+                state = "a draft while the points move"
+            start = "zero weights" if model.start_ == "zero" else model.start_
+            out.plain(f"Newton steps: {model.n_iter_} from {start} ({state})")
     if two_class_w is not None:
         w, w0 = two_class_w
         out.equation(f"{out.posterior_lhs(names[0], basis)}{eq}{_vec(w, fmt)}", f"{out.sym('w0')}{eq}{_fmt(w0)}")
@@ -271,3 +276,13 @@ def comparison_column(fit, X, labels, held=None, true_error: float | None = None
             f"{100 * h['accuracy']:.1f}% of {h['n']}" if h else "",
             conditional, held_conditional, joint,
             "" if true_error is None else f"{true_error:.4g}"]
+
+
+def bayes_lines(lap) -> list[str]:
+    """The readout: alpha, the evidence, BIC and the effective number of parameters, cited to Bishop."""
+    lines = ["Bayesian view, Laplace (Bishop 4.4, 4.5.1): prior N(w|0, α⁻¹I), the bias included",
+             f"α = {lap.alpha:.4g};  ln p(D|α) ≈ {lap.total_log_evidence:.4f} (eq. 4.137)",
+             f"BIC {lap.total_bic:.4f} (eq. 4.139);  effective parameters γ = {lap.total_gamma:.3f} of {lap.w_map.size}"]
+    if not lap.converged:
+        lines.append("note: Newton did not reach the posterior's mode: the numbers are approximate")
+    return lines

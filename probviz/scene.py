@@ -565,22 +565,66 @@ class Scene:
     boundaries: list[Boundary] = field(default_factory=list)
     ellipses: list[np.ndarray] = field(default_factory=list)
     density: list[np.ndarray] = field(default_factory=list)
+    shade: np.ndarray | None = None  # (R, C, 4) uint8: the predictive variance sigma_a^2 (Bayesian view)
+    samples: list[np.ndarray] = field(default_factory=list)  # boundaries of weights drawn from q(w): polylines
+
+
+#: The Bayesian view's boundary cloud: how many weight vectors are drawn from q(w), and the seed
+SAMPLES, SAMPLES_SEED = 30, 0
+#: The predictive variance's shade: its colour, its opacity as sigma_a^2 -> infinity, and the sigma_a^2 at half
+#: of it (sigma_a = 2: where the moderated output is about two thirds of the way from the plug-in one to 1/2)
+SHADE_RGB, SHADE_ALPHA, SHADE_HALF = (40, 40, 40), 150, 4.0
+
+
+def predictive_grid(lap, xs, ys) -> np.ndarray:
+    """The moderated predictive p(C_k|x, D) (Bishop eq. 4.155) at every grid node: (len(ys), len(xs), K)."""
+    G = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+    return lap.proba(G, "moderated").astype(np.float32).reshape(len(ys), len(xs), -1)
+
+
+def variance_shade(lap, xs, ys) -> np.ndarray:
+    """sigma_a^2 = phi^T S_N phi (eq. 4.150; for one-vs-rest the largest over the classes) as a grey veil, RGBA
+    uint8 (rows, cols, 4): opacity SHADE_ALPHA * s / (SHADE_HALF + s), none where w is certain, half of it at
+    sigma_a = 2, rising away from the data."""
+    G = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+    v = lap.activation(G)[1].max(axis=1).reshape(len(ys), len(xs))
+    img = np.empty((len(ys), len(xs), 4), np.uint8)
+    img[..., :3] = SHADE_RGB
+    img[..., 3] = np.rint(SHADE_ALPHA * v / (SHADE_HALF + v)).astype(np.uint8)
+    return img
+
+
+def sample_boundaries(model, bounds: Bounds, count: int = SAMPLES, seed: int = SAMPLES_SEED) -> list[np.ndarray]:
+    """The boundaries of ``count`` weight vectors drawn from the Laplace posterior q(w) = N(w_MAP, S_N) of a
+    Bayesian logistic fit (seeded: the same cloud for the same fit), traced as drafts: thin lines that show how
+    sure the data make the boundary (Bishop figure 4.14's lesson, drawn under the user's own points)."""
+    lap = model.laplace_
+    out = []
+    for W in lap.sample(count, seed):
+        drawn = type(model).from_weights(W, (lap.z_center, lap.z_scale), model.classes_,
+                                         {"basis": model.basis, "standardize": model.standardize})
+        out += [b.xy for b in boundaries(drawn, bounds, draft=True)]
+    return out
 
 
 def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYERS,
                 background=(255, 255, 255), reject=(170, 170, 170), theta: float = 0.0,
-                radii=(1.0, 2.0, 3.0), strength: float = 0.45, draft: bool = False) -> Scene:
+                radii=(1.0, 2.0, 3.0), strength: float = 0.45, draft: bool = False,
+                samples: tuple = (SAMPLES, SAMPLES_SEED)) -> Scene:
     """The layers of ``layers`` for one fitted model, over ``bounds`` at ``shape`` = (cols, rows).
 
     Only what is shown is computed: a hidden layer costs nothing. ``draft``: curved boundaries as
-    :func:`draft_boundaries` traces them (while the hand moves).
+    :func:`draft_boundaries` traces them (while the hand moves); ``samples``: (count, seed) of the Bayesian
+    view's boundary cloud.
     """
     sc = Scene(bounds=bounds)
     if not getattr(model, "probabilistic", True):
         return _discriminant_scene(sc, model, bounds, colors, shape, layers, background, strength)
+    lap = getattr(model, "laplace_", None)
     if "heatmap" in layers or "decision" in layers:
         xs, ys = grid_axes(bounds, *shape)
-        sc.posterior = posterior_grid(model, xs, ys)
+        predictive = lap is not None and "predictive" in layers
+        sc.posterior = predictive_grid(lap, xs, ys) if predictive else posterior_grid(model, xs, ys)
         if "heatmap" in layers:
             sc.image = posterior_image(sc.posterior, colors, background, strength)
         if "decision" in layers:
@@ -588,6 +632,10 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
             sc.reject, sc.reject_color = reject_region(sc.posterior, bounds, theta), tuple(reject)
         if getattr(model, "ovr_", False):
             sc.ambiguous = ambiguity_image(model, xs, ys)
+    if lap is not None and "variance" in layers:
+        sc.shade = variance_shade(lap, *grid_axes(bounds, *shape))
+    if lap is not None and "samples" in layers:
+        sc.samples = sample_boundaries(model, bounds, *samples)
     if "boundaries" in layers:
         sc.boundaries = boundaries(model, bounds, draft=draft)
     if "ellipses" in layers:

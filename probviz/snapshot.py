@@ -24,6 +24,7 @@ from probviz.data.session import Session
 from probviz.layers import DEFAULT_LAYERS, LAYERS
 from probviz.models.training import TRAINABLE, TrainingSpec
 from probviz.pipeline import FrameRequest, ModelSpec, held_out_mask, model_spec
+from probviz.scene import SAMPLES, SAMPLES_SEED
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class Snapshot:
     split: tuple = (0.0, 0)
     section: tuple | None = None
     training: TrainingSpec = TrainingSpec()
+    samples: tuple = (SAMPLES, SAMPLES_SEED)  # the Bayesian view's boundary cloud: (count, seed)
 
     def spec(self, name: str | None = None) -> ModelSpec:
         """Model ``name`` (the shown model by default) with this snapshot's parameters and priors."""
@@ -102,7 +104,7 @@ def frame_request(snap: Snapshot, bounds, shape=(256, 256), background=(255, 255
         data.X, data.labels, tuple(data.class_names), tuple(data.colors), specs,
         tuple(float(v) for v in bounds), tuple(shape), frozenset(snap.layers) or DEFAULT_LAYERS, snap.theta,
         data.probe, tuple(background), tuple(reject), generation, revision, snap.truth, snap.section,
-        snap.held_out(), training, errors, draft)
+        snap.held_out(), training, errors, draft, tuple(snap.samples))
 
 
 def with_model(snap: Snapshot, name: str | None = None, params: dict | None = None) -> Snapshot:

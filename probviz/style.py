@@ -11,13 +11,14 @@ PT_TO_PX = 96.0 / 72.0  # text sizes are points at 96 dpi
 class Stroke:
     """How one kind of line is drawn, on screen and in every figure: the role of its colour ("fg", the
     theme's foreground; "bg", its background; "class", the class's own colour), its width in pixels at
-    scale 1, its dash ("solid", "dash", "dot" or "dashdot") and the width a background outline adds
-    under it (0: none), so that it reads on any heatmap."""
+    scale 1, its dash ("solid", "dash", "dot" or "dashdot"), the width a background outline adds
+    under it (0: none), so that it reads on any heatmap, and its opacity."""
 
     role: str
     width: float
     dash: str = "solid"
     outline: float = 0.0
+    opacity: float = 1.0
 
 
 #: the look of each line a frame draws: one table, read by the canvas and the figure painter alike
@@ -32,6 +33,7 @@ LOOK = {
     "misclassified": Stroke("fg", 1.5),  # the cross on a misclassified point
     "point_edge": Stroke("bg", 1.2),  # the ring around each point
     "probe": Stroke("fg", 2.5),  # the probe's ring
+    "sample": Stroke("fg", 1.0, opacity=0.35),  # a boundary of weights drawn from q(w) (Bayesian view)
 }
 
 

@@ -124,6 +124,10 @@ class Canvas(pg.PlotWidget):
         self.reject.setZValue(-8.5)
         self.ambiguous = pg.ImageItem(axisOrder="row-major")  # one-vs-rest's undecided regions
         self.ambiguous.setZValue(-8)
+        self.shade = pg.ImageItem(axisOrder="row-major")  # the Bayesian view's predictive variance
+        self.shade.setZValue(-7.5)
+        self.samples = pg.PlotCurveItem(connect="finite")  # boundaries of weights drawn from q(w)
+        self.samples.setZValue(4.5)
         self.legend: pg.LegendItem | None = None
         self.boundary = pg.PlotCurveItem(connect="finite")
         self.boundary.setZValue(5)
@@ -166,7 +170,8 @@ class Canvas(pg.PlotWidget):
         self.band.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # never steal the drag it draws
         self.band.setZValue(20)
         self.band.hide()
-        for item in (self.heatmap, self.decision, self.reject, self.ambiguous, self.boundary_outline, self.boundary,
+        for item in (self.heatmap, self.decision, self.reject, self.ambiguous, self.shade, self.samples,
+                     self.boundary_outline, self.boundary,
                      self.overlay, self.truth_outline, self.truth_boundary, self.section_line, self.holes, self.truth_handles,
                      self.means,
                      self.density, self.wrong, self.selected, self.spotlight,
@@ -210,6 +215,7 @@ class Canvas(pg.PlotWidget):
         self.probe.setBrush(pg.mkBrush(*style.background))
         self.spotlight.setPen(pg.mkPen(fg, width=3.0 * style.scale))
         self.overlay.setPen(line_pen(style, "compared", ratio=r))
+        self.samples.setPen(line_pen(style, "sample", ratio=r))
         self.truth_boundary.setPen(line_pen(style, "truth_boundary", ratio=r))
         self.truth_outline.setPen(outline_pen(style, "truth_boundary", ratio=r))
         self.section_line.setPen(line_pen(style, "section", ratio=r))
@@ -326,6 +332,8 @@ class Canvas(pg.PlotWidget):
             self.decision.setVisible(False)
             self.reject.setVisible(False)
             self.ambiguous.setVisible(False)
+            self.shade.setVisible(False)
+            self.samples.setData([], [])
             self.boundary.setData([], [])
             self.boundary_outline.setData([], [])
             self._set_curves(self.ellipse_items, [], [], "ellipse")
@@ -347,6 +355,8 @@ class Canvas(pg.PlotWidget):
         self.reject.setBrush(QBrush(QColor(*sc.reject_color)))
         self.reject.setVisible(bool(sc.reject))
         self._set_image(self.ambiguous, sc.ambiguous, sc.bounds)
+        self._set_image(self.shade, sc.shade, sc.bounds)
+        _set_line(self.samples, sc.samples)
         lines = [b.xy for b in sc.boundaries]
         overlays = [b.xy for over in frame.overlays for b in over]
         if lines or overlays:

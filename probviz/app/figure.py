@@ -130,6 +130,13 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
             p.fillPath(rings_path([layout.to_px(ring) for ring in sc.reject]), QBrush(_color(sc.reject_color)))
         if sc.ambiguous is not None:
             p.drawImage(plot, _image(sc.ambiguous))
+        if sc.shade is not None:  # the Bayesian view's predictive variance
+            p.drawImage(plot, _image(sc.shade))
+        if sc.samples:  # boundaries drawn from q(w), under the fit's own
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setPen(line_pen(style, "sample", cosmetic=False))
+            for line in sc.samples:
+                p.drawPath(_path(layout, line))
         fit = frame.fit
         colors = [frame.request.colors[i] for i in fit.class_index]
         p.setBrush(Qt.BrushStyle.NoBrush)

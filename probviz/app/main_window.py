@@ -124,6 +124,7 @@ class MainWindow(QMainWindow):
         self.lab_dock.visibilityChanged.connect(self.lab.set_on_screen)  # its table and plot, when seen
         self.training.changed.connect(self.refitter.refit)
         self.lab.message.connect(self.flash)
+        self.panel.message.connect(self.flash)
         doc.probe_changed.connect(self.refitter.redraw)
         doc.theta_changed.connect(self.refitter.redraw)
         view.layers_changed.connect(self._on_layers_changed)

@@ -6,10 +6,11 @@ Document changes, widgets are refreshed with their signals blocked.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt
+import numpy as np
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QTransform
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QColorDialog, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
+    QAbstractItemView, QApplication, QCheckBox, QColorDialog, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
     QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QToolTip, QVBoxLayout, QWidget,
 )
 
@@ -18,7 +19,7 @@ from probviz.app.figure import marker_path
 from probviz.colors import class_marker
 from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox, unbroken
 from probviz.app.widgets import FocusRing, NumberField, guard_wheel
-from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYERS, THETA_MAX
+from probviz.layers import BAYESIAN_ONLY, GENERATIVE_ONLY, LAYER_LABELS, LAYERS, THETA_MAX
 from probviz.app.projection import FisherBox
 from probviz.models import MODEL_NAMES, REGISTRY
 
@@ -103,6 +104,8 @@ class ClassTable(QTableWidget):
 
 class Panel(QWidget):
     """Everything a person sets beside the canvas."""
+
+    message = Signal(str)  # a line for the status bar
 
     def __init__(self, doc: Document, parent=None):
         super().__init__(parent)
@@ -271,18 +274,55 @@ class Panel(QWidget):
             label.setToolTip(spec.help)
             self.form.addRow(label, w)
             self.param_widgets[spec.name] = w
+        if "alpha" in self.param_widgets:
+            self.evidence_button = QPushButton("Choose α by the evidence")
+            self.evidence_button.setToolTip(
+                "Set α to the value that maximises the Laplace evidence ln p(D|α) (Bishop eq. 4.137) of the "
+                "points as they are (one undo step)")
+            self.evidence_button.clicked.connect(self._choose_alpha)
+            self.form.addRow(self.evidence_button)
         self._form_model = info.name
+
+    def _choose_alpha(self):
+        """Set alpha to the evidence's maximum for the points the fit sees (a split's training points)."""
+        from probviz.models.bayes import evidence_alpha
+
+        doc = self.doc
+        X, labels = doc.X, doc.labels
+        held = doc.held_out()
+        if held is not None:
+            X, labels = X[~held], labels[~held]
+        present = np.unique(labels)
+        if len(present) < 2:
+            self.message.emit("Choose α: the evidence needs points of two classes")
+            return
+        params = doc.params[doc.model_name]
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            lap = evidence_alpha(X, np.searchsorted(present, labels), len(present), params["basis"],
+                                 params["standardize"])
+        finally:
+            QApplication.restoreOverrideCursor()
+        doc.undo_stack.beginMacro("Choose α by the evidence")
+        doc.set_param("bayes", True)
+        doc.set_param("alpha", float(lap.alpha))
+        doc.undo_stack.endMacro()  # the Parameters box says the new alpha and its evidence
 
     def _sync_layers(self):
         generative = REGISTRY[self.doc.model_name].generative
+        bayesian = bool(self.doc.params[self.doc.model_name].get("bayes"))
         for layer, cb in self.layer_boxes.items():
             with QSignalBlocker(cb):
                 cb.setChecked(layer in self.doc.layers)
-            available = generative or layer not in GENERATIVE_ONLY
+            if layer in BAYESIAN_ONLY:
+                available = bayesian
+                why = "Logistic regression's Bayesian view (Model > Bayesian view) draws it"
+            else:
+                available = generative or layer not in GENERATIVE_ONLY
+                why = (f"{REGISTRY[self.doc.model_name].label} models p(C_k|x) directly: "
+                       "it has no class densities to draw")
             cb.setEnabled(available)
-            cb.setToolTip(LAYER_LABELS[layer][1] if available else
-                          f"{REGISTRY[self.doc.model_name].label} models p(C_k|x) directly: "
-                          "it has no class densities to draw")
+            cb.setToolTip(LAYER_LABELS[layer][1] if available else why)
         self.theta.setValue(self.doc.theta)
         self.theta.setEnabled("decision" in self.doc.layers)
 

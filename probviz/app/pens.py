@@ -25,8 +25,10 @@ def line_pen(style: Style, line: str, color=None, ratio: float = 1.0, cosmetic: 
     """The pen of a line of kind ``line``; ``color`` is the class's colour for "class" lines; ``ratio``
     the device pixel ratio a cosmetic pen's width is multiplied by."""
     stroke = LOOK[line]
-    pen = QPen(_qcolor(_role(style, stroke.role, color)), style.width(line) * ratio, DASHES[stroke.dash],
-               Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
+    qc = _qcolor(_role(style, stroke.role, color))
+    if stroke.opacity < 1:
+        qc.setAlphaF(stroke.opacity * qc.alphaF())
+    pen = QPen(qc, style.width(line) * ratio, DASHES[stroke.dash], Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
     pen.setCosmetic(cosmetic)
     return pen
 

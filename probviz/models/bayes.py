@@ -28,9 +28,8 @@ from scipy.optimize import minimize_scalar
 from scipy.special import erfcx, expit, log_ndtr, logsumexp, ndtr
 
 from probviz.models.base import data_frame
-from probviz.models.logistic import BASES, log_sigmoid
-from probviz.models.newton import GTOL, BinaryBatch, newton, newton_solve
-from probviz.models.poly import Poly2D, design_matrix, monomials
+from probviz.models.newton import GTOL, BinaryBatch, log_sigmoid, newton, newton_solve
+from probviz.models.poly import BASES, Poly2D, design_matrix, monomials
 
 PROBIT_LAMBDA2 = np.pi / 8
 """lambda^2 of sigma(a) ~ Phi(lambda a), the probit function rescaled to the logistic sigmoid's slope at the

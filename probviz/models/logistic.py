@@ -12,16 +12,18 @@ from __future__ import annotations
 import numpy as np
 
 from probviz.models.base import Classifier, data_frame, single_class_scores
+from probviz.models.bayes import fit_laplace
 from probviz.models.gaussian import LDA, QDA
 from probviz.models.newton import (
-    GTOL, BinaryBatch, Multinomial, NewtonResult, newton, newton_step, ridge_matrix, separation,
+    GTOL, BinaryBatch, Multinomial, NewtonResult, _log1p_exp_neg_abs, log_sigmoid, newton, newton_step, ridge_matrix,
+    separation,
 )
-from probviz.models.poly import Poly2D, design_matrix, monomials
+from probviz.models.poly import BASES, Poly2D, design_matrix, monomials
 
-BASES = {"linear": 1, "quadratic": 2, "cubic": 3}
 DEFAULT_L2 = 0.01
 DEFAULT_BASIS = "linear"
 DEFAULT_STANDARDIZE = True
+DEFAULT_ALPHA = 1.0  # the Bayesian view's prior precision: a unit Gaussian on each standardized weight
 QUASI_SEPARABLE_STEPS = 25  # without a finite optimum, how far to follow the weights out
 
 
@@ -242,6 +244,37 @@ class LogisticRegression(_LinearModel):
 
     name = "logistic"
     label = "Logistic regression"
+    #: the objective of each two-class problem (the probit model swaps in its own)
+    binary_problem = BinaryBatch
+
+    def __init__(self, *, l2: float = DEFAULT_L2, basis: str = DEFAULT_BASIS, standardize: bool = DEFAULT_STANDARDIZE,
+                 bayes: bool = False, alpha: float = DEFAULT_ALPHA, max_iter: int = 100, gtol: float = GTOL):
+        super().__init__(l2=l2, basis=basis, standardize=standardize, max_iter=max_iter, gtol=gtol)
+        self.bayes = bayes
+        self.alpha = alpha
+
+    def _fit(self, X, codes, K, init=None):
+        """With ``bayes``: the Bayesian view (Bishop 4.4, 4.5.1). The weights are w_MAP under the prior
+        N(w|0, alpha^-1 I) on every weight, the bias included, and ``laplace_`` holds the Laplace posterior
+        (a :class:`probviz.models.bayes.Laplace`: S_N, the evidence, BIC); None without it."""
+        self.laplace_ = None
+        if not self.bayes or K < 2:
+            return super()._fit(X, codes, K, init)
+        self._check_params()
+        if isinstance(self.alpha, bool) or not isinstance(self.alpha, (int, float, np.floating)) or not (
+                np.isfinite(self.alpha) and self.alpha > 0):
+            raise ValueError(f"alpha must be a positive number, got {self.alpha!r}")
+        lap = self.laplace_ = fit_laplace(X, codes, K, float(self.alpha), self.basis, self.standardize)
+        self.frame_ = (lap.center, lap.scale)
+        self.n_iter_, self.converged_, self.start_, self.separation_, self.gradient_ = 0, lap.converged, "zero", "", 0.0
+        self.draft_step_ = None
+        self.ovr_ = K > 2
+        if self.ovr_:
+            self.notices_.append(f"{K} classes: a Bayesian one-vs-rest fit per class (Bishop 4.1.2), each with its "
+                                 "own posterior over w")
+        if not lap.converged:
+            self.notices_.append("Newton did not reach the posterior's mode: w_MAP and S_N are approximate")
+        self._set_weights(lap.z_w, lap.z_center, lap.z_scale, BASES[self.basis], K)
 
     @classmethod
     def count_parameters(cls, K, basis="linear", M=2):
@@ -281,12 +314,12 @@ class LogisticRegression(_LinearModel):
                                  "shown is sigma(a_k) normalised over k")
         free = np.ones((T.shape[1], F), bool)
         if self.l2 > 0:  # a finite optimum for every problem: solve them together
-            return self._record(*self._run(BinaryBatch(Phi, T, self._R), free, starts, T.shape[1], F))
+            return self._record(*self._run(self.binary_problem(Phi, T, self._R), free, starts, T.shape[1], F))
         # without a penalty each problem may be separable on its own, and is told so on its own
         rows = []
         for k in range(T.shape[1]):
             own = {name: W0[k:k + 1] for name, W0 in starts.items() if W0 is not None and len(W0) == T.shape[1]}
-            result, start, why = self._run_unpenalised(BinaryBatch(Phi, T[:, k], self._R), free[:1], own, 1, F,
+            result, start, why = self._run_unpenalised(self.binary_problem(Phi, T[:, k], self._R), free[:1], own, 1, F,
                                                        T[:, k].astype(np.int64), 2, Phi)
             rows.append(self._record(result, start, why)[0])
         return np.array(rows)
@@ -324,21 +357,6 @@ class LogisticRegression(_LinearModel):
         return {"log_likelihood": float(each.sum()),
                 "log_likelihood_kind": f"sum of the {S.shape[1]} one-vs-rest ln p(t_k|X)",
                 "cross_entropy": float(-each.sum()), "binary_log_likelihoods": [float(v) for v in each]}
-
-
-def _log1p_exp_neg_abs(a: np.ndarray) -> np.ndarray:
-    """ln(1 + e^-|a|) in vectorised passes (np.log, not log1p: an absolute error below 1.2e-16)."""
-    out = np.abs(a)
-    np.negative(out, out=out)
-    np.exp(out, out=out)
-    out += 1.0
-    return np.log(out, out=out)
-
-
-def log_sigmoid(a: np.ndarray) -> np.ndarray:
-    """ln sigma(a) = min(a, 0) - ln(1 + e^-|a|): finite for any a (no underflow to -inf), absolute
-    error below 1.2e-16, several times faster than scipy's log_expit."""
-    return np.minimum(a, 0.0) - _log1p_exp_neg_abs(a)
 
 
 class SoftmaxRegression(_LinearModel):

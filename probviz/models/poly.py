@@ -16,6 +16,10 @@ from math import comb
 import numpy as np
 
 
+#: the bases phi(x) the discriminative models take, by name: the monomials up to this total degree
+BASES = {"linear": 1, "quadratic": 2, "cubic": 3}
+
+
 def monomials(degree: int) -> list[tuple[int, int]]:
     """Exponent pairs (i, j) of z1**i z2**j with 1 <= i + j <= degree, by total degree."""
     return [(d - j, j) for d in range(1, degree + 1) for j in range(d + 1)]

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from probviz.models.discriminant import SCHEMES, Fisher, LeastSquares, Perceptron
 from probviz.models.gaussian import LDA, QDA, GaussianNB
 from probviz.models.logistic import (
-    BASES, DEFAULT_BASIS, DEFAULT_L2, DEFAULT_STANDARDIZE, LogisticRegression, SoftmaxRegression,
+    BASES, DEFAULT_ALPHA, DEFAULT_BASIS, DEFAULT_L2, DEFAULT_STANDARDIZE, LogisticRegression, SoftmaxRegression,
 )
+from probviz.models.probit import ProbitRegression
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class ParamSpec:
     maximum: float | None = None
     choices: tuple = ()
     log_scale: bool = False
+    cli: bool = True  # a flag of its own from the registry (False: the command line spells it itself)
 
     def check(self, value):
         """``value`` as this parameter takes it, or a ValueError saying what it takes."""
@@ -92,6 +94,17 @@ BASIS = ParamSpec(
     "basis", "Basis functions φ(x)", "choice", DEFAULT_BASIS,
     "linear: x1, x2; quadratic adds x1², x1·x2, x2²; cubic adds the third-order terms.",
     choices=tuple(BASES))
+BAYES = ParamSpec(
+    "bayes", "Bayesian view (Laplace)", "bool", False,
+    "Treat w as uncertain: a Gaussian prior N(w|0, α⁻¹I) on every weight, the bias included, and the Laplace "
+    "approximation q(w) = N(w_MAP, S_N) to its posterior (Bishop 4.4, 4.5.1). The fit is then w_MAP (α replaces "
+    "l2); the layers Predictive, Predictive variance and Boundary samples show what the uncertainty does.",
+    cli=False)
+ALPHA = ParamSpec(
+    "alpha", "Prior precision α", "float", DEFAULT_ALPHA,
+    "The precision α of the prior N(w|0, α⁻¹I) of the Bayesian view (Bishop eq. 4.140): small α, a broad prior "
+    "and wide predictive bands; \"Choose α by the evidence\" sets the α that maximises ln p(D|α) (eq. 4.137).",
+    minimum=1e-6, maximum=1e6, log_scale=True, cli=False)
 STANDARDIZE = ParamSpec(
     "standardize", "Standardize features", "bool", DEFAULT_STANDARDIZE,
     "Fit on features scaled to unit variance, so l2 means the same on any data scale; "
@@ -116,9 +129,13 @@ _MODELS = (
               (REG_COVAR,)),
     ModelInfo("logistic", LogisticRegression,
               "p(C1|x) = σ(wᵀφ(x) + w0), fitted by IRLS (Bishop 4.3.2-4.3.3); one-vs-rest for more classes.",
-              (L2, BASIS, STANDARDIZE)),
+              (L2, BASIS, STANDARDIZE, BAYES, ALPHA)),
     ModelInfo("softmax", SoftmaxRegression,
               "p(Ck|x) = softmax(w_kᵀφ(x) + w_k0), fitted by Newton's method (Bishop 4.3.4).",
+              (L2, BASIS, STANDARDIZE)),
+    ModelInfo("probit", ProbitRegression,
+              "p(C1|x) = Φ(wᵀφ(x) + w0), Φ the standard normal's distribution function (Bishop 4.3.5, "
+              "eq. 4.114), fitted by Newton's method; one-vs-rest for more classes.",
               (L2, BASIS, STANDARDIZE)),
     ModelInfo("leastsquares", LeastSquares,
               "y_k(x) = w_kᵀx + w_k0 fitted to 1-of-K targets in closed form, W = Φ⁺T (Bishop 4.1.3, eq. 4.16); "

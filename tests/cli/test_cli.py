@@ -41,7 +41,7 @@ def test_fit_json_on_the_fruit_example():
     (("fit", "nowhere.csv"), "nowhere.csv: no such file"),
     (("fit", "example:nope"), "no example named 'nope'"),
     (("fit", "example:fruit", "--model", "svm"), "invalid choice: 'svm' (choose from 'lda', 'qda', 'nb', "
-                                                 "'logistic', 'softmax', 'leastsquares', 'fisher', 'perceptron')"),
+                                                 "'logistic', 'softmax', 'probit', 'leastsquares', 'fisher', 'perceptron')"),
     (("frobnicate",), "'frobnicate' is neither a command (fit, examples, export, sample, curve, bench, install-desktop, completion, gui) "
                       "nor an existing file"),
 ])

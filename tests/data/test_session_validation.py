@@ -195,7 +195,7 @@ def test_every_limit_is_inclusive_and_one_past_it_is_refused_by_name():
     assert _message(classes=[{"name": "u", "color": "#112233"}, {"name": "v", "color": "#44556" + "6" * 30}]) == (
         bad + f"the colour of class 'v' is {('#44556' + '6' * 30)[:20]!r}, not #RRGGBB)")  # its first 20 characters
     assert _message(model="m" * 60) == bad + f"unknown model {'m' * 40!r}; probviz has lda, qda, nb, logistic, " \
-                                              "softmax, leastsquares, fisher, perceptron)"
+                                              "softmax, probit, leastsquares, fisher, perceptron)"
 
 
 def test_saved_priors_up_to_1e300_exclusive():
