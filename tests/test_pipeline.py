@@ -477,7 +477,7 @@ def _adversarial(K, per, offset, scale, seed):
     return X, np.repeat(np.arange(K), per)
 
 
-@pytest.mark.parametrize("name", ["logistic", "softmax"])
+@pytest.mark.parametrize("name", ["logistic", "softmax", "probit"])
 @pytest.mark.parametrize("K, per, offset, scale", [(2, 2, 0.0, 1.0), (3, 3, 1e6, 1.0), (4, 4, 0.0, 1e-6),
                                                    (5, 3, -1e6, 1e6), (10, 2, 0.0, 1.0), (3, 400, 0.0, 1.0)])
 def test_a_drafts_one_newton_step_lands_within_the_square_of_the_distance(name, K, per, offset, scale):

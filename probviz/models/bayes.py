@@ -142,6 +142,10 @@ class BinaryProbit:
         E = -float(np.sum(log_ndtr(S)))
         return E + 0.5 * float(np.sum((W @ self.R) * W)), S
 
+    def state(self, W):
+        """What ``gradient`` and ``solve`` take at W: the signed activations S = (2t - 1) Phi W^T (N, K)."""
+        return self.sign * (self.Phi @ W.T)
+
     def gradient(self, W, S):
         return (-self.sign * inverse_mills(S)).T @ self.Phi + W @ self.R
 

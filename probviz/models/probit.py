@@ -32,7 +32,6 @@ class ProbitRegression(LogisticRegression):
     name = "probit"
     label = "Probit regression"
     binary_problem = BinaryProbit
-    drafts = False  # every frame is the optimum (its problem has no one-step draft)
 
     def generative_start(self, X, codes, K, center, scale, degree):
         """The Gaussian model's log-odds scaled by LAMBDA: Phi(LAMBDA a) is close to sigma(a), so Newton

@@ -293,3 +293,21 @@ def test_curves_drawn_by_the_command_line_name_the_models_as_the_window_does(tmp
     svg = out.read_text()
     assert "LDA (shared covariance): mean true error" in svg and "Logistic regression: mean true error" in svg
     assert ">lda:" not in svg and ">logistic:" not in svg
+
+
+def test_the_window_keeps_blas_to_one_thread_and_a_users_setting_wins():
+    """The window's fits are small products on a worker beside the GUI thread: BLAS gets one thread (set
+    before numpy loads), unless the user set their own; other commands leave BLAS alone."""
+    pytest.importorskip("threadpoolctl")
+    code = ("import sys, threadpoolctl\nfrom probviz import cli\n"
+            "try:\n    cli.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "print(max(i['num_threads'] for i in threadpoolctl.threadpool_info() if i['user_api'] == 'blas'))")
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+
+    def threads(*argv, **extra):
+        r = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=120,
+                           env={**env, **extra})
+        return int(r.stdout.split()[-1])
+    assert threads("gui", "--help") == 1
+    assert threads("gui", "--help", OPENBLAS_NUM_THREADS="2") == 2
+    assert threads("examples") > 1 or os.cpu_count() == 1  # other commands: BLAS's own choice
