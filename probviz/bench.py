@@ -158,7 +158,7 @@ def run_real_window(sizes=(10_000, 100_000)) -> dict:
         return {"skipped": "xdotool is not installed"}
     out = {}
     for n in sizes:
-        from probviz.cli import WINDOW_BLAS_ENV  # the window's own BLAS setting
+        from probviz import WINDOW_BLAS_ENV  # the window's own BLAS setting
 
         r = subprocess.run([sys.executable, "-m", "probviz.app.latency", "--real", str(n)], capture_output=True,
                            text=True, timeout=600, env={**WINDOW_BLAS_ENV, **os.environ})

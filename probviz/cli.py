@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from probviz import __version__
+from probviz import WINDOW_BLAS_ENV, __version__
 from probviz.cli_options import (
     add_model_options, add_training_options, model_overrides, training_args, whole_number,
 )
@@ -407,12 +407,6 @@ def _examples(args) -> int:
     for name, (lesson, _) in EXAMPLES.items():
         print(f"{name:<{width}}  {lesson}")
     return 0
-
-
-#: The window's BLAS threads: its fits are small matrix products on a worker thread beside the GUI thread, and
-#: a BLAS pool as large as the machine only fights those two for the cores (dragging at 100,000 points on two
-#: cores: about 30% less latency with one BLAS thread). Set before numpy is loaded; a user's own setting wins.
-WINDOW_BLAS_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 def _gui(args) -> int:

@@ -15,7 +15,7 @@ from probviz.models.base import Classifier, data_frame, single_class_scores
 from probviz.models.bayes import fit_laplace
 from probviz.models.gaussian import LDA, QDA
 from probviz.models.newton import (
-    GTOL, BinaryBatch, Multinomial, NewtonResult, _log1p_exp_neg_abs, log_sigmoid, newton, newton_step, ridge_matrix,
+    GTOL, BinaryBatch, Multinomial, NewtonResult, log1p_exp_neg_abs, log_sigmoid, newton, newton_step, ridge_matrix,
     separation,
 )
 from probviz.models.poly import BASES, Poly2D, design_matrix, monomials
@@ -353,7 +353,7 @@ class LogisticRegression(_LinearModel):
         own = np.take_along_axis(T, codes[None], axis=0)[0]
         each = np.bincount(codes, weights=own, minlength=len(T))
         each -= np.maximum(T, 0.0).sum(axis=1)
-        each -= _log1p_exp_neg_abs(T).sum(axis=1)
+        each -= log1p_exp_neg_abs(T).sum(axis=1)
         return {"log_likelihood": float(each.sum()),
                 "log_likelihood_kind": f"sum of the {S.shape[1]} one-vs-rest ln p(t_k|X)",
                 "cross_entropy": float(-each.sum()), "binary_log_likelihoods": [float(v) for v in each]}

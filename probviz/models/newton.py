@@ -295,7 +295,7 @@ def separation(Phi, codes, K: int) -> str:
 
 # --- the log-sigmoid ---------------------------------------------------------------------------
 
-def _log1p_exp_neg_abs(a: np.ndarray) -> np.ndarray:
+def log1p_exp_neg_abs(a: np.ndarray) -> np.ndarray:
     """ln(1 + e^-|a|) in vectorised passes (np.log, not log1p: an absolute error below 1.2e-16)."""
     out = np.abs(a)
     np.negative(out, out=out)
@@ -307,4 +307,4 @@ def _log1p_exp_neg_abs(a: np.ndarray) -> np.ndarray:
 def log_sigmoid(a: np.ndarray) -> np.ndarray:
     """ln sigma(a) = min(a, 0) - ln(1 + e^-|a|): finite for any a (no underflow to -inf), absolute
     error below 1.2e-16, several times faster than scipy's log_expit."""
-    return np.minimum(a, 0.0) - _log1p_exp_neg_abs(a)
+    return np.minimum(a, 0.0) - log1p_exp_neg_abs(a)

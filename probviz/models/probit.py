@@ -15,7 +15,8 @@ import numpy as np
 from scipy.special import log_ndtr
 
 from probviz.models.bayes import BinaryProbit
-from probviz.models.logistic import LogisticRegression
+from probviz.models.logistic import DEFAULT_BASIS, DEFAULT_L2, DEFAULT_STANDARDIZE, LogisticRegression
+from probviz.models.newton import GTOL
 
 #: sigma(a) ≈ Phi(LAMBDA a), LAMBDA^2 = pi / 8 (Bishop 4.5.2): the two links agree in slope at a = 0
 LAMBDA = math.sqrt(math.pi / 8.0)
@@ -32,6 +33,11 @@ class ProbitRegression(LogisticRegression):
     name = "probit"
     label = "Probit regression"
     binary_problem = BinaryProbit
+
+    def __init__(self, *, l2: float = DEFAULT_L2, basis: str = DEFAULT_BASIS, standardize: bool = DEFAULT_STANDARDIZE,
+                 max_iter: int = 100, gtol: float = GTOL):
+        # no Bayesian view: logistic regression's Laplace posterior is of the sigmoid's likelihood
+        super().__init__(l2=l2, basis=basis, standardize=standardize, max_iter=max_iter, gtol=gtol)
 
     def generative_start(self, X, codes, K, center, scale, degree):
         """The Gaussian model's log-odds scaled by LAMBDA: Phi(LAMBDA a) is close to sigma(a), so Newton
