@@ -329,7 +329,12 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
                           for f in frame.fits[1:]]
     if request.probe is not None:
         names = list(request.class_names)
-        if shown.model.probabilistic:
+        lap = getattr(shown.model, "laplace_", None)
+        if lap is not None and "predictive" in request.layers:  # the heatmap's own number: p(C_k|x, D)
+            p = lap.proba([request.probe], "moderated")[0]
+            k = int(np.argmax(p))
+            label = f"p({names[shown.class_index[k]]}|x,D) = {p[k]:.3f}"
+        elif shown.model.probabilistic:
             p = shown.model.predict_proba([request.probe])[0]
             k = int(np.argmax(p))
             label = f"p({names[shown.class_index[k]]}|x) = {p[k]:.3f}"

@@ -220,7 +220,18 @@ def probe_lines(model, class_names, x) -> list[str]:
             parts.append(f"a = {e['a'][k]:.3f}")
         parts.append(f"p({n}|x) = {e['posterior'][k]:.4f}")
         lines.append("   ".join(parts))
+    lap = getattr(model, "laplace_", None)
+    if lap is not None:  # the Bayesian view: the activation's spread, and the predictive both ways
+        mu, var = lap.activation([x])
+        moderated, exact = lap.proba([x], "moderated")[0], lap.proba([x], "exact")[0]
+        lines.append(f"μ_a = {_nums(mu[0])}, σ_a² = {_nums(var[0])} (Bishop eqs. 4.149-4.150)")
+        for k, n in enumerate(names):
+            lines.append(f"p({n}|x,D): moderated {moderated[k]:.4f} (eq. 4.155), exact {exact[k]:.4f} (eq. 4.151)")
     return lines
+
+
+def _nums(v) -> str:
+    return ", ".join(f"{u:.4g}" for u in v)
 
 
 # --- the Lab's comparison of two fits -----------------------------------------------------------

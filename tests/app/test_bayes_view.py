@@ -69,6 +69,12 @@ def test_the_view_fits_w_map_and_draws_the_predictive_distribution(qtbot, window
     far = np.argmax(s2)
     assert abs(moderated[far] - 0.5) < abs(expit(mu[far]) - 0.5)
     assert [b.xy.shape for b in frame.scene.boundaries] == [b.xy.shape for b in frame.scene.boundaries[:1]]
+    # the probe says the heatmap's number, p(C|x, D), and the panel both approximations of it
+    m, v = _moments(lap, np.array([frame.request.probe]))
+    p_peach = float(expit(m / np.sqrt(1 + np.pi * v / 8))[0])
+    name, value = ("apple", 1 - p_peach) if p_peach < 0.5 else ("peach", p_peach)
+    assert win.canvas.frame.probe.label == f"p({name}|x,D) = {value:.3f}"
+    assert f"p({name}|x,D): moderated {value:.4f} (eq. 4.155)" in "\n".join(frame.probe.lines)
 
 
 def test_the_variance_veil_and_the_boundary_samples(qtbot, window):
