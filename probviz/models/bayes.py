@@ -23,8 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg import cho_factor, solve_triangular
-from scipy.optimize import minimize_scalar
 from scipy.special import erfcx, expit, log_ndtr, logsumexp, ndtr
 
 from probviz.models.base import data_frame
@@ -332,6 +330,18 @@ def _check_alpha(alpha):
     return float(alpha)
 
 
+def _lower_inverse(L: np.ndarray) -> np.ndarray:
+    """L^-1 of a lower-triangular L by forward substitution, column by column (what scipy's solve_triangular
+    does; numpy alone keeps scipy.linalg out of the window's start-up)."""
+    F = len(L)
+    out = np.zeros_like(L)
+    for j in range(F):
+        out[j, j] = 1.0 / L[j, j]
+        for i in range(j + 1, F):
+            out[i, j] = -(L[i, j:i] @ out[j:i, j]) / L[i, i]
+    return out
+
+
 def _laplace(data: _Data, alpha: float, W0=None, max_iter: int = 100) -> Laplace:
     """w_MAP by Newton on the negative log posterior (BinaryBatch with R = alpha M M^T on the standardized
     weights: (alpha / 2) |u|^2 on the weights u = M^T v of the prior's features), then the Gaussian about it."""
@@ -351,12 +361,10 @@ def _laplace(data: _Data, alpha: float, W0=None, max_iter: int = 100) -> Laplace
     log_lik = -np.sum(np.logaddexp(0.0, sign * A), axis=0)  # ln p(D | w) = -sum softplus((1 - 2t) a)
     D = _gram(Phi, expit(A) * expit(-A))  # sum_n y (1 - y) phi phi^T, y (1 - y) exact in both tails
     H = D + R  # S_N^-1 on the standardized weights (eq. 4.143)
-    eye = np.eye(F)
     roots, covs, log_dets = [], [], []
     for k in range(P):
-        L, _ = cho_factor(H[k], lower=True)
-        L = np.tril(L)
-        Rk = solve_triangular(L, eye, lower=True)  # L^-1: S_N = L^-T L^-1 = Rk^T Rk
+        L = np.linalg.cholesky(H[k])
+        Rk = _lower_inverse(L)  # L^-1: S_N = L^-T L^-1 = Rk^T Rk
         S = Rk.T @ Rk
         roots.append(Rk)
         covs.append(0.5 * (S + S.T))
@@ -417,6 +425,8 @@ def evidence_alpha(X, codes, K: int, basis: str = "linear", standardize: bool = 
     best = int(np.argmax(values))
     state["W"] = fits[grid[best]].z_w
     a, b = grid[max(best - 1, 0)], grid[min(best + 1, len(grid) - 1)]
+    from scipy.optimize import minimize_scalar  # loaded when asked: it costs the window's start-up 0.3 s
+
     res = minimize_scalar(lambda g: -fit(float(g)), bounds=(a, b), method="bounded",
                           options={"xatol": 1e-9 * max(1.0, abs(a), abs(b))})
     candidates = [grid[best], float(res.x)]

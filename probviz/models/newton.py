@@ -26,7 +26,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import linprog
 from scipy.special import expit
 
 GTOL = 1e-10
@@ -269,6 +268,8 @@ def separation(Phi, codes, K: int) -> str:
     m_nj = phi_n^T (v_{t_n} - v_j) >= 0 for j != t_n; maximise their sum (any positive optimum
     is a direction along which the likelihood rises forever), then the smallest margin.
     """
+    from scipy.optimize import linprog  # only unpenalised fits ask: loaded then, not at start-up
+
     codes = np.asarray(codes)
     N, F = Phi.shape
     if N == 0 or K < 2:

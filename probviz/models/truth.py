@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from math import comb
 
 import numpy as np
-from scipy import integrate
 from scipy.special import logsumexp, ndtr
 
 MAX_SAMPLE = 1_000_000
@@ -439,6 +438,8 @@ def _integrate_errors(truth: Truth, cuts_of, decide, cancelled=None) -> float:
     points = sorted(set(np.clip(mu[:, 0], lo, hi).tolist()))
     # a tolerance the integrand can meet: its cuts move by Brent's 1e-12 and a mixture's grid may
     # miss a sliver, so asking for 1e-10 subdivided to the limit chasing rounding (522 s at 10 x 8)
+    from scipy import integrate  # here: it loads scipy.optimize and scipy.linalg (0.5 s at start-up)
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", integrate.IntegrationWarning)
         value, _ = integrate.quad(wrong_mass, lo, hi, points=points, limit=200, epsabs=1e-9, epsrel=1e-7)

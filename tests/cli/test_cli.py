@@ -311,3 +311,15 @@ def test_the_window_keeps_blas_to_one_thread_and_a_users_setting_wins():
     assert threads("gui", "--help") == 1
     assert threads("gui", "--help", OPENBLAS_NUM_THREADS="2") == 2
     assert threads("examples") > 1 or os.cpu_count() == 1  # other commands: BLAS's own choice
+
+
+def test_the_window_starts_without_scipys_optimisers_linear_algebra_or_quadrature():
+    """scipy.optimize, scipy.linalg and scipy.integrate cost the window's start-up about half a second and
+    are needed only later (an unpenalised fit's separation test, the evidence's alpha, a Bayes error):
+    they load when first asked for."""
+    code = ("import sys\nimport probviz.app.main_window\n"
+            "print(sorted(m for m in ('scipy.optimize', 'scipy.linalg', 'scipy.integrate') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[-2] == "[]"
