@@ -8,12 +8,15 @@ import math
 
 import numpy as np
 
+from probviz.data.files import MAX_ABS
 from probviz.models.bayes import Laplace, evidence_alpha, fit_laplace
 from probviz.models.logistic import BASES
 
 #: the prior precision when none is given: a unit Gaussian on each weight of the standardized features
 DEFAULT_ALPHA = 1.0
 EVIDENCE = "evidence"
+#: the largest coordinate a query point may have: what a data file may hold (beyond it phi^T S_N phi overflows)
+QUERY_LIMIT = MAX_ABS
 
 
 def parse_alpha(text: str) -> float | str:
@@ -42,6 +45,8 @@ def parse_query(text: str) -> np.ndarray:
             raise ValueError(f"--query point {i} must be 'x,y' (two numbers), got {part!r}") from None
         if not (math.isfinite(x) and math.isfinite(y)):
             raise ValueError(f"--query point {i} must be finite, got {part!r}")
+        if max(abs(x), abs(y)) > QUERY_LIMIT:
+            raise ValueError(f"--query point {i} is out of range (coordinates up to {QUERY_LIMIT:g}), got {part!r}")
         points.append((x, y))
     return np.array(points, dtype=float).reshape(-1, 2)
 

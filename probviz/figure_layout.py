@@ -162,11 +162,15 @@ def legend_key(specs, frame, request) -> list[tuple[str, str]]:
 
 def shown_label(frame) -> str:
     """What the picture shows, as its legend and caption name it: the model, and while a training step is
-    drawn instead of the fit, the optimizer and the step ("Logistic regression, Gradient descent, step 3")."""
+    drawn instead of the fit, the optimizer and the step ("Logistic regression, Gradient descent, step 3");
+    with the Bayesian view, its prior ("Logistic regression, Bayesian, α = 0.111")."""
     from probviz.models.training import OPTIMIZER_LABELS
 
     spec = frame.request.specs[0]
     t, view = frame.request.training, frame.training
     if t is not None and t.shown and view is not None and not view.problem:
         return f"{spec.label}, {OPTIMIZER_LABELS.get(view.optimizer, view.optimizer)}, step {view.index}"
+    lap = getattr(frame.fit.model, "laplace_", None) if frame.fits else None
+    if lap is not None:  # the Bayesian view: a slide says which prior it shows
+        return f"{spec.label}, Bayesian, α = {lap.alpha:.3g}"
     return spec.label

@@ -208,8 +208,17 @@ class Frame:
             return []
         if not fit.model.probabilistic:
             return []
-        p = fit.model.predict_proba([[x, y]])[0]
+        lap = getattr(fit.model, "laplace_", None)
+        if self.predictive:  # the heatmap's own number
+            p = lap.proba([[x, y]], "moderated")[0]
+        else:
+            p = fit.model.predict_proba([[x, y]])[0]
         return [(self.request.class_names[i], float(v)) for i, v in zip(fit.class_index, p)]
+
+    @property
+    def predictive(self) -> bool:
+        """The heatmap shows the Bayesian view's predictive p(C_k|x, D) (Bishop eq. 4.155), not the plug-in."""
+        return getattr(self.fit.model, "laplace_", None) is not None and "predictive" in self.request.layers
 
     def readout_at(self, x: float, y: float) -> str:
         """The hover readout's values at one point: p(C_k|x) for each class, or for a discriminant
@@ -218,7 +227,8 @@ class Frame:
         if fit.model is None:
             return ""
         if fit.model.probabilistic:
-            return "  ".join(f"p({n}|x) = {v:.3f}" for n, v in self.posteriors_at(x, y))
+            given = "x,D" if self.predictive else "x"
+            return "  ".join(f"p({n}|{given}) = {v:.3f}" for n, v in self.posteriors_at(x, y))
         return discriminant_readout(fit.model, list(self.request.class_names), (x, y))
 
 

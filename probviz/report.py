@@ -224,7 +224,9 @@ def probe_lines(model, class_names, x) -> list[str]:
     if lap is not None:  # the Bayesian view: the activation's spread, and the predictive both ways
         mu, var = lap.activation([x])
         moderated, exact = lap.proba([x], "moderated")[0], lap.proba([x], "exact")[0]
-        lines.append(f"μ_a = {_nums(mu[0])}, σ_a² = {_nums(var[0])} (Bishop eqs. 4.149-4.150)")
+        of = (f"of p({names[1]}|x) = σ(a)" if len(names) == 2 else  # the one problem is the second class's
+              "of each class against the rest, " + ", ".join(names))
+        lines.append(f"μ_a = {_nums(mu[0])}, σ_a² = {_nums(var[0])}, {of} (Bishop eqs. 4.149-4.150)")
         for k, n in enumerate(names):
             lines.append(f"p({n}|x,D): moderated {moderated[k]:.4f} (eq. 4.155), exact {exact[k]:.4f} (eq. 4.151)")
     return lines

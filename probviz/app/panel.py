@@ -249,6 +249,10 @@ class Panel(QWidget):
                     w.setCurrentIndex(list(spec.choices).index(v))
                 else:
                     w.setChecked(bool(v))
+        if "bayes" in self.param_widgets:  # the Bayesian view's prior replaces the penalty, not the other way
+            bayes = bool(values.get("bayes"))
+            self.param_widgets["l2"].setEnabled(not bayes)
+            self.param_widgets["alpha"].setEnabled(bayes)
 
     def _build_form(self, info):
         while self.form.rowCount():

@@ -187,3 +187,33 @@ def test_exported_boundary_samples_sit_where_the_axes_say(qapp, tmp_path, ext, d
         inside = (r > 0) & (r < row - 3) & (c > col + 3) & (c < rgb.shape[1] - 1)
         hit = [np.any(np.abs(rgb[ri - 1:ri + 2, ci - 1:ci + 2] - 255).sum(axis=2) > 20) for ri, ci in zip(r[inside], c[inside])]
         assert np.mean(hit) > 0.9
+
+
+def test_the_view_names_itself_and_greys_out_what_it_replaces(qtbot, window):
+    """The caption and legend say "Bayesian, α = …"; the hover readout gives the heatmap's p(C|x,D); the
+    l2 field is greyed out while the prior replaces it, the α field while there is no prior."""
+    from guihelp import to_pixel
+
+    win = window
+    assert win.open_path("example:fruit")
+    settle(win)
+    choose(qtbot, win.panel.model, MODEL_NAMES.index("logistic"))
+    settle(win)
+    fields = win.panel.param_widgets
+    assert fields["l2"].isEnabled() and not fields["alpha"].isEnabled()
+    press_button(qtbot, fields["bayes"])
+    settle(win)
+    assert not fields["l2"].isEnabled() and fields["alpha"].isEnabled()
+    assert win._shown_label() == "Logistic regression, Bayesian, α = 1"
+    press_button(qtbot, win.panel.layer_boxes["predictive"])
+    settle(win)
+    lap = win.canvas.frame.fit.model.laplace_
+    x = (3.3, 0.2)  # off the data, near the boundary: the predictive and the plug-in part
+    qtbot.mouseMove(win.canvas.viewport(), to_pixel(win, *x))
+    settle(win)
+    shown = win.hover.text()
+    at = np.array(win.canvas.vb.mapSceneToView(win.canvas.mapToScene(to_pixel(win, *x))).toTuple())
+    m, v = _moments(lap, at[None])
+    p = float(expit(m / np.sqrt(1 + np.pi * v / 8))[0])
+    assert f"p(peach|x,D) = {p:.3f}" in shown and f"p(apple|x,D) = {1 - p:.3f}" in shown
+    assert abs(p - float(expit(m)[0])) > 0.01  # the plug-in's number would read differently

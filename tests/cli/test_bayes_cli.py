@@ -162,6 +162,7 @@ def test_probit_regression_from_the_command_line(capsys):
     (["--model", "logistic", "--bayes", "--alpha", "lots"], "--alpha must be a positive number or 'evidence'"),
     (["--model", "logistic", "--query", "1,2;3"], "--query point 2 must be 'x,y' (two numbers), got '3'"),
     (["--model", "logistic", "--query", "1,nan"], "--query point 1 must be finite"),
+    (["--model", "logistic", "--bayes", "--query", "0,0;1e160,1e160"], "--query point 2 is out of range"),
     (["--model", "fisher", "--query", "1,2"], "gives no p(C_k|x)"),
     (["--model", "logistic", "--bayes", "--optimizer", "gd"], "do not combine with --optimizer"),
 ])
