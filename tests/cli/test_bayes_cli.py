@@ -170,3 +170,25 @@ def test_bad_bayes_arguments_get_one_clear_line(capsys, argv, message):
     code, out, err = run(capsys, "fit", "example:fruit", *argv)
     assert code == 2 and out == ""
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_text_output_says_the_same_numbers_as_the_json(capsys):
+    """Without --json: the Parameters lines (alpha, the evidence, BIC), the bases' evidence, how alpha was
+    chosen, and one line per query point, each number as the JSON gives it."""
+    argv = ("fit", "example:fruit", "--model", "logistic", "--bayes", "--alpha", "evidence", "--query", "2.3,1.5;-1,4")
+    out = fit_json(capsys, *argv[1:])
+    code, text, err = run(capsys, *argv)
+    assert code == 0, err
+    b = out["bayes"]
+    assert f"α = {b['alpha']:.4g};  ln p(D|α) ≈ {b['log_evidence']:.4f} (eq. 4.137)" in text
+    assert f"BIC {b['bic']:.4f} (eq. 4.139);  effective parameters γ = {b['effective_parameters']:.3f} of 3" in text
+    assert "α chosen by the evidence: its maximum over α" in text
+    bases = b["evidence_by_basis"]
+    assert "evidence by basis: " + ", ".join(f"{n} {v['log_evidence']:.2f} (α {v['alpha']:.3g})"
+                                             for n, v in bases.items()) in text
+    for r in out["query"]:
+        line = next(t for t in text.splitlines() if t.strip().startswith(f"x = ({r['x'][0]:.6g}, {r['x'][1]:.6g})"))
+        assert f"p_MAP p(apple|x) = {r['p_map'][0]:.6g}, p(peach|x) = {r['p_map'][1]:.6g}" in line
+        assert f"moderated p(apple|x) = {r['p_moderated'][0]:.6g}" in line
+        assert f"exact p(apple|x) = {r['p_exact'][0]:.6g}" in line
+        assert f"μ_a {r['mu_a']:.6g}, σ_a² {r['sigma2_a']:.6g}" in line

@@ -605,3 +605,30 @@ def test_samples_from_q_have_its_mean_and_covariance():
     assert np.all(np.abs(W.mean(axis=0) - lap.w_map[0]) <= 5 * sd / np.sqrt(40_000))
     assert np.all(np.abs(np.cov(W.T) - lap.cov[0]) <= 0.03 * np.outer(sd, sd))
     np.testing.assert_array_equal(lap.sample(5, seed=2), lap.sample(5, seed=2))  # seeded
+
+
+@pytest.mark.parametrize("K", [2, 3])
+def test_each_kind_of_posterior_is_its_formula(K):
+    """proba(kind) at scattered points, each against its formula written out from the reported w_MAP and S_N
+    (standardized features, bias first): the plug-in sigma(mu_a), the moderated sigma(kappa mu_a) (eq. 4.155)
+    and the exact integral of eq. 4.151 by scipy's quad; one-vs-rest normalises the K class probabilities."""
+    rng = np.random.default_rng(11)
+    X = np.vstack([rng.normal(c, 0.9, (6, 2)) for c in ((0, 0), (2, 0.5), (0.5, 2))[:K]])
+    codes = np.repeat(np.arange(K), 6)
+    lap = fit_laplace(X, codes, K, 0.7)
+    Q = np.array([[0.3, 0.2], [4.0, -3.0], [-2.5, 3.5], [1.0, 1.0]])
+    Phi = np.column_stack([np.ones(len(Q)), (Q - lap.center) / lap.scale])
+    mu = Phi @ lap.w_map.T
+    s2 = np.einsum("nf,kfg,ng->nk", Phi, lap.cov, Phi)
+
+    def exact(m, v):
+        sd = np.sqrt(v)
+        return quad(lambda a: expit(a) * norm.pdf(a, m, sd), m - 14 * sd, m + 14 * sd, epsabs=1e-14, limit=200)[0]
+    per_kind = {"map": expit(mu), "moderated": expit(mu / np.sqrt(1 + np.pi * s2 / 8)),
+                "exact": np.vectorize(exact)(mu, s2)}
+    for kind, p in per_kind.items():
+        want = np.column_stack([1 - p[:, 0], p[:, 0]]) if K == 2 else p / p.sum(axis=1, keepdims=True)
+        np.testing.assert_allclose(lap.proba(Q, kind), want, atol=1e-10, err_msg=kind)
+    assert np.max(np.abs(per_kind["exact"] - per_kind["moderated"])) > 1e-4  # the three differ here
+    with pytest.raises(ValueError, match="kind must be one of map, moderated, exact"):
+        lap.proba(Q, "plug-in")

@@ -117,3 +117,45 @@ def test_the_logistic_sigmoid_is_close_to_probit_with_lambda_squared_pi_over_8()
     X, y = _data(2, 200, 0.0, 1.0, seed=4)
     ratio = create("probit").fit(X, y).coef_ / create("logistic").fit(X, y).coef_
     assert np.all(np.abs(ratio / LAMBDA - 1) < 0.15)
+
+
+@pytest.mark.parametrize("K", [2, 4])
+def test_the_summary_is_the_probit_likelihood_of_the_fit(K):
+    """The summary's ln p(t|X): sum_n ln Phi(+-a_n) for two classes; for one-vs-rest the sum over the K binary
+    problems of sum_n ln Phi(+-a_kn) (each listed), with a the fit's own activations (from coef and intercept,
+    in the units of x); ln p(C_k|x) of the normalised posterior Phi(a_k) / sum_j Phi(a_j)."""
+    X, y = _data(K, 5, 3.0, 2.0, seed=K)
+    model = create("probit", l2=L2).fit(X, y)
+    A = X @ model.coef_.T + model.intercept_
+    s = model.summary(X, y)
+    if K == 2:
+        a = A[:, 0]
+        ll = float(np.sum(log_ndtr(np.where(y == 1, a, -a))))
+        assert s["log_likelihood"] == pytest.approx(ll, rel=1e-10) and s["cross_entropy"] == pytest.approx(-ll)
+        want = np.column_stack([log_ndtr(-a), log_ndtr(a)])
+    else:
+        each = [float(np.sum(log_ndtr(np.where(y == k, A[:, k], -A[:, k])))) for k in range(K)]
+        np.testing.assert_allclose(s["binary_log_likelihoods"], each, rtol=1e-10)
+        assert s["log_likelihood"] == pytest.approx(sum(each), rel=1e-10)
+        assert s["log_likelihood_kind"] == f"sum of the {K} one-vs-rest ln p(t_k|X)"
+        L = log_ndtr(A)
+        want = L - np.log(np.sum(np.exp(L), axis=1, keepdims=True))
+    np.testing.assert_allclose(model.predict_log_proba(X), want, atol=1e-10)
+    np.testing.assert_allclose(model.predict_proba(X), np.exp(want), atol=1e-12)
+
+
+def test_one_class_and_the_generative_start():
+    """One class: p(C|x) = 1 everywhere. The Newton start from the Gaussian log-odds is scaled by lambda, so
+    it lies nearer the probit optimum than the unscaled log-odds (a start is only a start: the fit is the same)."""
+    from probviz.models.base import data_frame
+    from probviz.models.probit import LAMBDA
+
+    X, y = _data(2, 30, 0.0, 1.0, seed=9)
+    one = create("probit").fit(X[y == 0], y[y == 0])
+    np.testing.assert_array_equal(one.predict_proba(X), np.ones((len(X), 1)))
+    model = create("probit", l2=L2).fit(X, y)
+    center, scale = data_frame(X)
+    start = model.generative_start(X, y, 2, center, scale, 1)
+    logistic_start = create("logistic", l2=L2).generative_start(X, y, 2, center, scale, 1)
+    np.testing.assert_allclose(start, LAMBDA * logistic_start, rtol=1e-12)
+    assert np.linalg.norm(start - model.weights_) < np.linalg.norm(logistic_start - model.weights_)
