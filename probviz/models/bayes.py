@@ -74,10 +74,28 @@ def _check_moments(mu, s2):
 
 
 def _predictive(mu, s2, log: bool):
-    """E[sigma(a)] (or its logarithm), a ~ N(mu, s2), by the two trapezoid rules above, in blocks."""
+    """E[sigma(a)] (or its logarithm), a ~ N(mu, s2), by the two trapezoid rules above, in blocks.
+
+    Where mu + s2 < 0 the expectation is tiny and its mass lies far out in the tail that the rules' nodes do not
+    reach; there sigma(a) = e^a sigma(-a) and e^a N(a | mu, s2) = e^(mu + s2/2) N(a | mu + s2, s2) give, exactly,
+    E[sigma(a)] = e^(mu + s2/2) E[sigma(b)] with b ~ N(-(mu + s2), s2), whose expectation is at least 1/2: the
+    tiny value to full relative precision (and its logarithm where it underflows)."""
     mu, s2 = _check_moments(mu, s2)
     shape = mu.shape
-    mu, s = mu.ravel(), np.sqrt(s2.ravel())
+    mu, s2 = mu.ravel().copy(), s2.ravel()
+    tail = (s2 > 0) & (mu + s2 < 0)
+    shift = np.where(tail, mu + 0.5 * s2, 0.0)
+    mu[tail] = -(mu[tail] + s2[tail])
+    out = _rules(mu, np.sqrt(s2), log)
+    if log:
+        out += shift
+    else:
+        out[tail] *= np.exp(shift[tail])
+    return out.reshape(shape)
+
+
+def _rules(mu, s, log: bool):
+    """E[sigma(a)] (or its logarithm), a ~ N(mu, s^2), by the trapezoid rules, for flat mu and s."""
     out = log_sigmoid(mu) if log else expit(mu)  # s = 0: sigma(mu) exactly
     for nodes, branch in ((_U, (s > 0) & (s <= 1)), (_L, s > 1)):
         idx = np.flatnonzero(branch)
@@ -93,7 +111,7 @@ def _predictive(mu, s2, log: bool):
                 out[i] = logsumexp(log_ndtr(z) + _L_LOGW, axis=1) if log else ndtr(z) @ _L_W
     if not log:
         np.clip(out, 0.0, 1.0, out=out)
-    return out.reshape(shape)
+    return out
 
 
 def exact_predictive(mu, s2):

@@ -632,3 +632,54 @@ def test_each_kind_of_posterior_is_its_formula(K):
     assert np.max(np.abs(per_kind["exact"] - per_kind["moderated"])) > 1e-4  # the three differ here
     with pytest.raises(ValueError, match="kind must be one of map, moderated, exact"):
         lap.proba(Q, "plug-in")
+
+
+def test_one_vs_rest_where_every_sigma_underflows():
+    """Where every class's sigma(a_k) underflows a double (here: every bias lowered by 1000), the posteriors
+    are the K log-probabilities normalised in log space, for every kind: finite, summing to one, and equal to
+    log_expit's (and the exact integral's logarithm's) normalisation written out here."""
+    from dataclasses import replace
+
+    from scipy.special import log_expit
+
+    rng = np.random.default_rng(5)
+    X = np.vstack([rng.normal(c, 0.5, (8, 2)) for c in ((0, 0), (3, 0), (1.5, 2.6))])
+    codes = np.repeat(np.arange(3), 8)
+    lap = fit_laplace(X, codes, 3, 0.3)
+    lap = replace(lap, z_w=lap.z_w - np.array([1000.0, 0.0, 0.0]))
+    Q = np.array([[0.5, 0.5], [2.0, 1.0], [-3.0, 4.0]])
+    mu, s2 = lap.activation(Q)
+    assert mu.max() < -800 and np.all(expit(mu) < 1e-300)  # every sigma underflows here
+
+    def log_exact(m, v):  # ln E[sigma(a)], a ~ N(m, v), computed relative to e^m
+        sd = np.sqrt(v)
+        rel = quad(lambda a: np.exp(log_expit(a) - m) * norm.pdf(a, m, sd), m - 12 * sd, m + 12 * sd,
+                   epsabs=0, epsrel=1e-12, limit=400)[0]
+        return np.log(rel) + m
+    logs = {"map": log_expit(mu), "moderated": log_expit(mu / np.sqrt(1 + np.pi * s2 / 8)),
+            "exact": np.vectorize(log_exact)(mu, s2)}
+    for kind, L in logs.items():
+        P = lap.proba(Q, kind)
+        np.testing.assert_allclose(P, np.exp(L - logsumexp(L, axis=1, keepdims=True)), rtol=1e-6, err_msg=kind)
+        assert np.all(np.isfinite(P)) and np.allclose(P.sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("mu, s2", [(-60.0, 4.0), (-998.86, 1.019), (-40.0, 25.0), (-12.0, 0.3), (-700.0, 600.0)])
+def test_tiny_predictive_probabilities_keep_their_relative_precision(mu, s2):
+    """Where mu + s2 < 0 the expectation's mass lies far out in the tail (one-vs-rest's far field, where the
+    normalisation divides tiny numbers): E[sigma(a)] to 1e-10 relative, and its logarithm where it underflows,
+    against quad of the integrand tilted to where its mass is, e^(-(mu + s2/2)) sigma(a) N(a | mu, s2)."""
+    from scipy.special import log_expit
+
+    from probviz.models.bayes import log_exact_predictive
+
+    sd, peak = np.sqrt(s2), mu + s2
+    rel = quad(lambda a: np.exp(log_expit(a) - (mu + s2 / 2)) * norm.pdf(a, mu, sd), peak - 14 * sd,
+               min(peak + 14 * sd, 0.0) if peak + 14 * sd > 0 else peak + 14 * sd, epsabs=0, epsrel=1e-13, limit=400)[0]
+    if peak + 14 * sd > 0:  # the rest of the mass, where sigma(a) is no longer e^a
+        rel += quad(lambda a: np.exp(log_expit(a) - (mu + s2 / 2)) * norm.pdf(a, mu, sd), 0.0, peak + 14 * sd,
+                    epsabs=0, epsrel=1e-13, limit=400)[0]
+    want = np.log(rel) + mu + s2 / 2
+    assert float(log_exact_predictive(mu, s2)) == pytest.approx(want, rel=1e-12, abs=1e-10)
+    if want > -700:
+        assert float(exact_predictive(mu, s2)) == pytest.approx(np.exp(want), rel=1e-10)
