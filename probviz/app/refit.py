@@ -196,6 +196,8 @@ class Refitter(QObject):
 
     @Slot()
     def _on_errors_known(self):
+        if self.last is not None and not self.last.errors_pending:
+            return  # the frame on screen has them all already (an earlier task's answer came first)
         self.schedule(refit=False)  # the frame again, now with its true errors
 
     @Slot(object)
