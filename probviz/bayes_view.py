@@ -58,6 +58,16 @@ def bayes_fit(X, codes, K: int, alpha: float | str, basis: str = "linear", stand
     return fit_laplace(X, codes, K, alpha, basis, standardize)
 
 
+def evidence_fit(X, labels, params: dict) -> Laplace:
+    """The Laplace fit at the alpha of largest evidence for points X with labels (the classes present, in
+    order), with the basis and standardization of logistic regression's ``params``; a ValueError without
+    two classes. The window's "Choose α by the evidence" and ``--alpha evidence``."""
+    present = np.unique(labels)
+    if len(present) < 2:
+        raise ValueError("the evidence needs points of two classes or more")
+    return evidence_alpha(X, np.searchsorted(present, labels), len(present), params["basis"], params["standardize"])
+
+
 def basis_evidence(X, codes, K: int, alpha: float | str, standardize: bool = True) -> dict:
     """Each basis's evidence (eq. 4.137) and BIC (eq. 4.139), at ``alpha`` or at its own best alpha: which
     model do the data support."""
@@ -163,7 +173,6 @@ def bayes_overrides(args, session, name: str, overrides: dict):
     """--bayes [--alpha A | evidence] as model parameters (``overrides`` gains bayes and alpha); returns the
     alpha asked for ("evidence" or the number used), or None without --bayes. ValueError for a bad request."""
     from probviz.models import info
-    from probviz.models.bayes import evidence_alpha
 
     if not args.bayes:
         if args.alpha is not None:
@@ -175,12 +184,10 @@ def bayes_overrides(args, session, name: str, overrides: dict):
     params = {**info(name).defaults(), **session.params.get(name, {}), **overrides}
     asked = parse_alpha(args.alpha) if args.alpha is not None else float(params["alpha"])
     if asked == EVIDENCE:
-        X, labels = training_points(session)
-        present = np.unique(labels)
-        if len(present) < 2:
-            raise ValueError("--alpha evidence needs points of two classes or more")
-        alpha = float(evidence_alpha(X, np.searchsorted(present, labels), len(present), params["basis"],
-                                     params["standardize"]).alpha)
+        try:
+            alpha = float(evidence_fit(*training_points(session), params).alpha)
+        except ValueError as e:
+            raise ValueError(f"--alpha evidence: {e}") from None
     else:
         alpha = float(asked)
     overrides.update(bayes=True, alpha=alpha)

@@ -208,9 +208,8 @@ class Frame:
             return []
         if not fit.model.probabilistic:
             return []
-        lap = getattr(fit.model, "laplace_", None)
         if self.predictive:  # the heatmap's own number
-            p = lap.proba([[x, y]], "moderated")[0]
+            p = fit.model.laplace_.proba([[x, y]], "moderated")[0]
         else:
             p = fit.model.predict_proba([[x, y]])[0]
         return [(self.request.class_names[i], float(v)) for i, v in zip(fit.class_index, p)]
@@ -339,9 +338,8 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
                           for f in frame.fits[1:]]
     if request.probe is not None:
         names = list(request.class_names)
-        lap = getattr(shown.model, "laplace_", None)
-        if lap is not None and "predictive" in request.layers:  # the heatmap's own number: p(C_k|x, D)
-            p = lap.proba([request.probe], "moderated")[0]
+        if frame.predictive:  # the heatmap's own number: p(C_k|x, D)
+            p = shown.model.laplace_.proba([request.probe], "moderated")[0]
             k = int(np.argmax(p))
             label = f"p({names[shown.class_index[k]]}|x,D) = {p[k]:.3f}"
         elif shown.model.probabilistic:

@@ -576,18 +576,24 @@ SAMPLES, SAMPLES_SEED = 30, 0
 SHADE_RGB, SHADE_ALPHA, SHADE_HALF = (40, 40, 40), 150, 4.0
 
 
-def predictive_grid(lap, xs, ys) -> np.ndarray:
-    """The moderated predictive p(C_k|x, D) (Bishop eq. 4.155) at every grid node: (len(ys), len(xs), K)."""
-    G = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
-    return lap.proba(G, "moderated").astype(np.float32).reshape(len(ys), len(xs), -1)
+def predictive_grid(lap, xs, ys, moments=None) -> np.ndarray:
+    """The moderated predictive p(C_k|x, D) (Bishop eq. 4.155) at every grid node: (len(ys), len(xs), K).
+    ``moments``: the grid's (mu_a, sigma_a^2) when the caller has them (see :func:`grid_moments`)."""
+    mu, var = grid_moments(lap, xs, ys) if moments is None else moments
+    return lap.proba_from(mu, var, "moderated").astype(np.float32).reshape(len(ys), len(xs), -1)
 
 
-def variance_shade(lap, xs, ys) -> np.ndarray:
+def grid_moments(lap, xs, ys) -> tuple[np.ndarray, np.ndarray]:
+    """mu_a and sigma_a^2 (eqs. 4.149-4.150) at every grid node, rows of ys by columns of xs flattened."""
+    return lap.activation(np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2))
+
+
+def variance_shade(lap, xs, ys, moments=None) -> np.ndarray:
     """sigma_a^2 = phi^T S_N phi (eq. 4.150; for one-vs-rest the largest over the classes) as a grey veil, RGBA
     uint8 (rows, cols, 4): opacity SHADE_ALPHA * s / (SHADE_HALF + s), none where w is certain, half of it at
     sigma_a = 2, rising away from the data."""
-    G = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
-    v = lap.activation(G)[1].max(axis=1).reshape(len(ys), len(xs))
+    var = (grid_moments(lap, xs, ys) if moments is None else moments)[1]
+    v = var.max(axis=1).reshape(len(ys), len(xs))
     img = np.empty((len(ys), len(xs), 4), np.uint8)
     img[..., :3] = SHADE_RGB
     img[..., 3] = np.rint(SHADE_ALPHA * v / (SHADE_HALF + v)).astype(np.uint8)
@@ -621,10 +627,12 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
     if not getattr(model, "probabilistic", True):
         return _discriminant_scene(sc, model, bounds, colors, shape, layers, background, strength)
     lap = getattr(model, "laplace_", None)
+    xs, ys = grid_axes(bounds, *shape)
+    predictive = lap is not None and "predictive" in layers and ("heatmap" in layers or "decision" in layers)
+    # the heatmap and the veil need the same moments of the activation: evaluated once a frame
+    moments = grid_moments(lap, xs, ys) if predictive or (lap is not None and "variance" in layers) else None
     if "heatmap" in layers or "decision" in layers:
-        xs, ys = grid_axes(bounds, *shape)
-        predictive = lap is not None and "predictive" in layers
-        sc.posterior = predictive_grid(lap, xs, ys) if predictive else posterior_grid(model, xs, ys)
+        sc.posterior = predictive_grid(lap, xs, ys, moments) if predictive else posterior_grid(model, xs, ys)
         if "heatmap" in layers:
             sc.image = posterior_image(sc.posterior, colors, background, strength)
         if "decision" in layers:
@@ -633,7 +641,7 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
         if getattr(model, "ovr_", False):
             sc.ambiguous = ambiguity_image(model, xs, ys)
     if lap is not None and "variance" in layers:
-        sc.shade = variance_shade(lap, *grid_axes(bounds, *shape))
+        sc.shade = variance_shade(lap, xs, ys, moments)
     if lap is not None and "samples" in layers:
         sc.samples = sample_boundaries(model, bounds, *samples)
     if "boundaries" in layers:

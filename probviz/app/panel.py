@@ -6,7 +6,6 @@ Document changes, widgets are refreshed with their signals blocked.
 
 from __future__ import annotations
 
-import numpy as np
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QTransform
 from PySide6.QtWidgets import (
@@ -289,22 +288,19 @@ class Panel(QWidget):
 
     def _choose_alpha(self):
         """Set alpha to the evidence's maximum for the points the fit sees (a split's training points)."""
-        from probviz.models.bayes import evidence_alpha
+        from probviz.bayes_view import evidence_fit
 
         doc = self.doc
         X, labels = doc.X, doc.labels
         held = doc.held_out()
         if held is not None:
             X, labels = X[~held], labels[~held]
-        present = np.unique(labels)
-        if len(present) < 2:
-            self.message.emit("Choose α: the evidence needs points of two classes")
-            return
-        params = doc.params[doc.model_name]
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            lap = evidence_alpha(X, np.searchsorted(present, labels), len(present), params["basis"],
-                                 params["standardize"])
+            lap = evidence_fit(X, labels, doc.params[doc.model_name])
+        except ValueError as e:
+            self.message.emit(f"Choose α: {e}")
+            return
         finally:
             QApplication.restoreOverrideCursor()
         doc.undo_stack.beginMacro("Choose α by the evidence")

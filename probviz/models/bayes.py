@@ -268,9 +268,13 @@ class Laplace:
         """p(C_k | x, D), (N, K): ``kind`` "map" sigma(mu_a) (the plug-in w_MAP), "moderated" sigma(kappa mu_a)
         (eq. 4.155) or "exact" (the integral of eq. 4.151 to rounding). Two classes: [1 - p, p], each computed
         directly; one-vs-rest: the K probabilities of the K problems normalised to sum 1 (in log space)."""
+        return self.proba_from(*self.activation(X), kind)
+
+    def proba_from(self, mu, var, kind: str = "moderated") -> np.ndarray:
+        """:meth:`proba` from the activation's moments (mu, var) of :meth:`activation`, for a caller that has
+        them already (the scene's heatmap and variance veil share one evaluation)."""
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
-        mu, var = self.activation(X)
         if kind == "map":
             var = np.zeros_like(var)
         if self.K == 2:  # the smaller of p, 1 - p directly (exact however small), the other as 1 minus it
