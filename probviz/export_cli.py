@@ -129,9 +129,9 @@ def main(args) -> int:
         data = session.dataset
         names = [data.class_names[c] for c in frame.fit.class_index]
         colors = [data.colors[c] for c in frame.fit.class_index]
-        curves, axes, bands = section_curves(sec, names, colors, theta)
+        curves, axes, bands, fills = section_curves(sec, names, colors, theta)
         export_curves(args.section_out, curves, axes, args.width, args.height, title=args.title, dpi=args.dpi,
-                      style=style, transparent=args.transparent, bands=bands,
+                      style=style, transparent=args.transparent, bands=bands, fills=fills,
                       bounds=(0.0, float(sec.t[-1]), 0.0, 1.05))
     notices = list(frame.fit.notices)
     if section is not None and not _crosses(section, frame.request.bounds):

@@ -113,6 +113,9 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
                              f"{out.sym('w0', n)}{eq}{_fmt(model.intercept_[k])}")
             if K == 2:
                 two_class_w = (model.coef_[0] - model.coef_[1], model.intercept_[0] - model.intercept_[1])
+        elif hasattr(model, "groups_"):  # covariances tied within groups: one per group, named by its classes
+            for g, members in enumerate(model.groups_):
+                out.equation(f"{out.sym('Sigma', ','.join(members))}{eq}{_mat(model.group_covariances_[g], fmt)}")
         else:
             for k, n in enumerate(names):
                 out.equation(f"{out.sym('Sigma', n)}{eq}{_mat(model.covariances_[k], fmt)}")
@@ -144,7 +147,8 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
     if two_class_w is not None:
         w, w0 = two_class_w
         out.equation(f"{out.posterior_lhs(names[0], basis)}{eq}{_vec(w, fmt)}", f"{out.sym('w0')}{eq}{_fmt(w0)}")
-    counts = ", ".join(f"{REGISTRY[m].label.split(' (')[0]} {parameter_count(m, K, basis)}" for m in PROBABILISTIC_NAMES)
+    counts = ", ".join(f"{REGISTRY[m].label.split(' (')[0]} {parameter_count(m, K, basis)}" for m in PROBABILISTIC_NAMES
+                       if "groups" not in REGISTRY[m].defaults())  # tied covariances: between LDA and QDA, by its groups
     out.plain(f"Parameters: {model.n_parameters()}  (for {K} classes: {counts})")
     if summary:
         out.plain(f"Training accuracy: {100 * summary['accuracy']:.1f}%")
@@ -299,3 +303,20 @@ def bayes_lines(lap) -> list[str]:
     if not lap.converged:
         lines.append("note: Newton did not reach the posterior's mode: the numbers are approximate")
     return lines
+
+
+def section_key(section, names) -> str:
+    """The key to a cross-section's curves (the Lab's plot and an exported section figure)."""
+    parts = ["Solid: p(C_k|x)"]
+    if section is not None and section.predictive is not None:
+        parts.append("dash-dot: the predictive p(C_k|x,D) (Bayesian view, Bishop eq. 4.155)")
+    if section is not None and section.band is not None:
+        parts.append("shaded: its central 68% under q(w), σ(μ_a ∓ σ_a) (eqs. 4.149-4.150)")
+    if section is None or section.joint is not None:
+        parts.append("dashed: p(x|C_k)p(C_k), scaled to a top of 1")
+    if section is not None and section.link is not None:
+        of = f" of p({names[1]}|x)" if len(names) == 2 else ""
+        parts.append(f"black dotted: {section.link[0]}{of}, the approximation σ(a) ≈ Φ(λa), λ² = π/8 (Bishop 4.5.2)")
+    if section is None or section.true_posterior is not None:
+        parts.append("grey dotted: the true model's p(C_k|x) (inference)")
+    return "; ".join(parts) + ". The vertical lines are the boundaries crossed, grey the reject band (decision)."

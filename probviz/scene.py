@@ -11,12 +11,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+import math
 import threading
+from dataclasses import dataclass, field
 
 import contourpy
 import numpy as np
+from scipy.special import expit, ndtr
 
 from probviz.colors import rgb_array
 
@@ -734,6 +735,9 @@ class Section:
     changes: np.ndarray  # distances where the decision changes (the boundaries crossed)
     reject: list  # (t0, t1) intervals where max_k p(C_k|x) < theta
     true_posterior: np.ndarray | None = None  # (n, K) p(C_k|x) under the truth, when one is given
+    predictive: np.ndarray | None = None  # (n, K) the moderated p(C_k|x, D) of a Bayesian view (eq. 4.155)
+    band: np.ndarray | None = None  # (n, 2) two classes: sigma(mu_a -+ sigma_a), p(C_2|x)'s central 68% under q(w)
+    link: tuple | None = None  # (label, (n,) values): the other link's approximation to p(C_2|x) (eq. 4.154's lambda)
 
 
 def cross_section(model, a, b, n: int = 512, theta: float = 0.0, truth=None) -> Section:
@@ -765,7 +769,32 @@ def cross_section(model, a, b, n: int = 512, theta: float = 0.0, truth=None) -> 
     true_posterior = None
     if truth is not None:
         true_posterior = truth.posterior(X)[:, np.asarray(model.classes_, dtype=int)]
-    return Section(a, b, t, posterior, joint, decision, changes, reject, true_posterior)
+    out = Section(a, b, t, posterior, joint, decision, changes, reject, true_posterior)
+    if posterior is not None and posterior.shape[1] == 2:
+        out.link = _link_approximation(model, X)
+    lap = getattr(model, "laplace_", None)
+    if lap is not None:
+        mu, var = lap.activation(X)
+        out.predictive = lap.proba_from(mu, var, "moderated")
+        if lap.K == 2:  # sigma is increasing: the quantiles of sigma(a), a ~ N(mu_a, sigma_a^2), are sigma's of a's
+            s = np.sqrt(var[:, 0])
+            out.band = np.column_stack([expit(mu[:, 0] - s), expit(mu[:, 0] + s)])
+    return out
+
+
+def _link_approximation(model, X):
+    """sigma(a) ≈ Phi(lambda a), lambda^2 = pi / 8 (Bishop 4.5.2), along a section of a two-class logistic or
+    probit model of activation a: beside probit's Phi(a) the sigmoid sigma(a / lambda), beside the Bayesian
+    logistic sigma(a) (whose moderated output rests on the approximation) Phi(lambda a); else None."""
+    name = getattr(model, "name", "")
+    if name not in ("probit", "logistic") or (name == "logistic" and getattr(model, "laplace_", None) is None):
+        return None
+    S = model.decision_function(X)
+    a = S[:, 1] - S[:, 0]
+    lam = math.sqrt(math.pi / 8.0)
+    if name == "probit":
+        return "σ(a/λ)", expit(a / lam)
+    return "Φ(λa)", ndtr(lam * a)
 
 
 # --- the truth -------------------------------------------------------------------------

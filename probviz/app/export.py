@@ -114,9 +114,10 @@ def curve_bounds(curves, x_from_zero: bool = True) -> tuple[float, float, float,
 
 def export_curves(path: str, curves, axis_names=("step", "E(w)"), width: int = 1200, height: int = 900,
                   title: str | None = None, dpi: int | None = None, style: Style | None = None,
-                  transparent: bool = False, bounds=None, bands=(), x_labels=None) -> None:
+                  transparent: bool = False, bounds=None, bands=(), x_labels=None, fills=()) -> None:
     """Line plots (label, xs, ys, colour, dashed) as a figure file, like :func:`export_figure`;
-    ``x_labels`` ((value, text), ...) replaces the x axis's ticks."""
+    ``x_labels`` ((value, text), ...) replaces the x axis's ticks; ``bands`` and ``fills`` as
+    :func:`probviz.app.figure.paint_curves` takes them."""
     ext = _check(path, width, height, dpi)
     style = style or Style()
     bounds = bounds or curve_bounds(curves)
@@ -129,7 +130,7 @@ def export_curves(path: str, curves, axis_names=("step", "E(w)"), width: int = 1
         try:
             if ext == ".pdf":
                 painter.scale(device.width() / width, device.height() / height)
-            paint_curves(painter, lay, curves, style, axis_names, title or "", transparent, bands)
+            paint_curves(painter, lay, curves, style, axis_names, title or "", transparent, bands, fills)
         finally:
             painter.end()
 
@@ -228,14 +229,24 @@ def learning_curves(result: dict):
 
 
 def section_curves(section, names, colors, theta: float = 0.0):
-    """(curves, axis names, bands) of a :class:`probviz.scene.Section`: p(C_k|x) solid, p(x|C_k)p(C_k)
-    scaled to a largest value of 1 dashed, the boundaries crossed as vertical lines, theta's reject band
-    shaded."""
+    """(curves, axis names, bands, fills) of a :class:`probviz.scene.Section`: p(C_k|x) solid, the
+    predictive p(C_k|x,D) dash-dotted with its central 68% shaded, p(x|C_k)p(C_k) scaled to a largest
+    value of 1 dashed, the other link's approximation dotted, the boundaries crossed as vertical lines,
+    theta's reject band shaded (the key: :func:`probviz.report.section_key`)."""
     curves = []
     t = section.t
+    fills = []
+    if section.band is not None:
+        lo, hi = section.band[:, 0], section.band[:, 1]
+        fills = [(t, 1.0 - hi, 1.0 - lo, colors[0]), (t, lo, hi, colors[1])]
     if section.posterior is not None:
         for k, (n, c) in enumerate(zip(names, colors)):
             curves.append((f"p({n}|x)", t, section.posterior[:, k], c, False))
+    if section.predictive is not None:
+        for k, (n, c) in enumerate(zip(names, colors)):
+            curves.append((f"p({n}|x,D)", t, section.predictive[:, k], c, "dashdot"))
+    if section.link is not None:
+        curves.append((f"{section.link[0]}, λ² = π/8", t, section.link[1], "#222222", "dot"))
     if section.joint is not None:
         top = float(section.joint.max()) or 1.0
         for k, (n, c) in enumerate(zip(names, colors)):
@@ -248,4 +259,4 @@ def section_curves(section, names, colors, theta: float = 0.0):
     if theta > 0 and section.posterior is not None:
         curves.append((f"θ = {theta:g}", [t[0], t[-1]], [theta, theta], "#555555", True))
     bands = [(t0, t1, (170, 170, 170)) for t0, t1 in section.reject]
-    return curves, ("distance along the line", "p(C_k|x)"), bands
+    return curves, ("distance along the line", "p(C_k|x)"), bands, fills

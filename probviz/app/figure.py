@@ -396,12 +396,17 @@ def _key_sample(p, kind: str, box: QRectF, style) -> None:
         p.drawRect(QRectF(box.center().x() - side / 2, mid - side / 2, side, side))
 
 
+_LINE_STYLES = {False: Qt.PenStyle.SolidLine, True: Qt.PenStyle.DashLine, "dashdot": Qt.PenStyle.DashDotLine,
+                "dot": Qt.PenStyle.DotLine}
+
+
 def paint_curves(p: QPainter, layout: Layout, curves, style: Style, axis_names=("step", "E(w)"),
-                 title: str = "", transparent: bool = False, bands=()) -> None:
+                 title: str = "", transparent: bool = False, bands=(), fills=()) -> None:
     """Line plots in data coordinates: ``curves`` is a list of (label, xs, ys, colour, dashed), drawn
     in order, with the axes of ``layout`` and a legend of their labels (the error against the step,
-    the learning curves, a cross-section). ``bands`` are (x0, x1, colour) shaded across the plot's
-    height, under the curves (the reject band of a cross-section)."""
+    the learning curves, a cross-section); ``dashed`` False, True, "dashdot" or "dot". ``bands`` are
+    (x0, x1, colour) shaded across the plot's height, ``fills`` (xs, low, high, colour) shaded between
+    two curves, both under the curves (the reject band, the predictive band of a cross-section)."""
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
     fg, bg = style.foreground, style.background
     if not transparent:
@@ -411,10 +416,15 @@ def paint_curves(p: QPainter, layout: Layout, curves, style: Style, axis_names=(
     for x0, x1, color in bands:
         left, right = float(layout.x_px(x0)), float(layout.x_px(x1))
         p.fillRect(QRectF(left, layout.plot[1], right - left, layout.plot[3]), _color(color, 110))
+    for xs, low, high, color in fills:
+        outline = layout.to_px(np.column_stack([np.r_[xs, xs[::-1]], np.r_[low, high[::-1]]]).astype(float))
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QBrush(_color(color, 60)))
+        p.drawPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in outline]))
     p.setBrush(Qt.BrushStyle.NoBrush)
     for _, xs, ys, color, dashed in curves:
         xy = np.column_stack([xs, ys]).astype(float)
-        p.setPen(_pen(color, 2.0 * style.scale, Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine))
+        p.setPen(_pen(color, 2.0 * style.scale, _LINE_STYLES[dashed]))
         p.drawPath(_path(layout, xy))
     p.restore()
     _axes(p, layout, style, axis_names)
@@ -445,7 +455,7 @@ def paint_curves(p: QPainter, layout: Layout, curves, style: Style, axis_names=(
     p.setFont(font)
     y = y0 + 4
     for label, color, dashed in labelled:
-        p.setPen(_pen(color, 2.0 * style.scale, Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine))
+        p.setPen(_pen(color, 2.0 * style.scale, _LINE_STYLES[dashed]))
         p.drawLine(QPointF(x0 + 8, y + row / 2), QPointF(x0 + 8 + sw, y + row / 2))
         p.setPen(_pen(fg, 1))
         p.drawText(QRectF(x0 + 16 + sw, y, width - sw - 16, row), Qt.AlignmentFlag.AlignVCenter, label)

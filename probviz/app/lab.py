@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QDialog, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView,
     QLabel, QLineEdit, QMessageBox, QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget,
@@ -25,7 +26,7 @@ from probviz.colors import OKABE_ITO
 from probviz.models import MODEL_NAMES, REGISTRY, create
 from probviz.models.learning import MAX_SEEDS, MAX_SIZE, learning_curve
 from probviz.models.truth import Truth, fitted_truth
-from probviz.report import comparison_column, comparison_rows
+from probviz.report import comparison_column, comparison_rows, section_key
 from probviz.style import Style
 
 TRUTH_COLUMNS = ("p(C)", "μ₁", "μ₂", "σ₁²", "σ₁₂", "σ₂²")
@@ -204,9 +205,7 @@ class LabPanel(QWidget):
         self.section_plot = SmallPlot(height=200)
         self.section_plot.setLabel("bottom", "distance along the line")
         self.section_plot.setLabel("left", "p(C_k|x)")
-        self.section_key = QLabel("Solid: p(C_k|x); dashed: p(x|C_k)p(C_k), scaled to a top of 1; grey dotted: the "
-                                  "true model's p(C_k|x) (inference). The vertical lines are the boundaries "
-                                  "crossed, grey the reject band (decision).")
+        self.section_key = QLabel(section_key(None, []))
         self.section_key.setWordWrap(True)
         v.addWidget(self.section_key)
         v.addWidget(self.section_plot)
@@ -435,6 +434,7 @@ class LabPanel(QWidget):
             self.section_hint.setVisible(True)
             return
         self.section_hint.setText("Choose the Section tool (X) and drag a line across the canvas.")
+        self.section_key.setText(section_key(frame.section, [frame.request.class_names[i] for i in frame.fit.class_index]))
         theta = frame.request.theta if "decision" in frame.request.layers else 0.0
         sec = self.section = frame.section
         names = [frame.request.class_names[i] for i in frame.fit.class_index]
@@ -443,8 +443,20 @@ class LabPanel(QWidget):
             region = pg.LinearRegionItem((t0, t1), movable=False, brush=pg.mkBrush(170, 170, 170, 90),
                                          pen=pg.mkPen(None))
             plot.addItem(region)
+        if sec.band is not None:  # the central 68% of p(C_k|x) under q(w), under the curves
+            for k, (lo, hi) in enumerate(((1.0 - sec.band[:, 1], 1.0 - sec.band[:, 0]), (sec.band[:, 0], sec.band[:, 1]))):
+                color = QColor(colors[k])
+                color.setAlpha(60)
+                low, high = pg.PlotCurveItem(sec.t, lo, pen=pg.mkPen(None)), pg.PlotCurveItem(sec.t, hi, pen=pg.mkPen(None))
+                plot.addItem(pg.FillBetweenItem(low, high, brush=pg.mkBrush(color)))
         for k, (n, c) in enumerate(zip(names, colors)):
             plot.plot(sec.t, sec.posterior[:, k], pen=pg.mkPen(c, width=2.5), name=f"p({n}|x)")
+        if sec.predictive is not None:
+            for k, (n, c) in enumerate(zip(names, colors)):
+                plot.plot(sec.t, sec.predictive[:, k], pen=pg.mkPen(c, width=2.5, style=Qt.PenStyle.DashDotLine),
+                          name=f"p({n}|x,D)")
+        if sec.link is not None:
+            plot.plot(sec.t, sec.link[1], pen=pg.mkPen("#222222", width=1.2, style=Qt.PenStyle.DotLine), name=sec.link[0])
         if sec.joint is not None:
             top = float(sec.joint.max()) or 1.0
             for k, (n, c) in enumerate(zip(names, colors)):

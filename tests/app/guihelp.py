@@ -50,3 +50,22 @@ def type_into(qtbot, win, field, text: str):
     qtbot.keyClicks(edit, text)
     qtbot.keyClick(edit, Qt.Key.Key_Return)
     settle(win)
+
+
+def menu_action(window, text):
+    """The menu bar's action of this text (its mnemonic's & left out)."""
+    for menu in window.menuBar().actions():
+        for action in menu.menu().actions():
+            if action.text().replace("&", "") == text:
+                return action
+    raise AssertionError(f"no menu action {text!r}")
+
+
+def show_lab(window):
+    """View > Lab panel, then its tab (the dock shares the panel's place with the others): a Lab behind
+    another tab draws nothing."""
+    if not window.lab_dock.isVisible():
+        menu_action(window, "Lab panel (true model, samples, comparison)").trigger()
+    window.lab_dock.raise_()
+    settle(window)
+    QTest.qWait(50)

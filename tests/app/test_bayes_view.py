@@ -217,3 +217,42 @@ def test_the_view_names_itself_and_greys_out_what_it_replaces(qtbot, window):
     p = float(expit(m / np.sqrt(1 + np.pi * v / 8))[0])
     assert f"p(peach|x,D) = {p:.3f}" in shown and f"p(apple|x,D) = {1 - p:.3f}" in shown
     assert abs(p - float(expit(m)[0])) > 0.01  # the plug-in's number would read differently
+
+
+def test_the_lab_section_draws_the_predictive_curve_and_its_band(qtbot, window):
+    """The Section tool dragged across the fruit with the Bayesian view on: the Lab plots, beside the
+    plug-in p(C_k|x), the moderated p(C_k|x,D) (dash-dot), the central 68% of p(C_k|x) under q(w) shaded,
+    and Phi(lambda a) dotted, each from w_MAP and S_N written out here; its key says so."""
+    import pyqtgraph as pg
+    from guihelp import drag, key, show_lab
+    from PySide6.QtCore import Qt
+    from scipy.special import ndtr
+
+    win = window
+    lap = _bayesian_logistic(qtbot, win).laplace_
+    show_lab(win)
+    win.activateWindow()  # the model list's popup had the keyboard: a person's next key goes to the window
+    qtbot.waitUntil(win.isActiveWindow, timeout=2000)
+    key(qtbot, win, Qt.Key.Key_X)
+    assert win.canvas.tool == "section"
+    drag(qtbot, win, (0.5, 0.5), (4.0, 3.0))
+    a, b = win.doc.view_state.section
+    sec = win.lab.section
+    P = np.asarray(a) + np.outer(sec.t / sec.t[-1], np.subtract(b, a))
+    mu, s2 = _moments(lap, P)
+    p = expit(mu / np.sqrt(1 + np.pi * s2 / 8))
+    items = win.lab.section_plot.plotItem.items
+    dashdot = [c for c in items if isinstance(c, pg.PlotDataItem) and c.opts["pen"].style() == Qt.PenStyle.DashDotLine]
+    assert len(dashdot) == 2
+    np.testing.assert_allclose(dashdot[1].yData, p, rtol=1e-9)
+    np.testing.assert_allclose(dashdot[0].yData, 1 - p, rtol=1e-9, atol=1e-15)
+    fills = [c for c in items if isinstance(c, pg.FillBetweenItem)]
+    assert len(fills) == 2
+    upper = fills[1].curves[1].getData()[1]
+    np.testing.assert_allclose(upper, expit(mu + np.sqrt(s2)), rtol=1e-9)
+    dotted = [c for c in items if isinstance(c, pg.PlotDataItem) and c.opts["pen"].style() == Qt.PenStyle.DotLine
+              and c.opts["pen"].color().name() == "#222222"]
+    assert len(dotted) == 1
+    np.testing.assert_allclose(dotted[0].yData, ndtr(np.sqrt(np.pi / 8) * mu), rtol=1e-9)
+    text = win.lab.section_key.text()
+    assert "predictive p(C_k|x,D)" in text and "central 68% under q(w)" in text and "Φ(λa) of p(peach|x)" in text

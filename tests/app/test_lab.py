@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from guihelp import drag, key, settle
+from guihelp import drag, key, menu_action, settle, show_lab
 from probviz.models import create
 from probviz.models.truth import Truth, error_rate
 
@@ -103,7 +103,7 @@ def test_the_comparison_puts_a_conditional_likelihood_beside_a_conditional_one(q
     from sklearn.metrics import log_loss
 
     doc = _fruit(window)
-    _show_lab(window)  # its tab in front: a Lab behind another tab draws nothing
+    show_lab(window)  # its tab in front: a Lab behind another tab draws nothing
     _choose(window.lab.compare, "logistic")
     settle(window)
     table = window.lab.table
@@ -130,7 +130,7 @@ def test_a_near_perfect_fit_reads_a_number_not_minus_zero(qtbot, window):
     rng = np.random.default_rng(1)
     X = rng.normal(0, 0.5, (80, 2)) + np.repeat([[-2.0, 0.0], [2.0, 0.0]], 40, axis=0)
     t = np.repeat([0, 1], 40)
-    _show_lab(window)
+    show_lab(window)
     window.doc.replace_points(X, t, "Two clusters")
     settle(window)
     [text] = _cells(window.lab.table, "ln p(t|X), eq. 4.90")
@@ -147,7 +147,7 @@ def test_a_near_perfect_fit_reads_a_number_not_minus_zero(qtbot, window):
 
 def test_a_split_fits_on_the_rest_and_scores_the_held_out(qtbot, window):
     doc = _fruit(window)
-    _show_lab(window)  # its tab in front: a Lab behind another tab draws nothing
+    show_lab(window)  # its tab in front: a Lab behind another tab draws nothing
     window.lab.held.spin.setValue(0.4)  # as typed: the field emits
     settle(window)
     held = doc.held_out()
@@ -200,7 +200,7 @@ def test_edit_the_truth_in_the_table_and_by_dragging_its_mean(qtbot, window):
 
 def test_the_section_tool_plots_the_posterior_along_the_line(qtbot, window):
     doc = _fruit(window)
-    _show_lab(window)  # its tab in front: a Lab behind another tab draws nothing
+    show_lab(window)  # its tab in front: a Lab behind another tab draws nothing
     key(qtbot, window, Qt.Key.Key_X)
     assert window.canvas.tool == "section"
     drag(qtbot, window, (0.0, 0.0), (2.5, 3.5))
@@ -287,33 +287,16 @@ def test_errors_are_computed_off_the_gui_thread_once_per_fit_and_truth(qtbot, wi
     assert len(calls) == 2 and not window.result.request.errors
 
 
-def _menu_action(window, text):
-    for menu in window.menuBar().actions():
-        for action in menu.menu().actions():
-            if action.text().replace("&", "") == text:
-                return action
-    raise AssertionError(f"no menu action {text!r}")
-
-
-def _show_lab(window):
-    """View > Lab panel, then its tab (the dock shares the panel's place with the others)."""
-    if not window.lab_dock.isVisible():
-        _menu_action(window, "Lab panel (true model, samples, comparison)").trigger()
-    window.lab_dock.raise_()
-    settle(window)
-    QTest.qWait(50)
-
-
 @contextlib.contextmanager
 def _lab_shown(window):
     """The Lab shown for a look, and hidden again: the window keeps its layout for the next start, and
     the next test's window would open with the Lab beside the canvas."""
     try:
-        _show_lab(window)
+        show_lab(window)
         yield
     finally:
         if window.lab_dock.isVisible():
-            _menu_action(window, "Lab panel (true model, samples, comparison)").trigger()
+            menu_action(window, "Lab panel (true model, samples, comparison)").trigger()
             settle(window)
 
 
@@ -344,7 +327,7 @@ def test_the_truth_table_shows_whole_numbers_at_normal_and_presentation_size(qtb
     with _lab_shown(window):
         assert table.rowCount() == 3 and table.isVisible()
         assert _elided(table) == []
-    presentation = _menu_action(window, "Presentation mode")
+    presentation = menu_action(window, "Presentation mode")
     presentation.trigger()
     try:
         with _lab_shown(window):  # presentation mode folds the docks away: View > Lab panel brings it back
@@ -404,7 +387,7 @@ def test_a_hidden_lab_catches_up_when_shown(qtbot, window):
     """Behind another tab the Lab skips its table (a drag's frames at 100,000 points would pay for it on
     the GUI thread); pressed back into view it shows the frame on screen, not the last one it drew."""
     doc = _fruit(window)
-    _show_lab(window)
+    show_lab(window)
     table = window.lab.table
     assert _cells(table, "parameters") == ["8"]  # LDA, M = 2: (K - 1) + K M + M(M + 1)/2
     _press_tab(window, "Model")

@@ -683,3 +683,37 @@ def test_tiny_predictive_probabilities_keep_their_relative_precision(mu, s2):
     assert float(log_exact_predictive(mu, s2)) == pytest.approx(want, rel=1e-12, abs=1e-10)
     if want > -700:
         assert float(exact_predictive(mu, s2)) == pytest.approx(np.exp(want), rel=1e-10)
+
+
+def test_a_cross_section_of_the_bayesian_view():
+    """Along a line: the moderated p(C_k|x,D) (eq. 4.155), p(C_2|x)'s central 68% under q(w) -- its
+    quantiles, since sigma is increasing, sigma(mu_a -+ sigma_a) -- checked against weights drawn from
+    N(w_MAP, S_N) by numpy, and Phi(lambda a) beside the plug-in sigmoid; written out from w_MAP and S_N."""
+    from scipy.special import expit, ndtr
+
+    from probviz.models import create
+    from probviz.scene import cross_section
+
+    X = np.array([[0.0, 0.0], [1.0, 0.4], [0.3, 1.0], [2.0, 2.1], [2.6, 1.5], [0.8, 0.9]])
+    t = np.array([0, 0, 1, 1, 1, 0])
+    m = create("logistic", bayes=True, alpha=0.5).fit(X, t)
+    lap = m.laplace_
+    a, b = np.array([-2.0, 1.0]), np.array([4.0, 0.5])
+    sec = cross_section(m, a, b, n=41)
+    P = a + np.outer(sec.t / sec.t[-1], b - a)
+    Phi = np.column_stack([np.ones(len(P)), (P - lap.center) / lap.scale])
+    mu = Phi @ lap.w_map[0]
+    s2 = np.einsum("nf,fg,ng->n", Phi, lap.cov[0], Phi)
+    p = expit(mu / np.sqrt(1 + np.pi * s2 / 8))
+    np.testing.assert_allclose(sec.predictive, np.column_stack([1 - p, p]), rtol=1e-9, atol=1e-15)
+    np.testing.assert_allclose(sec.band, np.column_stack([expit(mu - np.sqrt(s2)), expit(mu + np.sqrt(s2))]),
+                               rtol=1e-9)
+    W = np.random.default_rng(3).multivariate_normal(lap.w_map[0], lap.cov[0], size=20000)
+    draws = expit(Phi @ W.T)  # (n, draws): p(C_2|x) under sampled weights
+    below, above = (draws < sec.band[:, :1]).mean(axis=1), (draws > sec.band[:, 1:]).mean(axis=1)
+    np.testing.assert_allclose(below, 0.158655, atol=0.012)
+    np.testing.assert_allclose(above, 0.158655, atol=0.012)
+    assert sec.link[0] == "Φ(λa)"
+    np.testing.assert_allclose(sec.link[1], ndtr(np.sqrt(np.pi / 8) * mu), rtol=1e-9, atol=1e-300)
+    plain = cross_section(create("logistic").fit(X, t), a, b, n=41)
+    assert plain.predictive is None and plain.band is None and plain.link is None

@@ -159,3 +159,23 @@ def test_one_class_and_the_generative_start():
     logistic_start = create("logistic", l2=L2).generative_start(X, y, 2, center, scale, 1)
     np.testing.assert_allclose(start, LAMBDA * logistic_start, rtol=1e-12)
     assert np.linalg.norm(start - model.weights_) < np.linalg.norm(logistic_start - model.weights_)
+
+
+def test_the_cross_section_sets_sigma_a_over_lambda_beside_probit():
+    """Along a section of a two-class probit model, the sigmoid sigma(a / lambda) of its activation
+    a = Phi^-1(p): within 0.02 of Phi(a) everywhere (Bishop 4.5.2's approximation), and not the same curve."""
+    from scipy.special import expit, ndtri
+
+    from probviz.scene import cross_section
+
+    X = np.array([[0.0, 0.0], [1.0, 0.4], [0.3, 1.0], [2.0, 2.1], [2.6, 1.5], [1.2, 2.9]])
+    m = create("probit").fit(X, np.array([0, 0, 0, 1, 1, 1]))
+    sec = cross_section(m, (-3.0, -3.0), (5.0, 5.0), n=101)
+    p = sec.posterior[:, 1]
+    keep = (p > 1e-12) & (p < 1 - 1e-12)
+    label, values = sec.link
+    assert label == "σ(a/λ)"
+    np.testing.assert_allclose(values[keep], expit(ndtri(p[keep]) / np.sqrt(np.pi / 8)), atol=1e-9)
+    gap = np.abs(values - p)
+    assert gap.max() < 0.02 and gap.max() > 1e-3
+    assert sec.predictive is None and sec.band is None  # no Bayesian view of probit
