@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from probviz import scene as scenes
+from probviz import weight_space
 from probviz.analysis import known_errors
 from probviz.data.session import Session
 from probviz.layers import DEFAULT_LAYERS
@@ -162,6 +163,8 @@ class FrameRequest:
     draft: bool = False  # the hand is moving: curved boundaries as traced on a coarse grid (scene.draft_boundaries),
     # iterative fits one Newton step from the last (Fit.draft); the frame after the hand rests is exact
     samples: tuple = (scenes.SAMPLES, scenes.SAMPLES_SEED)  # the Bayesian view's boundary cloud: (count, seed)
+    weights: bool = False  # carry the weight space of a Bayesian logistic fit (probviz.weight_space)
+    weight_probe: tuple | None = None  # (w1, w2): a point of weight space whose boundary the canvas draws
 
 
 @dataclass
@@ -188,6 +191,8 @@ class Frame:
     errors: dict = field(default_factory=dict)  # "bayes" and each fit's spec -> its error under the truth
     errors_pending: bool = False  # some of them are still being computed
     density: np.ndarray | None = None  # the points as a density image over the request's bounds (many points)
+    weights: object = None  # a probviz.weight_space.WeightSpace, or a str: why there is none (request.weights)
+    weight_line: list = field(default_factory=list)  # polylines: the boundary of request.weight_probe's weights
 
     @property
     def fit(self) -> Fit:
@@ -336,6 +341,8 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
     if "boundaries" in request.layers:
         frame.overlays = [scenes.boundaries(f.model, request.bounds, draft=request.draft) if f.model is not None else []
                           for f in frame.fits[1:]]
+    if request.weights or request.weight_probe is not None:
+        _weight_space(frame, shown)
     if request.probe is not None:
         names = list(request.class_names)
         if frame.predictive:  # the heatmap's own number: p(C_k|x, D)
@@ -351,6 +358,27 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
             label = f"→ {names[shown.class_index[k]]}" if k >= 0 else "undecided"
         frame.probe = Probe(tuple(request.probe), label, probe_lines(shown.model, names, request.probe))
     return frame
+
+
+def _weight_space(frame: Frame, shown: Fit) -> None:
+    """The frame's weight space (when asked for) and the boundary of its probe's weights, on the slice at
+    w_MAP's bias (probviz.weight_space); a model without one gets the reason instead."""
+    request = frame.request
+    fitted = ~request.held_out if request.held_out is not None else slice(None)
+    X, labels = request.X[fitted], request.labels[fitted]
+    why = weight_space.unavailable(shown.model, len(X))
+    if why:
+        frame.weights = why if request.weights else None
+        return
+    lap = shown.model.laplace_
+    if request.weights:
+        t = labels == shown.class_index[1]
+        frame.weights = weight_space.weight_space(lap, X, t, request.samples)
+    if request.weight_probe is not None:
+        W = weight_space.boundary_weights(lap, *request.weight_probe)
+        drawn = type(shown.model).from_weights(W, (lap.center, lap.scale), shown.model.classes_,
+                                               {"basis": "linear", "standardize": shown.model.standardize})
+        frame.weight_line = [b.xy for b in scenes.boundaries(drawn, request.bounds)]
 
 
 def compute(request: FrameRequest, previous: "Frame | None" = None, refit: bool = True, moved=None,

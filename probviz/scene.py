@@ -571,7 +571,7 @@ class Scene:
 
 
 #: The Bayesian view's boundary cloud: how many weight vectors are drawn from q(w), and the seed
-SAMPLES, SAMPLES_SEED = 30, 0
+SAMPLES, SAMPLES_SEED, MAX_SAMPLES = 30, 0, 1000
 #: The predictive variance's shade: its colour, its opacity as sigma_a^2 -> infinity, and the sigma_a^2 at half
 #: of it (sigma_a = 2: where the moderated output is about two thirds of the way from the plug-in one to 1/2)
 SHADE_RGB, SHADE_ALPHA, SHADE_HALF = (40, 40, 40), 150, 4.0

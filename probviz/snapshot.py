@@ -50,6 +50,7 @@ class Snapshot:
     section: tuple | None = None
     training: TrainingSpec = TrainingSpec()
     samples: tuple = (SAMPLES, SAMPLES_SEED)  # the Bayesian view's boundary cloud: (count, seed)
+    weight_probe: tuple | None = None  # (w1, w2): a point of weight space whose boundary is drawn (not saved)
 
     def spec(self, name: str | None = None) -> ModelSpec:
         """Model ``name`` (the shown model by default) with this snapshot's parameters and priors."""
@@ -91,11 +92,12 @@ def from_session(session: Session) -> Snapshot:
 
 def frame_request(snap: Snapshot, bounds, shape=(256, 256), background=(255, 255, 255), reject=(170, 170, 170),
                   *, specs: tuple | None = None, generation: int = 0, revision: int = 0,
-                  errors: bool = False, draft: bool = False) -> FrameRequest:
+                  errors: bool = False, draft: bool = False, weights: bool = False) -> FrameRequest:
     """The pipeline's request for ``snap`` seen through ``bounds`` on a grid of ``shape``: the one place
     where a request is made. ``specs`` replaces the snapshot's models (a command line's --model);
     ``errors`` asks for the fits' true errors (the ones known; see :mod:`probviz.analysis`); ``draft`` for
-    curved boundaries as a coarse grid traces them (the window while the hand moves; never an export)."""
+    curved boundaries as a coarse grid traces them (the window while the hand moves; never an export);
+    ``weights`` for the weight space of a Bayesian logistic fit (the window's Weight space panel)."""
     data = snap.dataset
     specs = specs or snap.specs
     t = snap.training
@@ -104,7 +106,7 @@ def frame_request(snap: Snapshot, bounds, shape=(256, 256), background=(255, 255
         data.X, data.labels, tuple(data.class_names), tuple(data.colors), specs,
         tuple(float(v) for v in bounds), tuple(shape), frozenset(snap.layers) or DEFAULT_LAYERS, snap.theta,
         data.probe, tuple(background), tuple(reject), generation, revision, snap.truth, snap.section,
-        snap.held_out(), training, errors, draft, tuple(snap.samples))
+        snap.held_out(), training, errors, draft, tuple(snap.samples), weights, snap.weight_probe)
 
 
 def with_model(snap: Snapshot, name: str | None = None, params: dict | None = None) -> Snapshot:

@@ -34,6 +34,7 @@ LOOK = {
     "point_edge": Stroke("bg", 1.2),  # the ring around each point
     "probe": Stroke("fg", 2.5),  # the probe's ring
     "sample": Stroke("fg", 1.0, opacity=0.35),  # a boundary of weights drawn from q(w) (Bayesian view)
+    "weight_probe": Stroke("fg", 2.5, "dot", outline=2.0),  # the boundary of weights clicked in weight space
 }
 
 

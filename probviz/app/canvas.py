@@ -128,6 +128,10 @@ class Canvas(pg.PlotWidget):
         self.shade.setZValue(-7.5)
         self.samples = pg.PlotCurveItem(connect="finite")  # boundaries of weights drawn from q(w)
         self.samples.setZValue(4.5)
+        self.weight_line = pg.PlotCurveItem(connect="finite")  # the boundary of the weights clicked in weight space
+        self.weight_line.setZValue(5.5)
+        self.weight_outline = pg.PlotCurveItem(connect="finite")
+        self.weight_outline.setZValue(5.4)
         self.legend: pg.LegendItem | None = None
         self.boundary = pg.PlotCurveItem(connect="finite")
         self.boundary.setZValue(5)
@@ -171,7 +175,7 @@ class Canvas(pg.PlotWidget):
         self.band.setZValue(20)
         self.band.hide()
         for item in (self.heatmap, self.decision, self.reject, self.ambiguous, self.shade, self.samples,
-                     self.boundary_outline, self.boundary,
+                     self.boundary_outline, self.boundary, self.weight_outline, self.weight_line,
                      self.overlay, self.truth_outline, self.truth_boundary, self.section_line, self.holes, self.truth_handles,
                      self.means,
                      self.density, self.wrong, self.selected, self.spotlight,
@@ -216,6 +220,8 @@ class Canvas(pg.PlotWidget):
         self.spotlight.setPen(pg.mkPen(fg, width=3.0 * style.scale))
         self.overlay.setPen(line_pen(style, "compared", ratio=r))
         self.samples.setPen(line_pen(style, "sample", ratio=r))
+        self.weight_line.setPen(line_pen(style, "weight_probe", ratio=r))
+        self.weight_outline.setPen(outline_pen(style, "weight_probe", ratio=r))
         self.truth_boundary.setPen(line_pen(style, "truth_boundary", ratio=r))
         self.truth_outline.setPen(outline_pen(style, "truth_boundary", ratio=r))
         self.section_line.setPen(line_pen(style, "section", ratio=r))
@@ -327,6 +333,8 @@ class Canvas(pg.PlotWidget):
         self.note.setPos(self.vb.viewRect().center())
         self.note.setVisible(bool(error))
         self.layers = frozenset(frame.request.layers) if frame is not None else self.layers
+        for item in (self.weight_outline, self.weight_line):
+            _set_line(item, frame.weight_line if frame is not None else [])
         if sc is None:
             self.heatmap.setVisible(False)
             self.decision.setVisible(False)

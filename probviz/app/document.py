@@ -24,6 +24,7 @@ from probviz.data.session import Session
 from probviz.layers import DEFAULT_LAYERS, LAYERS, THETA_MAX
 from probviz.models import MODEL_NAMES, REGISTRY
 from probviz.pipeline import ModelSpec, model_spec
+from probviz.scene import MAX_SAMPLES, SAMPLES, SAMPLES_SEED
 from probviz.snapshot import Snapshot, from_session
 from probviz.stepping import TrainingSpec
 
@@ -87,6 +88,7 @@ class ViewState(QObject):
     active_class_changed = Signal()
     analysis_changed = Signal()  # the compared model, the train/test split or the cross-section
     training_changed = Signal()  # the training run or the step shown
+    weights_changed = Signal()  # the weight-space probe or the number of boundaries drawn from q(w)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -97,6 +99,22 @@ class ViewState(QObject):
         self.split = (0.0, 0)  # (held-out fraction, seed): 0 keeps every point for the fit
         self.section: tuple | None = None  # ((x, y), (x, y)) of the cross-section line
         self.training = TrainingSpec()  # the training run and the step the canvas shows
+        self.weight_probe: tuple | None = None  # (w1, w2) clicked in weight space: its boundary on the canvas
+        self.samples = (SAMPLES, SAMPLES_SEED)  # the Bayesian view's boundary cloud: (count, seed)
+
+    def set_weight_probe(self, w) -> None:
+        w = None if w is None else (float(w[0]), float(w[1]))
+        if w != self.weight_probe:
+            self.weight_probe = w
+            self.weights_changed.emit()
+
+    def set_samples(self, count: int, seed: int | None = None) -> None:
+        value = (int(count), self.samples[1] if seed is None else int(seed))
+        if not 0 <= value[0] <= MAX_SAMPLES:
+            raise ValueError(f"the number of sampled boundaries must be from 0 to {MAX_SAMPLES}")
+        if value != self.samples:
+            self.samples = value
+            self.weights_changed.emit()
 
     def set_compare(self, name: str | None) -> None:
         if name is not None and name not in REGISTRY:
@@ -269,7 +287,8 @@ class Document(QObject):
         vs = self.view_state
         return Snapshot(self.dataset(), self.model_name, {k: dict(v) for k, v in self.params.items()},
                         tuple(self.priors) if self.priors is not None else None, frozenset(self.layers), self.theta,
-                        view if view is not None else self.view, vs.compare, vs.split, vs.section, vs.training)
+                        view if view is not None else self.view, vs.compare, vs.split, vs.section, vs.training,
+                        vs.samples, vs.weight_probe)
 
     def to_session(self, view=None) -> Session:
         return self.snapshot(view).to_session()

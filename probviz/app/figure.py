@@ -154,6 +154,13 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
                 p.drawPath(path)
                 p.setPen(line_pen(style, kind, cosmetic=False))
                 p.drawPath(path)
+    if frame is not None and frame.weight_line:  # the boundary of weights clicked in weight space, dotted
+        path = _path(layout, _joined(frame.weight_line))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.setPen(outline_pen(style, "weight_probe", cosmetic=False))
+        p.drawPath(path)
+        p.setPen(line_pen(style, "weight_probe", cosmetic=False))
+        p.drawPath(path)
     if frame is not None and frame.truth is not None:  # the true model: Bayes boundary dashed, ellipses dotted
         for k, line in frame.truth.ellipses:
             p.setPen(line_pen(style, "truth_ellipse", frame.request.colors[k], cosmetic=False))

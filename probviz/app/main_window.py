@@ -28,6 +28,7 @@ from probviz.app.panel import Panel
 from probviz.app.refit import FrameSource, Refitter
 from probviz.app.lab import LabPanel
 from probviz.app.training import TrainingPanel
+from probviz.app.weights import WeightPanel
 from probviz.app.widgets import ElidedLabel, NumberField, ShortcutsDialog, on_a_keyboard, undo_icon
 from probviz.data import examples
 from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS
@@ -36,7 +37,7 @@ from probviz.models import MODEL_NAMES, REGISTRY
 PRESENTATION_SCALE = 1.8
 PRESENTATION_FONT = 1.6  # menus, panel, status line
 CAPTION_SCALE = 1.3  # the presentation caption's text, against the plot's (never smaller than the plot's)
-LAYOUT_VERSION = 2  # of the saved dock layout: 2 has the Training and Lab docks beside the Model panel
+LAYOUT_VERSION = 3  # of the saved dock layout: 2 has the Training and Lab docks beside the Model panel, 3 Weights
 
 
 def likelihood_symbol(kind: str) -> str:
@@ -67,12 +68,15 @@ class MainWindow(QMainWindow):
         scroll.setWidgetResizable(True)
         self.training = TrainingPanel(self.doc)
         self.lab = LabPanel(self.doc)
+        self.weights = WeightPanel(self.doc)
         # three docks on the right, tabbed: the model's panel first
         self.dock = self._dock("Model", "panel", scroll)
         self.training_dock = self._dock("Training", "training", self.training)
         self.lab_dock = self._dock("Lab", "lab", self.lab)
+        self.weights_dock = self._dock("Weights", "weights", self.weights)
         self.tabifyDockWidget(self.dock, self.training_dock)
         self.tabifyDockWidget(self.training_dock, self.lab_dock)
+        self.tabifyDockWidget(self.lab_dock, self.weights_dock)
         self.dock.raise_()
         self.dock.visibilityChanged.connect(self._dock_shown)
 
@@ -87,11 +91,12 @@ class MainWindow(QMainWindow):
         self._flash_timer = QTimer(self, singleShot=True, interval=4000)
         self._flash_timer.timeout.connect(self._show_status)
 
-        self.refitter = Refitter(FrameSource(self.doc, self.canvas, self.lab_dock.isVisible), self)
+        self.refitter = Refitter(FrameSource(self.doc, self.canvas, self.lab_dock.isVisible,
+                                             lambda: self.weights.on_screen), self)
         self.canvas.rested.connect(self.refitter.redraw)  # the hand stopped: the exact curves, same fits
         # every frame goes straight to the views that show it; the window shows its status line and caption
         for view_of_frame in (self.canvas.show_frame, self.panel.show_result, self.lab.show_result,
-                              self.training.show_frame, self._on_result):
+                              self.weights.show_result, self.training.show_frame, self._on_result):
             self.refitter.ready.connect(view_of_frame)
         self.refitter.busy.connect(self._on_busy)
         self.result = None  # the Frame on screen
@@ -122,6 +127,10 @@ class MainWindow(QMainWindow):
         view.training_changed.connect(self.refitter.refit)
         self.lab_dock.visibilityChanged.connect(self.refitter.redraw)  # its true errors
         self.lab_dock.visibilityChanged.connect(self.lab.set_on_screen)  # its table and plot, when seen
+        self.weights_dock.visibilityChanged.connect(self.weights.set_on_screen)  # before the redraw it asks for
+        self.weights_dock.visibilityChanged.connect(self.refitter.redraw)  # its weight space, computed when seen
+        view.weights_changed.connect(self.refitter.redraw)
+        self.weights.message.connect(self.flash)
         self.training.changed.connect(self.refitter.refit)
         self.lab.message.connect(self.flash)
         self.panel.message.connect(self.flash)
@@ -277,6 +286,9 @@ class MainWindow(QMainWindow):
         lab = self.lab_dock.toggleViewAction()
         lab.setText("&Lab panel (true model, samples, comparison)")
         view.addAction(lab)
+        weights = self.weights_dock.toggleViewAction()
+        weights.setText("&Weights panel (the Bayesian view's weight space)")
+        view.addAction(weights)
 
         help_ = mb.addMenu("&Help")
         self.shortcuts_action = self._action(help_, "&Keyboard shortcuts", self.show_shortcuts,
@@ -377,7 +389,7 @@ class MainWindow(QMainWindow):
         if on and self._before_presentation is None:
             # the docks, their tabs and sizes, and the view, as they are: leaving gives them back
             self._before_presentation = (self.saveState(LAYOUT_VERSION), self.canvas.view_bounds())
-            for dock in (self.dock, self.training_dock, self.lab_dock):  # Space or "." brings training back
+            for dock in (self.dock, self.training_dock, self.lab_dock, self.weights_dock):  # "." brings training back
                 dock.setVisible(False)
             self.canvas.fit_view()  # the data fills the larger plot
         elif not on and self._before_presentation is not None:
@@ -535,6 +547,7 @@ class MainWindow(QMainWindow):
         self.training.apply_style(Style(scale, dark))
         self.panel.fisher.apply_style(Style(scale, dark))
         self.lab.apply_style(Style(scale, dark))
+        self.weights.apply_style(Style(scale, dark))
         self.refitter.schedule(refit=False)  # the heatmap is blended over the new background
         if self.legend_action.isChecked():
             self._legend_toggled(True)

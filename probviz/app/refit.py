@@ -36,19 +36,20 @@ class Job:
 
 class FrameSource:
     """What the next frame is asked for: the document's snapshot seen through the canvas (its view's
-    bounds, its style's colours), with the true errors while ``errors()`` says the Lab shows them. The
+    bounds, its style's colours), with the true errors while ``errors()`` says the Lab shows them and the
+    weight space while ``weights()`` says the Weights panel does. The
     refitter calls it; the window only hands it over."""
 
     GRID = (256, 256)
 
-    def __init__(self, doc, canvas, errors=lambda: False):
-        self.doc, self.canvas, self.errors = doc, canvas, errors
+    def __init__(self, doc, canvas, errors=lambda: False, weights=lambda: False):
+        self.doc, self.canvas, self.errors, self.weights = doc, canvas, errors, weights
 
     def __call__(self, generation: int, refit: bool, previous: Frame | None) -> Job:
         doc, style = self.doc, self.canvas.style
         request = frame_request(doc.snapshot(), self.canvas.view_bounds(), self.GRID, style.background, style.reject,
                                 generation=generation, revision=doc.revision, errors=self.errors(),
-                                draft=self.canvas.drafting)
+                                draft=self.canvas.drafting, weights=self.weights())
         moved = (doc.moves_since(previous.revision) if previous is not None and refit and request.held_out is None
                  else None)
         return Job(request, refit, previous, moved)

@@ -252,6 +252,12 @@ class Laplace:
         e = np.random.default_rng(seed).standard_normal((count,) + self.z_w.shape)
         return self.z_w + np.einsum("kfg,ckf->ckg", self.z_root, e)
 
+    def sample_on_features(self, count: int, seed: int = 0) -> np.ndarray:
+        """The draws of :meth:`sample` (the same ``seed``, the same weights) on the features the prior is on,
+        (center, scale), where w_map and cov are: (count, P, F)."""
+        A = _frame_matrix((self.z_center, self.z_scale), (self.center, self.scale), self.degree)
+        return self.sample(count, seed) @ A  # phi_z = A phi: w_z^T phi_z = (A^T w_z)^T phi
+
     def features(self, X) -> np.ndarray:
         """phi(x) = [1, monomials of (x - center) / scale], the features the prior is on: (N, F)."""
         return _features(X, self.center, self.scale, self.degree)

@@ -69,3 +69,18 @@ def show_lab(window):
     window.lab_dock.raise_()
     settle(window)
     QTest.qWait(50)
+
+
+def click_dock_tab(qtbot, window, title: str):
+    """Click the tab of the tabbed dock named ``title``, as a person brings a panel to the front."""
+    from PySide6.QtWidgets import QTabBar
+
+    for bar in window.findChildren(QTabBar):
+        for i in range(bar.count()):
+            if bar.tabText(i).replace("&", "") == title and bar.isVisible():
+                qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(i).center())
+                settle(window)
+                QTest.qWait(50)
+                settle(window)
+                return
+    raise AssertionError(f"no dock tab {title!r}")

@@ -1,0 +1,171 @@
+"""The Weights dock: the Bayesian view of two-class logistic regression over its slopes (w1, w2).
+
+It draws what a frame carries (:mod:`probviz.weight_space`, computed with the fit off the GUI thread):
+the prior, the likelihood and the exact posterior as contours, the Laplace ellipses over them, the
+weights the canvas's boundary cloud was drawn with as dots, and w_MAP. A click in the plot picks a point
+of weight space: the canvas draws its boundary (at w_MAP's bias). "Add from the truth" adds one
+point drawn from the Lab's true model, one undo step each: sequential learning, the posterior narrowing
+under the student's eyes (the story of Bishop figure 3.7, told for classification).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
+
+from probviz.app.widgets import SmallPlot, guard_wheel
+from probviz.scene import MAX_SAMPLES
+from probviz.style import Style
+from probviz.weight_space import WeightSpace
+
+#: how each surface is drawn: (colour, width, pen style); the Laplace ellipses in the highlight colour
+LOOKS = {"prior": ("#888888", 1.5, Qt.PenStyle.DotLine), "likelihood": ("#009E73", 1.8, Qt.PenStyle.DashLine),
+         "posterior": ("#222222", 2.2, Qt.PenStyle.SolidLine), "laplace": ("#CC79A7", 2.2, Qt.PenStyle.DashDotLine)}
+KEY = ("Over the slopes (w₁, w₂) at w_MAP's bias, 1, 2 and 3 standard deviations: grey dotted the prior "
+       "N(w|0, α⁻¹I); green dashed the likelihood p(t|w) (Bishop eq. 4.89); black the exact posterior "
+       "p(w|t) ∝ p(t|w)p(w) (eq. 4.140); purple dash-dot its Laplace approximation q(w) (eq. 4.143); purple "
+       "dots the weights of the canvas's sampled boundaries; + w_MAP. Click a point: × marks it and the "
+       "canvas draws its boundary, dotted.")
+
+
+class WeightPanel(QWidget):
+    message = Signal(str)
+
+    def __init__(self, doc, parent=None):
+        super().__init__(parent)
+        self.doc = doc
+        self.frame = None
+        self.on_screen = False
+        self._stale = False
+        lay = QVBoxLayout(self)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        lay.addWidget(self.status)
+        self.plot = SmallPlot(height=320)
+        self.plot.setAspectLocked(True)
+        self.plot.setLabel("bottom", "w₁")
+        self.plot.setLabel("left", "w₂")
+        self.plot.scene().sigMouseClicked.connect(self._clicked)
+        self.plot.setCursor(Qt.CursorShape.CrossCursor)
+        self.plot.setToolTip("Click a point of weight space: the canvas draws the boundary of its weights "
+                             "(at w_MAP's bias)")
+        lay.addWidget(self.plot, 1)
+        self.key = QLabel(KEY)
+        self.key.setWordWrap(True)
+        lay.addWidget(self.key)
+        form = QFormLayout()
+        self.samples = QSpinBox()
+        self.samples.setRange(0, MAX_SAMPLES)
+        self.samples.setValue(doc.view_state.samples[0])
+        self.samples.setToolTip("How many weight vectors are drawn from q(w) (seeded): their boundaries on the "
+                                "canvas (layer 'Boundary samples'), their slopes as dots here")
+        guard_wheel(self.samples)
+        self.samples.valueChanged.connect(lambda v: doc.view_state.set_samples(v))
+        form.addRow("Samples", self.samples)
+        lay.addLayout(form)
+        row = QVBoxLayout()  # stacked: the dock keeps the Model panel's width
+        self.add_button = QPushButton("Add from the truth")
+        self.add_button.setToolTip("One point drawn from the Lab's true model (one undo step): watch the "
+                                   "posterior narrow as the data grow")
+        self.add_button.clicked.connect(self.add_from_truth)
+        self.clear_button = QPushButton("Clear the point")
+        self.clear_button.setToolTip("Remove the boundary of the clicked weights from the canvas")
+        self.clear_button.clicked.connect(lambda: doc.view_state.set_weight_probe(None))
+        row.addWidget(self.add_button)
+        row.addWidget(self.clear_button)
+        lay.addLayout(row)
+        doc.view_state.weights_changed.connect(self._sync_controls)
+        doc.truth_changed.connect(self._sync_controls)
+        doc.reset.connect(self._sync_controls)
+        self.apply_style(Style())
+        self._sync_controls()
+        self._draw()  # what it needs, until a frame comes
+
+    # --- the document's side -------------------------------------------------------------------
+    def _sync_controls(self):
+        vs = self.doc.view_state
+        if self.samples.value() != vs.samples[0]:
+            self.samples.blockSignals(True)
+            self.samples.setValue(vs.samples[0])
+            self.samples.blockSignals(False)
+        self.clear_button.setEnabled(vs.weight_probe is not None)
+        self.add_button.setEnabled(self.doc.usable_truth() is not None)
+        self.add_button.setToolTip("One point drawn from the Lab's true model (one undo step): watch the posterior "
+                                   "narrow as the data grow" if self.doc.usable_truth() is not None else
+                                   "Needs a true model (Lab panel): open example:fruit, or make one from the data")
+
+    def add_from_truth(self):
+        """One point from the truth, its class drawn with the truth's priors; the seed is the number of points
+        so far, so a replayed lesson draws the same sequence."""
+        truth = self.doc.usable_truth()
+        if truth is None:
+            self.message.emit("No true model to sample from")
+            return
+        X, codes = truth.sample(1, seed=len(self.doc.X))
+        self.doc.add_points(X, int(codes[0]))
+        name = self.doc.classes[int(codes[0])].name
+        self.message.emit(f"Added a point of {name} from the true model at ({X[0, 0]:.3g}, {X[0, 1]:.3g})")
+
+    def _clicked(self, event):
+        if event.button() != Qt.MouseButton.LeftButton or not isinstance(getattr(self.frame, "weights", None),
+                                                                        WeightSpace):
+            return
+        p = self.plot.plotItem.vb.mapSceneToView(event.scenePos())
+        self.doc.view_state.set_weight_probe((p.x(), p.y()))
+        event.accept()
+
+    # --- frames -------------------------------------------------------------------------------
+    def set_on_screen(self, visible: bool):
+        """The dock's tab came to the front or went behind another (see the Lab's)."""
+        self.on_screen = visible
+        if visible and self._stale:
+            self._stale = False
+            self._draw()
+
+    def show_result(self, frame):
+        self.frame = frame
+        self._stale = not self.on_screen
+        if not self._stale:
+            self._draw()
+
+    def apply_style(self, style) -> None:
+        self.plot.apply_style(style)
+        self._foreground = pg.mkColor(*style.foreground)
+
+    def _draw(self):
+        plot = self.plot
+        plot.clear()
+        frame = self.frame
+        ws = getattr(frame, "weights", None)
+        if not isinstance(ws, WeightSpace):
+            self.status.setText(ws if isinstance(ws, str) else "Weight space shows logistic regression's "
+                                "Bayesian view: choose logistic regression and tick 'Bayesian view (Laplace)'.")
+            self.key.setVisible(False)
+            return
+        self.key.setVisible(True)
+        for name in ("prior", "likelihood", "posterior"):
+            color, width, style = LOOKS[name]
+            for lines in ws.contours[name]:
+                for line in lines:
+                    plot.plot(line[:, 0], line[:, 1], pen=pg.mkPen(color, width=width, style=style))
+        color, width, style = LOOKS["laplace"]
+        for ellipse in ws.contours["laplace"]:
+            plot.plot(ellipse[:, 0], ellipse[:, 1], pen=pg.mkPen(color, width=width, style=style))
+        if len(ws.samples):
+            plot.addItem(pg.ScatterPlotItem(ws.samples[:, 0], ws.samples[:, 1], size=6, pen=pg.mkPen(None),
+                                            brush=pg.mkBrush(LOOKS["laplace"][0])))
+        plot.addItem(pg.ScatterPlotItem([ws.w_map[1]], [ws.w_map[2]], symbol="+", size=16,
+                                        pen=pg.mkPen(self._foreground, width=2.5)))
+        probe = self.doc.view_state.weight_probe
+        if probe is not None:
+            plot.addItem(pg.ScatterPlotItem([probe[0]], [probe[1]], symbol="x", size=16,
+                                            pen=pg.mkPen(self._foreground, width=3)))
+        plot.setRange(xRange=(ws.w1[0], ws.w1[-1]), yRange=(ws.w2[0], ws.w2[-1]), padding=0)
+        sd = np.sqrt(np.diag(ws.cov)[1:])
+        features = "the standardized features" if np.any(ws.scale != 1.0) or np.any(ws.center != 0.0) else "x₁, x₂"
+        self.status.setText(f"{ws.n} points, α = {ws.alpha:.4g}; weights on {features}, the bias held at "
+                            f"w₀ = {ws.bias:.3f}. w_MAP = ({ws.w_map[1]:.3f}, {ws.w_map[2]:.3f}); q(w)'s standard "
+                            f"deviations ({sd[0]:.3f}, {sd[1]:.3f}): they shrink as points are added.")

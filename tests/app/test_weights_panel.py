@@ -1,0 +1,115 @@
+"""The Weights panel, pressed as a lecturer presses it on the fruit: the Bayesian view's weight space shown
+from the View menu, a click in weight space drawing that point's boundary on the canvas, the number of
+sampled weights, points added one by one from the truth (sequential learning) and taken back by Undo.
+Each picture checked against Bishop's formulas written out here (eqs. 4.140, 4.143)."""
+
+import numpy as np
+import pyqtgraph as pg
+from guihelp import click_dock_tab, menu_action, settle
+from pressing import choose, press_button, step
+from PySide6.QtCore import QPointF, Qt
+from scipy.special import expit
+
+from probviz.models import MODEL_NAMES
+from probviz.weight_space import LEVELS, WeightSpace
+
+WEIGHTS = "Weights panel (the Bayesian view's weight space)"
+
+
+def _weights_shown(qtbot, win):
+    assert win.open_path("example:fruit")
+    settle(win)
+    choose(qtbot, win.panel.model, MODEL_NAMES.index("logistic"))
+    settle(win)
+    assert menu_action(win, WEIGHTS).isChecked()  # View > Weights panel: a tab beside the Model panel's
+    click_dock_tab(qtbot, win, "Weights")
+    assert "tick 'Bayesian view (Laplace)'" in win.weights.status.text()  # a plain fit has no weight space
+    press_button(qtbot, win.panel.param_widgets["bayes"])
+    settle(win)
+    assert isinstance(win.weights.frame.weights, WeightSpace)
+    return win.canvas.frame.fit.model.laplace_
+
+
+def _precision(win, lap):
+    """S_N^-1 = alpha I + sum_n y_n (1 - y_n) phi_n phi_n^T (eq. 4.143), on the prior's features."""
+    Phi = np.column_stack([np.ones(len(win.doc.X)), (win.doc.X - lap.center) / lap.scale])
+    y = expit(Phi @ lap.w_map[0])
+    return lap.alpha * np.eye(3) + (Phi * (y * (1 - y))[:, None]).T @ Phi
+
+
+def _items(win, style):
+    return [c for c in win.weights.plot.plotItem.items
+            if isinstance(c, pg.PlotDataItem) and c.opts["pen"].style() == style]
+
+
+def test_the_panel_draws_the_laplace_ellipses_over_the_exact_posterior(qtbot, window):
+    win = window
+    lap = _weights_shown(qtbot, win)
+    A = _precision(win, lap)[1:, 1:]  # the slice's precision at w_MAP's bias
+    ellipses = _items(win, Qt.PenStyle.DashDotLine)
+    assert len(ellipses) == len(LEVELS)
+    for level, item in zip(LEVELS, ellipses):
+        d = np.column_stack([item.xData, item.yData]) - lap.w_map[0][1:]
+        np.testing.assert_allclose(np.einsum("ni,ij,nj->n", d, A, d), 2 * level, rtol=1e-6)
+    # the exact posterior's contours (solid): ln p(t|w) + ln p(w) a level below its value at w_MAP
+    X, t = win.doc.X, (win.doc.labels == 1)
+    Phi = np.column_stack([np.ones(len(X)), (X - lap.center) / lap.scale])
+
+    def log_post(w1, w2):
+        w = np.array([lap.w_map[0][0], w1, w2])
+        a = Phi @ w
+        return np.sum(np.where(t, np.log(expit(a)), np.log(expit(-a)))) - 0.5 * lap.alpha * w @ w
+
+    top = log_post(*lap.w_map[0][1:])
+    solid = [c for c in _items(win, Qt.PenStyle.SolidLine) if c.opts["pen"].color().name() == "#222222"]
+    assert len(solid) == len(LEVELS)  # one closed curve per level on the fruit
+    for level, item in zip(LEVELS, solid):
+        for w1, w2 in list(zip(item.xData, item.yData))[::7]:  # to the grid's linear interpolation
+            assert abs(log_post(w1, w2) - top + level) < 0.02 * level + 0.01
+    # the dots: the canvas cloud's weights, q's draws
+    dots = [c for c in win.weights.plot.plotItem.items if isinstance(c, pg.ScatterPlotItem)][0]
+    assert len(dots.data) == win.doc.view_state.samples[0] == 30
+
+
+def test_a_click_in_weight_space_draws_its_boundary_on_the_canvas(qtbot, window):
+    win = window
+    lap = _weights_shown(qtbot, win)
+    plot = win.weights.plot
+    target = (1.0, 2.0)
+    pos = plot.mapFromScene(plot.plotItem.vb.mapViewToScene(QPointF(*target)))
+    qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    settle(win)
+    w1, w2 = win.doc.view_state.weight_probe
+    span = win.weights.frame.weights.w1[-1] - win.weights.frame.weights.w1[0]
+    assert abs(w1 - target[0]) < 0.01 * span and abs(w2 - target[1]) < 0.01 * span
+    xy = np.column_stack(win.canvas.weight_line.getData())
+    xy = xy[np.isfinite(xy[:, 0])]
+    assert len(xy) >= 2
+    a = lap.w_map[0][0] + ((xy - lap.center) / lap.scale) @ np.array([w1, w2])  # its activation: zero on it
+    np.testing.assert_allclose(a, 0.0, atol=1e-9)
+    x0, x1, _, _ = win.canvas.view_bounds()
+    assert xy[:, 0].max() - xy[:, 0].min() > 0.5 * (x1 - x0)  # across the view
+    press_button(qtbot, win.weights.clear_button)
+    settle(win)
+    assert win.doc.view_state.weight_probe is None and not np.size(win.canvas.weight_line.getData()[0])
+
+
+def test_points_from_the_truth_narrow_the_posterior_and_undo_takes_them_back(qtbot, window):
+    win = window
+    _weights_shown(qtbot, win)
+    step(qtbot, win.weights.samples)  # one more sampled weight vector: the dots and the canvas's cloud
+    settle(win)
+    assert win.doc.view_state.samples[0] == 31 and len(win.weights.frame.weights.samples) == 31
+    before = np.linalg.det(win.weights.frame.weights.cov[1:, 1:])
+    n = len(win.doc.X)
+    for _ in range(40):
+        press_button(qtbot, win.weights.add_button)
+    settle(win)
+    assert len(win.doc.X) == n + 40 and win.weights.frame.weights.n == n + 40
+    lap = win.canvas.frame.fit.model.laplace_
+    np.testing.assert_allclose(np.linalg.inv(win.weights.frame.weights.cov), _precision(win, lap), rtol=1e-8)
+    assert np.linalg.det(win.weights.frame.weights.cov[1:, 1:]) < before  # 290 points know w better than 250
+    undo = [a for a in win.menuBar().actions() if a.text().replace("&", "") == "Edit"][0].menu().actions()[0]
+    undo.trigger()  # Edit > Undo: the last point, alone
+    settle(win)
+    assert len(win.doc.X) == n + 39

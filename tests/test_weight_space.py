@@ -1,0 +1,161 @@
+"""The weight space of Bayesian logistic regression (probviz.weight_space) against the textbook written out
+here: the likelihood as a plain loop, the posterior's curvature by finite differences (never the code's own
+S_N), the Laplace ellipses as level sets of that curvature, the sampled weights against N(w_MAP, S_N) and
+the boundary of a clicked point of weight space as the zero of its activation."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.special import expit
+
+from probviz import weight_space as ws
+from probviz.models import create
+from probviz.pipeline import FrameRequest, ModelSpec, compute
+
+FRUITY = np.array([[0.0, 0.0], [1.0, 0.4], [0.3, 1.0], [0.8, 0.9], [2.0, 2.1], [2.6, 1.5], [1.1, 2.4], [0.7, 0.5]])
+T = np.array([0, 0, 0, 1, 1, 1, 1, 0])
+
+
+def _fit(X, t, alpha=1.0, standardize=True):
+    return create("logistic", bayes=True, alpha=alpha, standardize=standardize).fit(X, t)
+
+
+def _neg_log_post(lap, X, t, w):
+    """-(ln p(t|w) + ln p(w)) up to a constant, w = (w0, w1, w2) on the prior's features, term by term."""
+    total = 0.5 * lap.alpha * float(np.dot(w, w))
+    for x, tn in zip(X, t):
+        phi = np.r_[1.0, (x - lap.center) / lap.scale]
+        y = expit(phi @ w)
+        total -= np.log(y) if tn else np.log1p(-y)
+    return total
+
+
+def _slice_hessian(lap, X, t, h=1e-4):
+    """The (w1, w2) Hessian of the negative log posterior at w_MAP by central differences."""
+    w = lap.w_map[0]
+    H = np.empty((2, 2))
+    for i in range(2):
+        for j in range(2):
+            def f(di, dj):
+                v = w.copy()
+                v[1 + i] += di
+                v[1 + j] += dj
+                return _neg_log_post(lap, X, t, v)
+            H[i, j] = (f(h, h) - f(h, -h) - f(-h, h) + f(-h, -h)) / (4 * h * h)
+    return H
+
+
+def test_the_likelihood_is_the_sum_over_the_points():
+    lap = _fit(FRUITY, T).laplace_
+    Phi = lap.features(FRUITY)
+    w1, w2 = np.array([-1.0, 0.5, 3.0]), np.array([0.2, -2.0])
+    L = ws.log_likelihood(Phi, T, 0.3, w1, w2)
+    assert L.shape == (2, 3)
+    for i, b in enumerate(w2):
+        for j, a in enumerate(w1):
+            want = sum(np.log(expit(0.3 + a * p[1] + b * p[2])) if tn else np.log(1 - expit(0.3 + a * p[1] + b * p[2]))
+                       for p, tn in zip(Phi, T))
+            assert L[i, j] == pytest.approx(want, rel=1e-12)
+
+
+def test_the_surfaces_peak_where_they_should_and_the_posterior_is_their_sum():
+    X, t = FRUITY, T
+    lap = _fit(X, t, alpha=0.7).laplace_
+    space = ws.weight_space(lap, X, t)
+    W1, W2 = np.meshgrid(space.w1, space.w2)
+    # the prior N(w|0, alpha^-1 I) less its top on the slice
+    np.testing.assert_allclose(space.surfaces["prior"], -0.35 * (W1 ** 2 + W2 ** 2), rtol=1e-12)
+    # the posterior: ln p(t|w) + ln p(w) (unnormalised), 0 at w_MAP's slopes, nowhere above it
+    w = lap.w_map[0]
+    for i, j in ((0, 0), (17, 40), (60, 3), (30, 30)):
+        v = np.array([w[0], space.w1[j], space.w2[i]])
+        want = -_neg_log_post(lap, X, t, v) + _neg_log_post(lap, X, t, w)
+        assert space.surfaces["posterior"][i, j] == pytest.approx(want, rel=1e-9, abs=1e-9)
+    assert space.surfaces["posterior"].max() <= 1e-12
+    assert space.surfaces["likelihood"].max() == 0.0
+    # the plot frames the posterior: w_MAP +- 4 of q's standard deviations, and the prior's centre 0 near it
+    sd = np.sqrt(np.diag(lap.cov[0])[1:])
+    assert space.w1[0] <= w[1] - 4 * sd[0] + 1e-12 and space.w1[-1] >= w[1] + 4 * sd[0] - 1e-12
+    assert space.w2[0] <= min(0.0, w[2] - 4 * sd[1]) + 1e-12
+
+
+def test_the_laplace_ellipses_are_level_sets_of_the_posterior_curvature():
+    X, t = FRUITY, T
+    lap = _fit(X, t).laplace_
+    space = ws.weight_space(lap, X, t)
+    A = _slice_hessian(lap, X, t)
+    for level, ellipse in zip(ws.LEVELS, space.contours["laplace"]):
+        d = ellipse - lap.w_map[0][1:]
+        np.testing.assert_allclose(np.einsum("ni,ij,nj->n", d, A, d), 2 * level, rtol=1e-5)
+    # and the exact posterior's innermost contour hugs the first ellipse where the Laplace fit is good
+    rng = np.random.default_rng(0)
+    X2 = np.vstack([rng.normal([0, 0], 1, (400, 2)), rng.normal([2, 1], 1, (400, 2))])
+    t2 = np.r_[np.zeros(400, int), np.ones(400, int)]
+    lap2 = _fit(X2, t2).laplace_
+    space2 = ws.weight_space(lap2, X2, t2, size=241)  # finer than the panel's: the grid's error below the Laplace's
+    inner = np.vstack(space2.contours["posterior"][0])
+    d = inner - lap2.w_map[0][1:]
+    q = np.einsum("ni,ij,nj->n", d, lap2.precision[0][1:, 1:], d)
+    # the Laplace error: the posterior's skewness pushes one side out and the other in, a few per cent at 800 points
+    assert abs(q.mean() - 1.0) < 0.02 and np.abs(q - 1.0).max() < 0.08
+
+
+def test_the_dots_are_draws_of_q_and_the_canvas_cloud_s_weights():
+    X, t = FRUITY, T
+    for standardize in (True, False):
+        lap = _fit(X, t, standardize=standardize).laplace_
+        W = lap.sample_on_features(40000, seed=5)[:, 0]
+        np.testing.assert_allclose(W.mean(axis=0), lap.w_map[0], atol=0.05 * np.sqrt(lap.cov[0].diagonal().max()))
+        np.testing.assert_allclose(np.cov(W.T), lap.cov[0], atol=0.04 * lap.cov[0].diagonal().max())
+        # the same draws as sample(): the same activation at any point
+        Z = lap.sample(3, seed=5)[:, 0]
+        P = np.array([[0.3, -1.0], [2.0, 5.0]])
+        phi_z = np.column_stack([np.ones(2), (P - lap.z_center) / lap.z_scale])
+        np.testing.assert_allclose(lap.features(P) @ lap.sample_on_features(3, seed=5)[:, 0].T, phi_z @ Z.T,
+                                   rtol=1e-9, atol=1e-9)
+        space = ws.weight_space(lap, X, t, samples=(7, 5))
+        np.testing.assert_allclose(space.samples, lap.sample_on_features(7, 5)[:, 0, 1:])
+
+
+@settings(max_examples=25, deadline=None)
+@given(per=st.integers(2, 4), offset=st.sampled_from([0.0, 1e6, -1e6]), scale=st.sampled_from([1e-6, 1.0, 1e6]),
+       seed=st.integers(0, 10_000), alpha=st.sampled_from([1e-3, 1.0, 100.0]))
+def test_small_far_and_tiny_sets_give_a_finite_picture_peaked_at_w_map(per, offset, scale, seed, alpha):
+    rng = np.random.default_rng(seed)
+    X = offset + scale * rng.normal(size=(2 * per, 2))
+    t = np.r_[np.zeros(per, int), np.ones(per, int)]
+    lap = _fit(X, t, alpha=alpha).laplace_
+    space = ws.weight_space(lap, X, t)
+    for name in ("prior", "likelihood", "posterior"):
+        assert np.all(np.isfinite(space.surfaces[name]))
+    assert space.surfaces["posterior"].max() <= 1e-9 * max(1.0, abs(space.surfaces["posterior"]).max())
+    for ellipse in space.contours["laplace"]:
+        assert np.all(np.isfinite(ellipse))
+
+
+def test_only_a_two_class_linear_bayesian_logistic_fit_has_a_weight_space():
+    assert ws.unavailable(_fit(FRUITY, T), len(FRUITY)) == ""
+    assert "Bayesian view" in ws.unavailable(create("logistic").fit(FRUITY, T), 8)
+    assert "Bayesian view" in ws.unavailable(create("lda").fit(FRUITY, T), 8)
+    three = create("logistic", bayes=True).fit(FRUITY, np.array([0, 0, 1, 1, 2, 2, 1, 0]))
+    assert "these points have 3" in ws.unavailable(three, 8)
+    quad = create("logistic", bayes=True, basis="quadratic").fit(FRUITY, T)
+    assert "basis 'linear'" in ws.unavailable(quad, 8)
+    assert f"at most {ws.MAX_POINTS:,}" in ws.unavailable(_fit(FRUITY, T), ws.MAX_POINTS + 1)
+
+
+def test_a_clicked_point_of_weight_space_draws_its_boundary_and_the_frame_carries_the_space():
+    spec = ModelSpec.make("logistic", {"bayes": True, "alpha": 2.0})
+    request = FrameRequest(FRUITY, T, ("a", "b"), ("#E69F00", "#0072B2"), (spec,), bounds=(-2, 4, -2, 4),
+                           shape=(32, 32), weights=True, weight_probe=(1.5, -0.5))
+    frame = compute(request)
+    lap = frame.fit.model.laplace_
+    assert isinstance(frame.weights, ws.WeightSpace) and frame.weights.n == len(FRUITY)
+    line = np.vstack(frame.weight_line)
+    a = lap.w_map[0][0] + ((line - lap.center) / lap.scale) @ np.array([1.5, -0.5])
+    np.testing.assert_allclose(a, 0.0, atol=1e-9)
+    assert np.ptp(line[:, 0]) > 1.0  # across the view, not a stub
+    plain = compute(FrameRequest(FRUITY, T, ("a", "b"), ("#E69F00", "#0072B2"), (ModelSpec.make("lda"),),
+                                 shape=(16, 16), weights=True, weight_probe=(1.0, 1.0)))
+    assert isinstance(plain.weights, str) and plain.weight_line == []
