@@ -4,6 +4,7 @@ sampled weights, points added one by one from the truth (sequential learning) an
 Each picture checked against Bishop's formulas written out here (eqs. 4.140, 4.143)."""
 
 import numpy as np
+import pytest
 import pyqtgraph as pg
 from guihelp import click_dock_tab, menu_action, settle
 from pressing import choose, press_button, step
@@ -113,3 +114,45 @@ def test_points_from_the_truth_narrow_the_posterior_and_undo_takes_them_back(qtb
     undo.trigger()  # Edit > Undo: the last point, alone
     settle(win)
     assert len(win.doc.X) == n + 39
+
+
+@pytest.mark.parametrize("ext,dpi,reader", [("png", 96, "png"), ("pdf", 300, "pdf"), ("svg", 150, "svg-resvg")])
+def test_the_clicked_weights_boundary_is_exported_where_the_axes_say(qapp, tmp_path, ext, dpi, reader):
+    """A snapshot with a point of weight space: the figure draws its boundary -- the zero of
+    w0_MAP + w . (x - center) / scale, written out here -- and every inked pixel of the plot lies on it,
+    in each format as an independent renderer reads it."""
+    from dataclasses import replace
+
+    from test_figures import BLUE, H, ORANGE, VIEW, W, axis_ticks, raster
+
+    from probviz.app.export import export_figure
+    from probviz.data.dataset import Dataset
+    from probviz.data.session import Session
+    from probviz.snapshot import from_session
+    from probviz.style import Style
+
+    rng = np.random.default_rng(4)
+    X = np.vstack([rng.normal([1.0, 1.0], 0.7, (8, 2)), rng.normal([2.2, 1.4], 0.7, (8, 2))])
+    data = Dataset(X, np.repeat([0, 1], 8), ["a", "b"], [BLUE, ORANGE], ("x", "y"))
+    session = Session(data, "logistic", params={"logistic": {"bayes": True, "alpha": 1.0}}, layers=["samples"],
+                      view=VIEW)
+    snap = replace(from_session(session), weight_probe=(2.0, -1.0), samples=(0, 0))
+    path = str(tmp_path / f"w.{ext}")
+    style = Style(1.0, False)
+    frame = export_figure(snap, path, W, H, legend=False, dpi=dpi, style=style)
+    lap = frame.fit.model.laplace_
+    rgb = raster(path, reader)
+    xt, yt, row, col = axis_ticks(rgb, style.foreground)
+    dx, dy = np.mean(np.diff(xt)), np.mean(np.diff(yt))
+    ink = np.abs(rgb - 255).sum(axis=2) > 60
+    ink[row - 3:, :] = False  # the axes and what is outside the plot
+    ink[:, :col + 3] = False
+    rows, cols = np.nonzero(ink)
+    assert len(rows) > 50
+    px = np.c_[(cols - xt[0]) / dx - 1.0, (yt[-1] - rows) / dy - 1.0]  # pixel -> data (ticks at whole numbers)
+    n = np.array([2.0, -1.0]) / lap.scale  # the line n . x = n . center - w0: its distance from each pixel
+    distance = np.abs(px @ n - (n @ lap.center - lap.w_map[0][0])) / np.hypot(*n)
+    assert np.mean(distance < 3.0 / dx) > 0.99
+    # and it runs across the plot: inked near both ends of the view's x range (the line is steep or flat)
+    span = px[:, 0].max() - px[:, 0].min() + px[:, 1].max() - px[:, 1].min()
+    assert span > 0.8 * (VIEW[1] - VIEW[0])
