@@ -139,8 +139,9 @@ def clip_polyline(P: np.ndarray, rect: tuple[float, float, float, float]) -> lis
 
 def legend_key(specs, frame, request) -> list[tuple[str, str]]:
     """The legend's rows for every line style and marker drawn besides the fitted model and its classes:
-    (text, how its sample is drawn: "solid", "dashed", "dashdot", "hatch", "hollow", "cross" or "plus").
-    Only what is drawn."""
+    (text, how its sample is drawn: "solid", "dashed", "dashdot", "hatch", "hollow", "cross", "plus", and for
+    the Bayesian view "sample" (a thin translucent line), "veil" (the grey of the predictive variance) and
+    "dotted" (the boundary of weights clicked in weight space)). Only what is drawn."""
     key = []
     if len(specs) > 1 or frame.truth is not None:  # with other lines around, say which one is the fit
         key.append((f"{specs[0].label}: boundary", "solid"))
@@ -157,6 +158,12 @@ def legend_key(specs, frame, request) -> list[tuple[str, str]]:
         key.append((f"misclassified ({int(wrong.sum())})", "cross"))
     if frame.scene is not None and frame.scene.ellipses:
         key.append(("class means", "plus"))
+    if frame.scene is not None and frame.scene.samples:
+        key.append((f"boundaries of {request.samples[0]} w drawn from q(w)", "sample"))
+    if frame.scene is not None and frame.scene.shade is not None:
+        key.append(("predictive variance σ_a² (grey)", "veil"))
+    if frame.weight_line:
+        key.append(("boundary of the weights clicked", "dotted"))
     return key
 
 

@@ -37,12 +37,14 @@ from probviz.data.session import Session
 from probviz.figure_layout import legend_key, shown_label, view_of
 from probviz.layers import LAYERS
 from probviz.models import REGISTRY
+from probviz.scene import SHADE_ALPHA, SHADE_RGB
 from probviz.snapshot import Snapshot, frame_request, from_session, with_model
 from probviz.style import LOOK, Style
 
 PX_TO_PT = 72.0 / 96.0  # probviz sizes lines and markers in pixels at 96 dpi; matplotlib in points
 DASHES = {"solid": "-", "dash": "--", "dot": ":", "dashdot": "-."}
-KEY_LINES = {"solid": "boundary", "dashed": "compared", "dashdot": "truth_boundary"}
+KEY_LINES = {"solid": "boundary", "dashed": "compared", "dashdot": "truth_boundary", "sample": "sample",
+             "dotted": "weight_probe"}
 
 
 @dataclass
@@ -211,6 +213,9 @@ def _draw(d: Drawing, snap: Snapshot, style: Style) -> None:
                 art[name] = [a for k, xy in enumerate(lines) for a in _lines(ax, [xy], 2, **_line_kw(style, kind, colors[k]))]
         if sc.samples:
             art["samples"] = _lines(ax, _joined(sc.samples), 2.5, **_line_kw(style, "sample"))
+    if frame.weight_line:
+        art["weight_line"] = _lines(ax, _joined(frame.weight_line), 3.5, **_line_kw(style, "weight_probe"))
+    if sc is not None:
         if sc.boundaries:
             art["boundaries"] = _lines(ax, _joined([b.xy for b in sc.boundaries]), 3, **_line_kw(style, "boundary"))
         compared = [b.xy for over in frame.overlays for b in over]
@@ -307,6 +312,8 @@ def _legend(d: Drawing, snap: Snapshot, style: Style) -> None:
             handles.append(Line2D([], [], label=text, **kw))
         elif kind == "hatch":
             handles.append(Patch(facecolor="none", edgecolor=fg, hatch="///", label=text))
+        elif kind == "veil":
+            handles.append(Patch(facecolor=_rgb(SHADE_RGB), alpha=SHADE_ALPHA / 255, edgecolor="none", label=text))
         elif kind == "hollow":
             handles.append(Line2D([], [], linestyle="none", marker="o", markersize=size, markerfacecolor="none",
                                   markeredgecolor=fg, label=text))

@@ -159,3 +159,20 @@ def test_a_clicked_point_of_weight_space_draws_its_boundary_and_the_frame_carrie
     plain = compute(FrameRequest(FRUITY, T, ("a", "b"), ("#E69F00", "#0072B2"), (ModelSpec.make("lda"),),
                                  shape=(16, 16), weights=True, weight_probe=(1.0, 1.0)))
     assert isinstance(plain.weights, str) and plain.weight_line == []
+
+
+def test_the_legend_names_the_bayesian_view_s_lines_and_veil_only_when_drawn():
+    from probviz.figure_layout import legend_key
+
+    spec = ModelSpec.make("logistic", {"bayes": True})
+    base = dict(bounds=(-2, 4, -2, 4), shape=(16, 16), samples=(12, 0))
+    full = FrameRequest(FRUITY, T, ("a", "b"), ("#E69F00", "#0072B2"), (spec,),
+                        layers=frozenset({"heatmap", "samples", "variance", "points"}), weight_probe=(1.0, 1.0), **base)
+    frame = compute(full)
+    key = legend_key(full.specs, frame, full)
+    assert ("boundaries of 12 w drawn from q(w)", "sample") in key
+    assert ("predictive variance σ_a² (grey)", "veil") in key
+    assert ("boundary of the weights clicked", "dotted") in key
+    bare = FrameRequest(FRUITY, T, ("a", "b"), ("#E69F00", "#0072B2"), (spec,),
+                        layers=frozenset({"heatmap", "points"}), **base)
+    assert not {kind for _, kind in legend_key(bare.specs, compute(bare), bare)} & {"sample", "veil", "dotted"}

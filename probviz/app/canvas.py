@@ -706,6 +706,12 @@ class Canvas(pg.PlotWidget):
             style = {"solid": Qt.PenStyle.SolidLine, "dashed": Qt.PenStyle.DashLine,
                      "dashdot": Qt.PenStyle.DashDotLine}[kind]
             return pg.PlotDataItem(pen=pg.mkPen(s.foreground, width=2 * s.scale, style=style))
+        if kind in ("sample", "dotted"):
+            return pg.PlotDataItem(pen=line_pen(s, "sample" if kind == "sample" else "weight_probe",
+                                                ratio=self.devicePixelRatioF()))
+        if kind == "veil":
+            return pg.ScatterPlotItem(size=s.point_size, symbol="s", pen=pg.mkPen(None),
+                                      brush=pg.mkBrush(*scenes.SHADE_RGB, scenes.SHADE_ALPHA))
         if kind == "hollow":
             return pg.ScatterPlotItem(size=s.point_size, symbol="o", brush=pg.mkBrush(*s.background),
                                       pen=pg.mkPen(s.foreground, width=1.5 * s.scale))

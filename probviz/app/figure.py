@@ -20,6 +20,7 @@ from PySide6.QtGui import (
 from probviz.app.pens import line_pen, outline_pen
 from probviz.colors import class_marker, marker_outline
 from probviz.figure_layout import Layout, clip_polyline, tick_labels
+from probviz.scene import SHADE_ALPHA, SHADE_RGB
 from probviz.style import Style
 
 def rings_path(rings) -> QPainterPath:
@@ -381,6 +382,14 @@ def _key_sample(p, kind: str, box: QRectF, style) -> None:
                       "dashdot": Qt.PenStyle.DashDotLine}[kind])
         p.setPen(pen)
         p.drawLine(QPointF(box.left(), mid), QPointF(box.right(), mid))
+    elif kind in ("sample", "dotted"):
+        p.setPen(line_pen(style, "sample" if kind == "sample" else "weight_probe", cosmetic=False))
+        p.drawLine(QPointF(box.left(), mid), QPointF(box.right(), mid))
+    elif kind == "veil":
+        side = min(box.height() - 4, box.width())
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QBrush(QColor(*SHADE_RGB, SHADE_ALPHA)))
+        p.drawRect(QRectF(box.center().x() - side / 2, mid - side / 2, side, side))
     elif kind == "hollow":
         p.setPen(_pen(fg, 1.5 * style.scale))
         p.setBrush(QBrush(_color(bg)))
