@@ -12,7 +12,8 @@ from probviz.cli_options import (
     add_model_options, add_training_options, model_overrides, training_args, whole_number,
 )
 
-COMMANDS = ("fit", "examples", "export", "sample", "curve", "bench", "install-desktop", "completion", "gui")
+COMMANDS = ("fit", "examples", "export", "deck", "sample", "curve", "roc", "bench", "install-desktop", "completion",
+            "gui")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -41,6 +42,9 @@ def _parser(light: bool = False) -> argparse.ArgumentParser:
     f.add_argument("input", help="a CSV file, a .probviz session, example:NAME, or - for standard input")
     model_options(f)
     f.add_argument("--json", action="store_true", help="print JSON")
+    f.add_argument("--loss", metavar="L", help="a loss matrix, rows the true class and columns the choice, such as "
+                                               "\"0,1;5,0\" (Bishop 1.5.2): report the expected loss of deciding "
+                                               "argmin_j sum_k L_kj p(C_k|x), and with a truth the Bayes risk")
     _column_options(f)
     training_options(f)
     if not light:
@@ -53,6 +57,9 @@ def _parser(light: bool = False) -> argparse.ArgumentParser:
         f.add_argument("--query")
 
     sub.add_parser("examples", help="list the built-in examples")
+    from probviz.deck_cli import add_parser as add_deck
+
+    add_deck(sub)
 
     s = sub.add_parser("sample", help="draw labelled points from a source's truth (or from a fitted model)",
                        description="Draw N labelled points from SOURCE's truth (the Gaussians its data come "
@@ -82,6 +89,22 @@ def _parser(light: bool = False) -> argparse.ArgumentParser:
     c.add_argument("-o", "--output", help="also draw the curves into this figure (.png, .svg or .pdf)")
     c.add_argument("--width", type=int, default=1200, help="figure width in pixels (default 1200)")
     c.add_argument("--height", type=int, default=900, help="figure height in pixels (default 900)")
+
+    r = sub.add_parser("roc", help="ROC curves of a fitted model's p(C_k|x): on the points, under the truth, and "
+                                   "the Bayes-optimal one",
+                       description="The ROC of the fitted p(C|x) of one class against the rest on the training "
+                                   "points (every threshold; the AUC is the Mann-Whitney statistic), and with a "
+                                   "truth the same score's ROC under it and the ROC of the true posterior (the "
+                                   "Bayes-optimal one), each with its AUC.")
+    r.add_argument("input", help="a CSV file, a .probviz session, example:NAME, or - for standard input")
+    model_options(r)
+    r.add_argument("--class", dest="positive", metavar="C",
+                   help="the class scored against the rest: a name or a number from 1 (default the second class)")
+    r.add_argument("--json", action="store_true", help="print JSON")
+    r.add_argument("-o", "--output", help="also draw the curves into this figure (.png, .svg or .pdf)")
+    r.add_argument("--width", type=int, default=900, help="figure width in pixels (default 900)")
+    r.add_argument("--height", type=int, default=900, help="figure height in pixels (default 900)")
+    _column_options(r)
 
     if light:
         from probviz.export_cli import HELP
@@ -135,7 +158,17 @@ def _fit(args) -> int:
     if training is not None:
         if bayes is not None or args.query is not None:
             raise ValueError("--bayes, --alpha and --query do not combine with --optimizer")
+        if args.loss is not None:
+            raise ValueError("--loss does not combine with --optimizer")
         return _train(args, session, spec, *training)
+    loss = None
+    if args.loss is not None:
+        from probviz.decision import parse_loss
+
+        try:
+            loss = parse_loss(args.loss, len(data.class_names))
+        except ValueError as e:
+            raise ValueError(f"--loss: {e}") from None
     if len(data.X) == 0:
         raise ValueError(f"{args.input}: no points to fit")
     # the window's and export's fit: on the points a session's split leaves for training
@@ -164,6 +197,14 @@ def _fit(args) -> int:
             raise ValueError(f"--query: {model.label} gives no p(C_k|x) (Bishop 4.1)")
         query = query_json(parse_query(args.query), model, lap)
     names = [data.class_names[c] for c in model.classes_]
+    from probviz.decision import fit_report, report_lines
+
+    try:  # the decision (with the loss matrix) on the training points, and under a truth
+        decision = fit_report(model, *training_points(session), len(data.class_names),
+                              data.truth if data.truth is not None and data.truth.K == len(data.class_names) else None,
+                              loss)
+    except ValueError as e:
+        raise ValueError(f"--loss: {e}") from None
     if not args.json:  # the Parameters panel's lines, word for word
         print(f"{model.label} on {data.name or args.input}: {len(data.X)} points"
               + (f" ({n_held} held out, fraction {fraction:g}, seed {seed}; fitted to the rest)" if n_held else "")
@@ -179,6 +220,8 @@ def _fit(args) -> int:
 
             print(f"  Bayes error of the truth: {data.truth.bayes_error():.4g}; this fit's error under the truth: "
                   f"{error_rate(data.truth, model, model.classes_):.4g}")
+        for line in report_lines(decision, data.class_names):
+            print(f"  {line}")
         for n in data.notices + fit.notices:
             print(f"  note: {n}")
         if lap is not None:  # the Parameters lines gave alpha and the evidence; the bases beside them
@@ -199,6 +242,7 @@ def _fit(args) -> int:
 
         out["bayes_error"] = data.truth.bayes_error()
         out["true_error"] = error_rate(data.truth, model, model.classes_)
+    out.update(decision)
     out["classes"] = [data.class_names[c] for c in model.classes_]
     out["n_points"] = int(len(data.X))
     if n_held:
@@ -206,8 +250,8 @@ def _fit(args) -> int:
         out["held_out"] = dict(fit.held_out)
     out["parameters"] = spec.kwargs
     shared = hasattr(model, "covariance_")
-    for attr in ("priors_", "means_", "covariance_", "covariances_", "coef_", "intercept_", "n_iter_",
-                 "converged_", "start_", "separation_", "direction_", "mean_", "epochs_"):
+    for attr in ("priors_", "means_", "covariance_", "covariances_", "groups_", "group_covariances_", "coef_",
+                 "intercept_", "n_iter_", "converged_", "start_", "separation_", "direction_", "mean_", "epochs_"):
         if hasattr(model, attr) and not (shared and attr == "covariances_"):
             v = getattr(model, attr)
             out[attr.rstrip("_")] = v.tolist() if isinstance(v, np.ndarray) else v
@@ -377,7 +421,8 @@ def _curve(args) -> int:
     truth = _need_truth(session, args.source)
     params = session.params
     result = learning_curve(truth, [(n, params.get(n, {})) for n in names], sizes, args.seeds,
-                            progress=_progress_line("training sets") if sys.stderr.isatty() else None)
+                            progress=_progress_line("training sets") if sys.stderr.isatty() else None,
+                            names=session.dataset.class_names)
     if args.output:
         from PySide6.QtWidgets import QApplication
 
@@ -395,6 +440,87 @@ def _curve(args) -> int:
     print(f"{'size':>6} " + " ".join(f"{m:>20}" for m in result["models"]))
     for i, n in enumerate(result["sizes"]):
         print(f"{n:>6} " + " ".join(f"{r['mean'][i]:>11.4f} ± {r['sd'][i]:<6.4f}" for r in result["models"].values()))
+    if args.output:
+        print(f"wrote {args.output}")
+    return 0
+
+
+def _chosen_class(text, names) -> int:
+    """--class: a class name, else a number from 1; the second class by default."""
+    if text is None:
+        return 1
+    if text in names:
+        return list(names).index(text)
+    try:
+        k = int(text)
+    except ValueError:
+        k = 0
+    if not 1 <= k <= len(names):
+        raise ValueError(f"--class: no class {text!r}; the classes are {', '.join(names)} (or 1 to {len(names)})")
+    return k - 1
+
+
+def _roc(args) -> int:
+    """``probviz roc``: the fitted score's ROC on the points, under the truth, and the Bayes-optimal ROC."""
+    from probviz import decision
+    from probviz.bayes_view import training_points
+    from probviz.data.inputs import load_session
+    from probviz.pipeline import fit_all, session_spec
+    from probviz.snapshot import frame_request, from_session
+
+    if args.output:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        from probviz.app.export import figure_format
+        from probviz.data.outputs import check_outputs, check_target
+
+        figure_format(args.output)
+        check_target(args.output)
+        check_outputs({"the input": args.input}, {"-o": args.output})
+    session = load_session(args.input, args.x, args.y, args.label)
+    data = session.dataset
+    name = args.model or session.model
+    spec = session_spec(session, name, model_overrides(args, name), args.priors)
+    names = list(data.class_names)
+    if len(names) < 2:
+        raise ValueError(f"{args.input}: a ROC needs two classes or more")
+    c = _chosen_class(args.positive, names)
+    if len(data.X) == 0:
+        raise ValueError(f"{args.input}: no points to fit")
+    fit = fit_all(frame_request(from_session(session), (0.0, 1.0, 0.0, 1.0), (2, 2), specs=(spec,)))[0]
+    if fit.error:
+        raise ValueError(f"{args.input}: cannot fit: {fit.error}")
+    model = fit.model
+    X, labels = training_points(session)
+    truth = data.truth if data.truth is not None and data.truth.K == len(names) else None
+    try:
+        out = {"model": spec.name, "class": names[c], "classes": names,
+               **decision.roc_report(model, X, labels, len(names), c, truth)}
+    except ValueError as e:
+        raise ValueError(f"{args.input}: {e}") from None
+    out = decision.json_safe(out)
+    if args.output:
+        from PySide6.QtWidgets import QApplication
+
+        from probviz.app.export import export_curves
+
+        app = QApplication.instance() or QApplication(["probviz"])  # needed to draw
+        export_curves(args.output, decision.roc_plot(out), ("false positive rate", "true positive rate"),
+                      args.width, args.height, bounds=(0.0, 1.0, 0.0, 1.0),
+                      title=f"ROC of {model.label}: {names[c]} against the rest")
+        app.processEvents()  # (the application lives until the figure is written)
+    if args.json:
+        print(json.dumps(out, indent=2, allow_nan=False))
+        return 0
+    print(f"ROC of {model.label} on {data.name or args.input}, {names[c]} against the rest "
+          f"(score p({names[c]}|x)):")
+    print(f"  on the {len(X)} training points: AUC {out['points']['auc']:.4f}")
+    if truth is not None:
+        print(f"  under the truth: AUC {out['truth']['auc']:.4f}")
+        print(f"  Bayes-optimal (the true posterior): AUC {out['bayes']['auc']:.4f}")
+    cal = out["calibration"]
+    print(f"  calibration of p({names[c]}|x) on the training points, 10 bins: expected calibration error "
+          f"{cal['ece']:.4f}" + (f"; against the true posterior {cal['ece_true']:.4f} (mean |p - p_true| "
+                                 f"{cal['mean_abs_error_true']:.4f})" if "ece_true" in cal else ""))
     if args.output:
         print(f"wrote {args.output}")
     return 0
@@ -456,6 +582,10 @@ def _run(parser, args) -> int:
     try:
         if command == "fit":
             return _fit(args)
+        if command == "deck":
+            from probviz.deck_cli import main as deck_main
+
+            return deck_main(args)
         if command == "examples":
             return _examples(args)
         if command == "sample":
@@ -467,6 +597,8 @@ def _run(parser, args) -> int:
             return 0
         if command == "curve":
             return _curve(args)
+        if command == "roc":
+            return _roc(args)
         if command == "bench":
             from probviz import bench
 

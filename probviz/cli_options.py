@@ -36,6 +36,15 @@ def _float_in(spec):
     return parse
 
 
+def _text(spec):
+    def parse(text: str) -> str:
+        try:
+            return spec.check(text)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    return parse
+
+
 def _priors(text: str) -> list[float]:
     try:
         values = [float(v) for v in text.split(",")]
@@ -47,7 +56,7 @@ def _priors(text: str) -> list[float]:
 
 
 def add_model_options(p) -> None:
-    """--model and one flag per model parameter (--l2, --basis, --standardize, --reg-covar), --priors."""
+    """--model and one flag per model parameter (--l2, --basis, --standardize, --reg-covar, --groups), --priors."""
     from probviz.models import REGISTRY
 
     names = ", ".join(REGISTRY)
@@ -59,6 +68,9 @@ def add_model_options(p) -> None:
             p.add_argument(_flag(name), dest=name, action=argparse.BooleanOptionalAction, default=None, help=help_)
         elif spec.kind == "choice":
             p.add_argument(_flag(name), dest=name, choices=spec.choices, default=None, help=help_)
+        elif spec.kind == "text":
+            p.add_argument(_flag(name), dest=name, type=_text(spec), default=None, metavar=name.upper(),
+                           help=f"{spec.help} (for {users}; default none)")
         else:
             p.add_argument(_flag(name), dest=name, type=_float_in(spec), default=None, metavar="X", help=help_)
     p.add_argument("--priors", type=_priors, default=None, metavar="P1,P2,...",

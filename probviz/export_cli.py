@@ -13,7 +13,8 @@ HELP = "draw a figure (PNG, SVG or PDF) without opening a window"
 
 def add_parser(sub, column_options, model_options):
     e = sub.add_parser("export", help=HELP)
-    e.add_argument("input", help="a CSV file, a .probviz session or example:NAME")
+    e.add_argument("input", help="a CSV file, a .probviz session, example:NAME, or a lesson deck (.probvizdeck or "
+                                 "deck:NAME) with --slide N or --slides")
     e.add_argument("-o", "--output", required=True, help="the figure file; .png, .svg or .pdf")
     e.add_argument("--width", type=int, default=1200, help="width in pixels (default 1200)")
     e.add_argument("--height", type=int, default=900, help="height in pixels (default 900)")
@@ -38,6 +39,11 @@ def add_parser(sub, column_options, model_options):
     g.add_argument("--section", metavar="X1,Y1,X2,Y2", help="a cross-section line, drawn on the figure")
     g.add_argument("--section-out", metavar="OUT", help="with --section: the plot of p(C_k|x) (and, for "
                                                         "generative models, p(x|C_k)p(C_k)) along the line")
+    g.add_argument("--loss", metavar="L", help="decide with a loss matrix, rows the true class: \"0,1;5,0\" "
+                                               "(Bishop eq. 1.81); the regions and boundaries follow it")
+    from probviz.deck_cli import add_export_options
+
+    add_export_options(e)
     return e
 
 
@@ -46,7 +52,12 @@ def main(args) -> int:
     layers = parse_layers(args.layers) if args.layers else None
     if not 0.25 <= args.scale <= 5:
         raise ValueError(f"--scale {args.scale} is out of range (0.25 to 5)")
-    from probviz.app.export import export_figure, figure_format
+    from probviz.deck_cli import check_export, export_handout, slide_session
+
+    check_export(args)  # a deck needs --slide N or --slides
+    if args.slides:
+        return export_handout(args)
+    from probviz.app.export import export_figure, figure_format, shown_step
 
     figure_format(args.output)
     from PySide6.QtWidgets import QApplication
@@ -73,7 +84,7 @@ def main(args) -> int:
             figure_format(out)
             check_target(out)
     check_outputs({"the input": args.input}, outputs)
-    session = load_session(args.input, args.x, args.y, args.label)
+    session = slide_session(args) if args.slide is not None else load_session(args.input, args.x, args.y, args.label)
     name = args.model or session.model
     overrides = model_overrides(args, name)
     from probviz.bayes_view import bayes_overrides
@@ -84,7 +95,7 @@ def main(args) -> int:
     spec = session_spec(session, name, overrides, args.priors)
     snap = from_session(session)
     if bayes is not None:  # the predictive heatmap, and the boundary cloud when asked for
-        from probviz.scene import SAMPLES, SAMPLES_SEED
+        from probviz.layers import SAMPLES, SAMPLES_SEED
 
         extra = {"predictive"} | ({"samples"} if args.samples is not None else set())
         layers = (layers if layers is not None else snap.layers) | extra
@@ -93,6 +104,14 @@ def main(args) -> int:
         snap = replace(snap, compare=session_spec(session, args.compare).name)
     if section is not None:
         snap = replace(snap, section=section)
+    if args.loss is not None:
+        from probviz.decision import parse_loss
+
+        try:
+            loss = parse_loss(args.loss, len(session.dataset.class_names))
+        except ValueError as e:
+            raise ValueError(f"--loss: {e}") from None
+        snap = replace(snap, loss=tuple(map(tuple, loss.tolist())))
     label = None
     if training is not None:
         from probviz.models.training import OPTIMIZER_LABELS
@@ -115,7 +134,7 @@ def main(args) -> int:
                       title=args.title, dpi=args.dpi, style=style, transparent=args.transparent)
     frame = export_figure(snap, args.output, args.width, args.height, layers=layers, title=args.title,
                           legend=not args.no_legend, transparent=args.transparent, dpi=args.dpi,
-                          style=style, spec=spec, fits=first.fits, model_label=label)
+                          style=style, spec=spec, fits=first.fits, model_label=label or shown_step(first))
     if section is not None and args.section_out:
         from probviz.app.export import export_curves, section_curves
         from probviz.scene import cross_section
@@ -125,7 +144,8 @@ def main(args) -> int:
         theta = session.theta
         truth = frame.request.truth if frame.request.truth is not None and \
             frame.request.truth.K == len(session.dataset.class_names) else None
-        sec = cross_section(frame.fit.model, *section, theta=theta, truth=truth)
+        sec = cross_section(frame.fit.model, *section, theta=theta, truth=truth,
+                            loss=pipeline.shown_loss(frame.request, frame.fit))
         data = session.dataset
         names = [data.class_names[c] for c in frame.fit.class_index]
         colors = [data.colors[c] for c in frame.fit.class_index]

@@ -172,12 +172,14 @@ def shown_label(frame) -> str:
     drawn instead of the fit, the optimizer and the step ("Logistic regression, Gradient descent, step 3");
     with the Bayesian view, its prior ("Logistic regression, Bayesian, α = 0.111")."""
     from probviz.models.training import OPTIMIZER_LABELS
+    from probviz.pipeline import shown_loss
 
     spec = frame.request.specs[0]
     t, view = frame.request.training, frame.training
     if t is not None and t.shown and view is not None and not view.problem:
         return f"{spec.label}, {OPTIMIZER_LABELS.get(view.optimizer, view.optimizer)}, step {view.index}"
     lap = getattr(frame.fit.model, "laplace_", None) if frame.fits else None
-    if lap is not None:  # the Bayesian view: a slide says which prior it shows
-        return f"{spec.label}, Bayesian, α = {lap.alpha:.3g}"
-    return spec.label
+    label = f"{spec.label}, Bayesian, α = {lap.alpha:.3g}" if lap is not None else spec.label  # which prior
+    if frame.fits and shown_loss(frame.request, frame.fit) is not None:  # the decision's losses
+        label += ", loss " + ";".join(",".join(f"{v:g}" for v in row) for row in frame.request.loss)
+    return label

@@ -53,3 +53,5 @@ def parse_layers(text: str) -> frozenset:
 #: The reject threshold's largest value: at 1 every point would be rejected (max_k p(C_k|x) < 1
 #: wherever two classes overlap at all), which is no decision rule.
 THETA_MAX = 0.99
+#: The Bayesian view's boundary cloud: how many weight vectors are drawn from q(w) (at most), and the seed
+SAMPLES, SAMPLES_SEED, MAX_SAMPLES = 30, 0, 1000

@@ -165,6 +165,7 @@ class FrameRequest:
     samples: tuple = (scenes.SAMPLES, scenes.SAMPLES_SEED)  # the Bayesian view's boundary cloud: (count, seed)
     weights: bool = False  # carry the weight space of a Bayesian logistic fit (probviz.weight_space)
     weight_probe: tuple | None = None  # (w1, w2): a point of weight space whose boundary the canvas draws
+    loss: tuple | None = None  # a loss matrix over the classes (rows the truth): the decision it makes (eq. 1.81)
 
 
 @dataclass
@@ -331,13 +332,16 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
     shown = frame.fit
     if shown.model is None:
         return frame
+    loss = shown_loss(request, shown)
     if request.section is not None:
         theta = request.theta if "decision" in request.layers else 0.0
-        frame.section = scenes.cross_section(shown.model, *request.section, theta=theta, truth=truth)
+        frame.section = scenes.cross_section(shown.model, *request.section, theta=theta, truth=truth, loss=loss)
     colors = [request.colors[i] for i in shown.class_index]
+    if loss is not None and shown.wrong is not None and len(shown.wrong) == len(request.X):
+        frame.fits[0] = replace(shown, wrong=_wrong_by_loss(shown, request, loss))  # crossed as decided
     frame.scene = scenes.build_scene(shown.model, request.bounds, colors, request.shape, request.layers,
                                      request.background, request.reject, request.theta, draft=request.draft,
-                                     samples=request.samples)
+                                     samples=request.samples, loss=loss)
     if "boundaries" in request.layers:
         frame.overlays = [scenes.boundaries(f.model, request.bounds, draft=request.draft) if f.model is not None else []
                           for f in frame.fits[1:]]
@@ -356,8 +360,43 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
         else:
             k = int(shown.model.decide([request.probe])[0])
             label = f"→ {names[shown.class_index[k]]}" if k >= 0 else "undecided"
-        frame.probe = Probe(tuple(request.probe), label, probe_lines(shown.model, names, request.probe))
+        lines = probe_lines(shown.model, names, request.probe)
+        if loss is not None and shown.model.probabilistic:
+            p = (shown.model.laplace_.proba([request.probe], "moderated")[0] if frame.predictive
+                 else shown.model.predict_proba([request.probe])[0])
+            lines.append(loss_line(p @ loss, [names[i] for i in shown.class_index],
+                                   request.theta if "decision" in request.layers else 0.0))
+        frame.probe = Probe(tuple(request.probe), label, lines)
     return frame
+
+
+def _wrong_by_loss(fit: Fit, request: FrameRequest, loss) -> np.ndarray:
+    """The points the loss's decision (eq. 1.81) gives another class than their own (a point of a class the
+    model has not seen is wrong whatever it decides)."""
+    risk = fit.model.predict_proba(request.X) @ loss
+    decided = fit.class_index[np.argmin(risk, axis=1)]
+    return decided != request.labels
+
+
+def shown_loss(request: FrameRequest, fit: Fit):
+    """The request's loss matrix over the fitted model's classes (its rows and columns of the classes with
+    points), or None for the 0-1 loss (or a matrix not of the request's classes)."""
+    if request.loss is None or fit.model is None or not getattr(fit.model, "probabilistic", True):
+        return None
+    L = np.asarray(request.loss, dtype=float)
+    if L.shape != (len(request.class_names),) * 2:
+        return None
+    sub = L[np.ix_(fit.class_index, fit.class_index)]
+    return None if np.array_equal(sub, 1.0 - np.eye(len(sub))) else sub
+
+
+def loss_line(risks, names, theta: float = 0.0) -> str:
+    """The probe's expected losses R_j = sum_k L_kj p(C_k|x) (Bishop eq. 1.81) and the choice they make."""
+    j = int(np.argmin(risks))
+    choice = (f"reject (the least exceeds λ = 1 − θ = {1 - theta:.3g})" if theta > 0 and risks[j] > 1 - theta
+              else f"choose {names[j]}")
+    return ("Expected loss (Bishop eq. 1.81): " + ", ".join(f"R({n}) = {r:.4g}" for n, r in zip(names, risks))
+            + f": {choice}")
 
 
 def _weight_space(frame: Frame, shown: Fit) -> None:

@@ -20,6 +20,7 @@ import numpy as np
 from scipy.special import expit, ndtr
 
 from probviz.colors import rgb_array
+from probviz.layers import SAMPLES, SAMPLES_SEED
 
 Bounds = tuple[float, float, float, float]  # xmin, xmax, ymin, ymax
 
@@ -116,14 +117,19 @@ def reject_region(P: np.ndarray, bounds: Bounds, theta: float) -> list[np.ndarra
     extended to the view's edges by its edge values."""
     if theta <= 0:
         return []
+    return _below(P.max(axis=2), bounds, -1.0, theta)
+
+
+def _below(Z: np.ndarray, bounds: Bounds, low: float, level: float) -> list[np.ndarray]:
+    """Closed rings around where the pixel-centred grid Z (R, C) lies between ``low`` and ``level``."""
     x0, x1, y0, y1 = bounds
-    R, C, _ = P.shape
+    R, C = Z.shape
     xs, ys = grid_axes(bounds, C, R)
-    Z = np.pad(P.max(axis=2).astype(np.float64), 1, mode="edge")
+    Z = np.pad(Z.astype(np.float64), 1, mode="edge")
     xs = np.r_[x0, xs, x1]
     ys = np.r_[y0, ys, y1]
     gen = contourpy.contour_generator(xs, ys, Z, fill_type=contourpy.FillType.OuterOffset)
-    points, offsets = gen.filled(-1.0, theta)
+    points, offsets = gen.filled(low, level)
     rings = []
     for pts, off in zip(points, offsets):
         rings += [pts[a:b] for a, b in zip(off[:-1], off[1:]) if b - a >= 3]
@@ -471,7 +477,12 @@ def draft_boundaries(model, bounds: Bounds, resolution: int = DRAFT_RESOLUTION) 
     within about a cell; each boundary is drawn twice (once for each side, ``j`` = -1)."""
     xs = np.linspace(bounds[0], bounds[1], resolution)
     ys = np.linspace(bounds[2], bounds[3], resolution)
-    S = model.scores_.evaluate_grid(xs, ys)  # (K, R, C)
+    return _outlines(model.scores_.evaluate_grid(xs, ys), xs, ys)  # (K, R, C)
+
+
+def _outlines(S: np.ndarray, xs, ys) -> list[Boundary]:
+    """Each class's region {k = argmax_j S_j} outlined on the grid of planes S (K, R, C) over axes xs, ys:
+    the zero set of S_k - max_{j != k} S_j (see :func:`draft_boundaries`)."""
     if S.shape[0] < 2:
         return []
     top, second = np.full(S.shape[1:], -np.inf), np.full(S.shape[1:], -np.inf)
@@ -570,8 +581,6 @@ class Scene:
     samples: list[np.ndarray] = field(default_factory=list)  # boundaries of weights drawn from q(w): polylines
 
 
-#: The Bayesian view's boundary cloud: how many weight vectors are drawn from q(w), and the seed
-SAMPLES, SAMPLES_SEED, MAX_SAMPLES = 30, 0, 1000
 #: The predictive variance's shade: its colour, its opacity as sigma_a^2 -> infinity, and the sigma_a^2 at half
 #: of it (sigma_a = 2: where the moderated output is about two thirds of the way from the plug-in one to 1/2)
 SHADE_RGB, SHADE_ALPHA, SHADE_HALF = (40, 40, 40), 150, 4.0
@@ -605,25 +614,38 @@ def sample_boundaries(model, bounds: Bounds, count: int = SAMPLES, seed: int = S
     """The boundaries of ``count`` weight vectors drawn from the Laplace posterior q(w) = N(w_MAP, S_N) of a
     Bayesian logistic fit (seeded: the same cloud for the same fit), traced as drafts: thin lines that show how
     sure the data make the boundary (Bishop figure 4.14's lesson, drawn under the user's own points)."""
+    global _last_samples
     lap = model.laplace_
+    key = (tuple(bounds), int(count), int(seed))
+    last_lap, last_key, out = _last_samples
+    if last_lap is lap and last_key == key:  # a redraw of the same fit (the probe, theta, a layer): as before
+        return out
     out = []
     for W in lap.sample(count, seed):
         drawn = type(model).from_weights(W, (lap.z_center, lap.z_scale), model.classes_,
                                          {"basis": model.basis, "standardize": model.standardize})
         out += [b.xy for b in boundaries(drawn, bounds, draft=True)]
+    _last_samples = (lap, key, out)  # one tuple swap: safe between the GUI and worker threads
     return out
+
+
+_last_samples: tuple = (None, None, [])  # (Laplace, (bounds, count, seed), polylines) of the last cloud drawn
 
 
 def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYERS,
                 background=(255, 255, 255), reject=(170, 170, 170), theta: float = 0.0,
                 radii=(1.0, 2.0, 3.0), strength: float = 0.45, draft: bool = False,
-                samples: tuple = (SAMPLES, SAMPLES_SEED)) -> Scene:
+                samples: tuple = (SAMPLES, SAMPLES_SEED), loss=None) -> Scene:
     """The layers of ``layers`` for one fitted model, over ``bounds`` at ``shape`` = (cols, rows).
 
     Only what is shown is computed: a hidden layer costs nothing. ``draft``: curved boundaries as
     :func:`draft_boundaries` traces them (while the hand moves); ``samples``: (count, seed) of the Bayesian
-    view's boundary cloud.
+    view's boundary cloud; ``loss``: a loss matrix (K, K) over the model's classes, rows the truth, whose
+    decision argmin_j sum_k L_kj p(C_k|x) (Bishop eq. 1.81) the regions and boundaries then show, with
+    theta's reject option as the rejection cost lambda = 1 - theta (Bishop exercise 1.24); None (or the
+    0-1 loss) decides by the largest posterior.
     """
+    loss = None if loss is None or _is_zero_one(loss) else np.asarray(loss, dtype=float)
     sc = Scene(bounds=bounds)
     if not getattr(model, "probabilistic", True):
         return _discriminant_scene(sc, model, bounds, colors, shape, layers, background, strength)
@@ -632,11 +654,15 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
     predictive = lap is not None and "predictive" in layers and ("heatmap" in layers or "decision" in layers)
     # the heatmap and the veil need the same moments of the activation: evaluated once a frame
     moments = grid_moments(lap, xs, ys) if predictive or (lap is not None and "variance" in layers) else None
-    if "heatmap" in layers or "decision" in layers:
+    if "heatmap" in layers or "decision" in layers or (loss is not None and "boundaries" in layers):
         sc.posterior = predictive_grid(lap, xs, ys, moments) if predictive else posterior_grid(model, xs, ys)
         if "heatmap" in layers:
             sc.image = posterior_image(sc.posterior, colors, background, strength)
-        if "decision" in layers:
+        if "decision" in layers and loss is not None:
+            sc.decision, sc.reject = loss_regions(sc.posterior, loss, theta, bounds, colors, background, reject,
+                                                  strength)
+            sc.reject_color = tuple(reject)
+        elif "decision" in layers:
             sc.decision = decision_image(sc.posterior, colors, 0.0, background, reject, strength)
             sc.reject, sc.reject_color = reject_region(sc.posterior, bounds, theta), tuple(reject)
         if getattr(model, "ovr_", False):
@@ -645,13 +671,99 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
         sc.shade = variance_shade(lap, xs, ys, moments)
     if lap is not None and "samples" in layers:
         sc.samples = sample_boundaries(model, bounds, *samples)
-    if "boundaries" in layers:
+    if "boundaries" in layers and loss is not None:
+        sc.boundaries = loss_boundaries(model, loss, bounds, sc.posterior, draft=draft, predictive=predictive)
+    elif "boundaries" in layers:
         sc.boundaries = boundaries(model, bounds, draft=draft)
     if "ellipses" in layers:
         sc.ellipses = ellipses(model, radii)
     if "density" in layers:
         sc.density = density_contours(model)
     return sc
+
+
+# --- decisions with a loss matrix (Bishop 1.5.2) ----------------------------------------------
+
+def _is_zero_one(L) -> bool:
+    """The 0-1 loss decides by the largest posterior: nothing to change."""
+    L = np.asarray(L, dtype=float)
+    return L.shape[0] < 2 or np.array_equal(L, 1.0 - np.eye(len(L)))
+
+
+def loss_weights(L) -> np.ndarray | None:
+    """c (K,) with argmin_j sum_k L_kj p_k = argmax_j c_j p_j for every posterior p, or None: when each row's
+    losses off the diagonal are equal, c_k = L_kj - L_kk (j != k) > 0. Then
+    sum_k L_kj p_k = sum_k L_kk p_k + sum_k c_k p_k - c_j p_j. Every 2 x 2 loss with L_01 > L_00 and
+    L_10 > L_11 is one: the decision is then the posterior's with priors weighted by c."""
+    L = np.asarray(L, dtype=float)
+    K = len(L)
+    c = np.empty(K)
+    for k in range(K):
+        off = np.delete(L[k], k)
+        if not np.all(off == off[0]):
+            return None
+        c[k] = off[0] - L[k, k]
+    return c if np.all(c > 0) else None
+
+
+def _softmax_of_scores(model) -> bool:
+    """Whether the model's p(C_k|x) is the softmax of its polynomial scores (eq. 4.62): not one-vs-rest's
+    normalised sigmoids, not probit's Phi."""
+    from probviz.models.base import Classifier
+
+    if getattr(model, "ovr_", False) or getattr(model, "name", "") == "probit":
+        return False
+    return type(model).proba_from_scores is Classifier.proba_from_scores or getattr(model, "name", "") == "logistic"
+
+
+class _Shifted:
+    """A model's polynomial scores with ln c_k added to class k's: its boundaries are those of the decision
+    argmax_k c_k p(C_k|x), lines and conics as the model's own."""
+
+    def __init__(self, model, c):
+        poly = model.scores_
+        coefs = np.array(poly.coefs, dtype=float)
+        coefs[:, 0, 0] += np.log(c)
+        self.scores_ = type(poly)(poly.center, poly.scale, coefs)
+
+
+def loss_boundaries(model, L, bounds: Bounds, posterior=None, draft: bool = False,
+                    predictive: bool = False) -> list[Boundary]:
+    """The boundaries of the decision argmin_j sum_k L_kj p(C_k|x) (eq. 1.81): exact -- as the model's own --
+    where it is the argmax of c_k p(C_k|x) (:func:`loss_weights`) of a model whose posterior is the softmax
+    of its scores; otherwise each choice's region outlined on the ``posterior`` grid (pixel centres, the
+    view's edges extended), within a small fraction of a pixel where the boundary is smooth."""
+    c = loss_weights(L)
+    if c is not None and not predictive and _softmax_of_scores(model):
+        return boundaries(_Shifted(model, c), bounds, draft=draft)
+    if posterior is None:
+        return []
+    R, C, K = posterior.shape
+    xs, ys = grid_axes(bounds, C, R)
+    risk = np.tensordot(posterior.astype(np.float64), np.asarray(L, float), axes=([2], [0]))  # (R, C, K)
+    S = -np.pad(np.moveaxis(risk, 2, 0), ((0, 0), (1, 1), (1, 1)), mode="edge")
+    return _outlines(S, np.r_[bounds[0], xs, bounds[1]], np.r_[bounds[2], ys, bounds[3]])
+
+
+def loss_regions(P, L, theta: float, bounds: Bounds, colors, background=(255, 255, 255), reject=(170, 170, 170),
+                 strength: float = 0.45):
+    """The decision image of argmin_j sum_k L_kj p(C_k|x) (eq. 1.81), RGBA uint8, and the reject rings where
+    the smallest expected loss exceeds lambda = 1 - theta (theta > 0; with the 0-1 loss exactly theta's
+    rule max_k p(C_k|x) < theta)."""
+    R, C, K = P.shape
+    risk = np.tensordot(P.astype(np.float64), np.asarray(L, float), axes=([2], [0]))
+    choice = np.argmin(risk, axis=2)
+    cols = rgb_array(colors)[:K]
+    bg = np.asarray(background[:3], dtype=np.float32)
+    out = np.empty((R, C, 4), dtype=np.uint8)
+    out[..., :3] = np.clip(bg + strength * (cols - bg) + 0.5, 0, 255)[choice]
+    out[..., 3] = 255
+    rings = []
+    if theta > 0:
+        least = risk.min(axis=2)
+        out[least > 1.0 - theta, :3] = reject
+        rings = _below(-least, bounds, -float(least.max()) - 1.0, -(1.0 - theta))
+    return out, rings
 
 
 def _discriminant_scene(sc, model, bounds, colors, shape, layers, background, strength) -> Scene:
@@ -740,9 +852,10 @@ class Section:
     link: tuple | None = None  # (label, (n,) values): the other link's approximation to p(C_2|x) (eq. 4.154's lambda)
 
 
-def cross_section(model, a, b, n: int = 512, theta: float = 0.0, truth=None) -> Section:
+def cross_section(model, a, b, n: int = 512, theta: float = 0.0, truth=None, loss=None) -> Section:
     """Sample the model (and the ``truth``'s posterior, its classes those of the model's ``classes_``)
-    at n points from a to b (a != b)."""
+    at n points from a to b (a != b). With a ``loss`` matrix (over the model's classes) the decision is
+    argmin_j sum_k L_kj p(C_k|x) and theta's reject option the rejection cost 1 - theta (as the scene's)."""
     a, b = np.asarray(a, float), np.asarray(b, float)
     length = float(np.hypot(*(b - a)))
     if not length > 0:
@@ -750,11 +863,18 @@ def cross_section(model, a, b, n: int = 512, theta: float = 0.0, truth=None) -> 
     t = np.linspace(0.0, length, n)
     X = a + np.outer(t / length, b - a)
     posterior = joint = None
+    low = None
     if getattr(model, "probabilistic", True):
         posterior = model.predict_proba(X)
-        decision = np.argmax(posterior, axis=1)
-        if theta > 0:
-            decision = np.where(posterior.max(axis=1) < theta, -1, decision)
+        if loss is not None and not _is_zero_one(loss):
+            risk = posterior @ np.asarray(loss, dtype=float)
+            decision = np.argmin(risk, axis=1)
+            low = risk.min(axis=1) > 1.0 - theta if theta > 0 else None
+        else:
+            decision = np.argmax(posterior, axis=1)
+            low = posterior.max(axis=1) < theta if theta > 0 else None
+        if low is not None:
+            decision = np.where(low, -1, decision)
         if getattr(model, "generative", False):
             joint = np.exp(model.log_joint(X))
     else:
@@ -762,8 +882,7 @@ def cross_section(model, a, b, n: int = 512, theta: float = 0.0, truth=None) -> 
     flips = np.flatnonzero(decision[1:] != decision[:-1])
     changes = 0.5 * (t[flips] + t[flips + 1])
     reject = []
-    if posterior is not None and theta > 0:
-        low = posterior.max(axis=1) < theta
+    if low is not None:
         edges = np.flatnonzero(np.diff(np.r_[0, low.astype(int), 0]))
         reject = [(float(t[i]), float(t[min(j, n) - 1])) for i, j in zip(edges[::2], edges[1::2])]
     true_posterior = None

@@ -21,10 +21,9 @@ import numpy as np
 
 from probviz.data.dataset import Dataset
 from probviz.data.session import Session
-from probviz.layers import DEFAULT_LAYERS, LAYERS
+from probviz.layers import DEFAULT_LAYERS, LAYERS, SAMPLES, SAMPLES_SEED
 from probviz.models.training import TRAINABLE, TrainingSpec
 from probviz.pipeline import FrameRequest, ModelSpec, held_out_mask, model_spec
-from probviz.scene import SAMPLES, SAMPLES_SEED
 
 
 @dataclass(frozen=True)
@@ -51,6 +50,7 @@ class Snapshot:
     training: TrainingSpec = TrainingSpec()
     samples: tuple = (SAMPLES, SAMPLES_SEED)  # the Bayesian view's boundary cloud: (count, seed)
     weight_probe: tuple | None = None  # (w1, w2): a point of weight space whose boundary is drawn (not saved)
+    loss: tuple | None = None  # a loss matrix over the dataset's classes, rows the truth (None: the 0-1 loss)
 
     def spec(self, name: str | None = None) -> ModelSpec:
         """Model ``name`` (the shown model by default) with this snapshot's parameters and priors."""
@@ -79,7 +79,8 @@ class Snapshot:
         """The session file's contents: a snapshot saved is the same snapshot opened."""
         return Session(self.dataset, self.model, {k: dict(v) for k, v in self.params.items()},
                        sorted(self.layers), view if view is not None else self.view, self.priors, self.theta,
-                       self.compare, self.split, self.section, replace(self.training, run=0))
+                       self.compare, self.split, self.section, replace(self.training, run=0), loss=self.loss,
+                       samples=tuple(self.samples))
 
 
 def from_session(session: Session) -> Snapshot:
@@ -87,7 +88,8 @@ def from_session(session: Session) -> Snapshot:
     return Snapshot(
         session.dataset, session.model, {k: dict(v) for k, v in session.params.items()}, session.priors,
         frozenset(v for v in session.layers if v in LAYERS) or DEFAULT_LAYERS, session.theta, session.view,
-        session.compare, session.split, session.section, session.training)
+        session.compare, session.split, session.section, session.training, samples=tuple(session.samples),
+        loss=session.loss)
 
 
 def frame_request(snap: Snapshot, bounds, shape=(256, 256), background=(255, 255, 255), reject=(170, 170, 170),
@@ -106,7 +108,7 @@ def frame_request(snap: Snapshot, bounds, shape=(256, 256), background=(255, 255
         data.X, data.labels, tuple(data.class_names), tuple(data.colors), specs,
         tuple(float(v) for v in bounds), tuple(shape), frozenset(snap.layers) or DEFAULT_LAYERS, snap.theta,
         data.probe, tuple(background), tuple(reject), generation, revision, snap.truth, snap.section,
-        snap.held_out(), training, errors, draft, tuple(snap.samples), weights, snap.weight_probe)
+        snap.held_out(), training, errors, draft, tuple(snap.samples), weights, snap.weight_probe, snap.loss)
 
 
 def with_model(snap: Snapshot, name: str | None = None, params: dict | None = None) -> Snapshot:

@@ -13,7 +13,8 @@ from probviz.models import PROBABILISTIC_NAMES as MODEL_NAMES, create
 
 BOUNDS = (-4.0, 5.0, -4.0, 7.0)
 VARIANTS = [(n, {}) for n in MODEL_NAMES] + [
-    ("logistic", {"basis": "quadratic"}), ("softmax", {"basis": "cubic"}), ("softmax", {"basis": "quadratic"})]
+    ("logistic", {"basis": "quadratic"}), ("softmax", {"basis": "cubic"}), ("softmax", {"basis": "quadratic"}),
+    ("tied", {"groups": "a,c"})]
 
 
 def finite(xy):

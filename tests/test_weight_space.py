@@ -176,3 +176,19 @@ def test_the_legend_names_the_bayesian_view_s_lines_and_veil_only_when_drawn():
     bare = FrameRequest(FRUITY, T, ("a", "b"), ("#E69F00", "#0072B2"), (spec,),
                         layers=frozenset({"heatmap", "points"}), **base)
     assert not {kind for _, kind in legend_key(bare.specs, compute(bare), bare)} & {"sample", "veil", "dotted"}
+
+
+def test_the_boundary_cloud_is_kept_for_the_same_fit_and_redrawn_for_another():
+    from probviz import scene
+
+    m = _fit(FRUITY, T)
+    bounds = (-2.0, 4.0, -2.0, 4.0)
+    five = scene.sample_boundaries(m, bounds, 5, 0)
+    assert scene.sample_boundaries(m, bounds, 5, 0) is five  # a redraw: the same lines
+    assert len(scene.sample_boundaries(m, bounds, 7, 0)) == 7 and len(five) == 5
+    other_seed = scene.sample_boundaries(m, bounds, 5, 1)
+    assert not np.allclose(other_seed[0], five[0])
+    moved = _fit(FRUITY + [0.5, 0.0], T)  # another fit: its own cloud, shifted with the points
+    np.testing.assert_allclose(np.vstack(scene.sample_boundaries(moved, bounds, 5, 0))[:, 1],
+                               np.vstack(scene.sample_boundaries(_fit(FRUITY + [0.5, 0.0], T), bounds, 5, 0))[:, 1])
+    assert not np.allclose(scene.sample_boundaries(moved, bounds, 5, 0)[0], five[0])

@@ -52,6 +52,28 @@ def export_figure(source: Snapshot | Session, path: str, width: int = 1200, heig
     (a ModelSpec) its compared model and ``section`` its line; ``fits`` (a trainer's step, see
     :func:`probviz.stepping.training_fit`) replace the fit, ``model_label`` the legend's title."""
     ext = _check(path, width, height, dpi)
+    frame, draw = figure_painter(source, width, height, bounds, layers, title, legend, transparent, style, spec,
+                                 fits, model_label, compare, section)
+
+    def paint(device):
+        painter = QPainter(device)
+        try:
+            if ext == ".pdf":  # Qt rounds the page to whole points: fill it exactly (a scale within 0.3%)
+                painter.scale(device.width() / width, device.height() / height)
+            draw(painter)
+        finally:
+            painter.end()
+
+    atomic_write(path, lambda tmp: _render(ext, tmp, width, height, dpi or SCREEN_DPI, transparent, paint), ext)
+    return frame
+
+
+def figure_painter(source: Snapshot | Session, width: int = 1200, height: int = 900, bounds=None, layers=None,
+                   title: str | None = None, legend: bool = True, transparent: bool = False,
+                   style: Style | None = None, spec=None, fits=None, model_label=None, compare=None, section=None):
+    """(the Frame, a function of a QPainter that draws the figure in its own pixels, 0..width by
+    0..height): what :func:`export_figure` writes into a file, for a page that holds more (a lesson
+    deck's handout). The arguments are :func:`export_figure`'s."""
     style = style or Style()
     snap = source if isinstance(source, Snapshot) else from_session(source)
     if layers is not None:
@@ -76,18 +98,20 @@ def export_figure(source: Snapshot | Session, path: str, width: int = 1200, heig
                for i, (n, c, k) in enumerate(zip(data.class_names, data.colors, data.counts())) if k > 0]
     legend_spec = (model_label or shown_label(frame), entries, legend_key(specs, frame, request)) if legend else None
 
-    def paint(device):
-        painter = QPainter(device)
-        try:
-            if ext == ".pdf":  # Qt rounds the page to whole points: fill it exactly (a scale within 0.3%)
-                painter.scale(device.width() / width, device.height() / height)
-            paint_figure(painter, lay, frame, (data.X, data.labels, data.colors), style, data.axis_names,
-                         title or "", legend_spec, transparent)
-        finally:
-            painter.end()
+    def draw(painter):
+        paint_figure(painter, lay, frame, (data.X, data.labels, data.colors), style, data.axis_names,
+                     title or "", legend_spec, transparent)
 
-    atomic_write(path, lambda tmp: _render(ext, tmp, width, height, dpi or SCREEN_DPI, transparent, paint), ext)
-    return frame
+    return frame, draw
+
+
+def shown_step(first):
+    """The legend's title when a session's own training run shows a step ("Logistic regression, Newton /
+    IRLS, step 2"), from the frame ``first`` that fitted (or trained) it; None otherwise. A figure drawn
+    from ``first``'s fits is built without the run, so its legend would name only the model."""
+    if first.training is None or first.request.training is None or not first.request.training.shown:
+        return None
+    return shown_label(first)
 
 
 def _check(path, width, height, dpi) -> str:

@@ -10,11 +10,16 @@ from probviz.data.dataset import Dataset
 from probviz.models.truth import Truth
 
 EXAMPLES: dict[str, tuple[str, Callable[[], Dataset]]] = {}
+#: Parameters an example sets for a model (the model it opens with is still the default): choosing that
+#: model finds them, e.g. the tied example's groups
+EXAMPLE_PARAMS: dict[str, dict[str, dict]] = {}
 
 
-def example(name: str, lesson: str):
+def example(name: str, lesson: str, params: dict[str, dict] | None = None):
     def register(fn):
         EXAMPLES[name] = (lesson, fn)
+        if params:
+            EXAMPLE_PARAMS[name] = params
         return fn
     return register
 
@@ -28,11 +33,13 @@ def load(name: str) -> Dataset:
 
 def session(name: str):
     """The example as its author meant it to open: its data, probe and view, with the model, parameters
-    and layers of a fresh start (LDA, the registry's defaults, the default layers)."""
+    and layers of a fresh start (LDA, the registry's defaults, the default layers) but for the parameters
+    the example sets for a model it is about (``EXAMPLE_PARAMS``)."""
     from probviz.data.session import Session
 
     data = load(name)
-    return Session(data, view=data.view)
+    params = {model: dict(values) for model, values in EXAMPLE_PARAMS.get(name, {}).items()}
+    return Session(data, params=params, view=data.view)
 
 
 @example("fruit", "Apple or peach? Two fruit drawn from Gaussians with one shared covariance, 70% apples: "
@@ -65,6 +72,20 @@ def shared_vs_own() -> Dataset:
     return Dataset(np.vstack(parts), np.repeat([0, 1, 2], 80), ["red", "green", "blue"],
                    colors=["#D55E00", "#009E73", "#0072B2"], name="shared-vs-own-covariance",
                    description=EXAMPLES["shared-vs-own-covariance"][0],
+                   truth=Truth.make([1, 1, 1], [m for m, _ in classes], [c for _, c in classes]))
+
+
+@example("tied", "Red and green share a covariance, blue has its own (Bishop figure 4.11): choose Tied covariances "
+                 "(red and green are grouped) for a line between red and green and curves between the other pairs; "
+                 "LDA and QDA are its two ends.", params={"tied": {"groups": "red,green"}})
+def tied() -> Dataset:
+    rng = np.random.default_rng(12)
+    shared = np.array([[0.45, 0.3], [0.3, 0.55]])
+    own = np.array([[1.6, 0.0], [0.0, 0.2]])
+    classes = (([-1.6, 1.0], shared), ([1.4, 1.6], shared), ([0.0, -1.5], own))
+    parts = [rng.multivariate_normal(m, c, 100) for m, c in classes]
+    return Dataset(np.vstack(parts), np.repeat([0, 1, 2], 100), ["red", "green", "blue"],
+                   colors=["#D55E00", "#009E73", "#0072B2"], name="tied", description=EXAMPLES["tied"][0],
                    truth=Truth.make([1, 1, 1], [m for m, _ in classes], [c for _, c in classes]))
 
 

@@ -50,6 +50,11 @@ def load_session(spec: str, x=None, y=None, label=None):
 
     if spec == "-":
         return read_stdin()
+    from probviz.data.deck import deck_name, is_deck
+
+    if is_deck(spec):
+        raise DataError(f"{deck_name(spec)} is a lesson deck, not data or a session: probviz export {spec} --slide N "
+                        "draws one of its slides (probviz deck lists them)")
     if spec.lower().endswith(".probviz") and not spec.startswith("example:"):
         return read_session(spec)
     if spec.startswith("example:"):

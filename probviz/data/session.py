@@ -17,7 +17,7 @@ import numpy as np
 from probviz.data.atomic import atomic_write_text
 from probviz.data.dataset import Dataset
 from probviz.data.files import MAX_ABS, MAX_CLASSES, DataError, check_name, decode_text, read_bytes
-from probviz.layers import LAYERS, THETA_MAX
+from probviz.layers import LAYERS, MAX_SAMPLES, SAMPLES, SAMPLES_SEED, THETA_MAX
 from probviz.models.registry import REGISTRY
 from probviz.models.training import MAX_STEPS, OPTIMIZERS, START_LABELS, TrainingSpec
 
@@ -53,7 +53,12 @@ class Session:
     section: tuple | None = None
     training: TrainingSpec = TrainingSpec()
     source: str | None = None
+    loss: tuple | None = None  # a K x K loss matrix, rows the true class (Bishop 1.5.2); None: the 0-1 loss
+    samples: tuple = (SAMPLES, SAMPLES_SEED)  # the Bayesian view's boundaries drawn from q(w): (count, seed)
 
+
+#: The largest loss a loss matrix may hold (a finite scale: expected losses are sums of K of them)
+MAX_LOSS = 1e12
 
 #: The largest held-out fraction (the Lab's field goes this far: some points must be left to fit).
 MAX_HELD_OUT = 0.9
@@ -76,6 +81,13 @@ def split_problem(split) -> str | None:
 
 
 def to_json(s: Session) -> str:
+    """The session file's text: :func:`session_to_obj` as JSON."""
+    return json.dumps(session_to_obj(s), indent=1, allow_nan=False)
+
+
+def session_to_obj(s: Session) -> dict:
+    """The session file's JSON object (plain lists, numbers and strings), without writing a file: a
+    lesson deck holds one per slide."""
     d = s.dataset
     doc = {
         "format": FORMAT,
@@ -94,7 +106,7 @@ def to_json(s: Session) -> str:
     }
     if d.truth is not None:
         doc["truth"] = d.truth.to_json()
-    return json.dumps(doc, indent=1, allow_nan=False)
+    return doc
 
 
 def _extra(s: Session) -> dict:
@@ -112,6 +124,10 @@ def _extra(s: Session) -> dict:
                              "shown": t.shown}
     if s.source is not None:
         extra["source"] = s.source
+    if s.loss is not None:
+        extra["loss"] = [list(row) for row in s.loss]
+    if tuple(s.samples) != (SAMPLES, SAMPLES_SEED):
+        extra["samples"] = list(s.samples)
     return extra
 
 
@@ -161,6 +177,12 @@ def from_json(text: str, name: str = "session") -> Session:
         raise DataError(f"{name}: not a valid probviz session (nested too deeply)") from None
     except ValueError:  # Python refuses integers of more than 4300 digits (sys.get_int_max_str_digits)
         raise DataError(f"{name}: not a valid probviz session (a number with thousands of digits)") from None
+    return session_from_obj(doc, name)
+
+
+def session_from_obj(doc, name: str = "session") -> Session:
+    """A session from a session file's parsed JSON object (see :func:`from_json`), checked field by field;
+    ``name`` begins every message (a file's name, or a deck's file and slide)."""
     _need(not _deeper_than(doc, MAX_DEPTH), name, "nested too deeply")
     _need(isinstance(doc, dict) and doc.get("format") == FORMAT, name, "no probviz-session header")
     version = doc.get("version")
@@ -257,7 +279,24 @@ def _options(extra: dict, n_classes: int, name: str) -> dict:
     source = extra.get("source")
     if isinstance(source, str):
         options["source"] = source
+    if extra.get("loss") is not None:
+        options["loss"] = _loss(extra["loss"], n_classes, name)
+    samples = extra.get("samples")
+    if isinstance(samples, list) and len(samples) == 2 and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in samples) and 0 <= samples[0] <= MAX_SAMPLES \
+            and 0 <= samples[1] < 2 ** 63:
+        options["samples"] = (samples[0], samples[1])  # unusable values open as the default, as a later option
     return options
+
+
+def _loss(value, n_classes: int, name: str) -> tuple:
+    """A saved loss matrix: n_classes rows of n_classes finite, non-negative numbers (refused otherwise)."""
+    _need(isinstance(value, list) and len(value) == n_classes and all(
+        isinstance(row, list) and len(row) == n_classes and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v <= MAX_LOSS
+            for v in row) for row in value), name,
+        f"loss must be {n_classes} rows of {n_classes} numbers from 0 to {MAX_LOSS:g}, one row per true class")
+    return tuple(tuple(float(v) for v in row) for row in value)
 
 
 def _section(value) -> tuple | None:

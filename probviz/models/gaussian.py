@@ -1,9 +1,11 @@
-"""Gaussian class-conditional models: LDA (shared covariance), QDA (own covariances), naive Bayes.
+"""Gaussian class-conditional models: LDA (shared covariance), QDA (own covariances), covariances
+tied within groups of classes, naive Bayes.
 
-All three are fitted by maximum likelihood from per-class sufficient statistics
+All are fitted by maximum likelihood from per-class sufficient statistics
 (count, mean, scatter), as in Bishop (2006) eqs. 4.73-4.80:
-pi_k = N_k / N, mu_k = class mean, S_k = scatter_k / N_k, and for LDA
-Sigma = sum_k (N_k / N) S_k.
+pi_k = N_k / N, mu_k = class mean, S_k = scatter_k / N_k. A covariance shared by a group g
+of classes is pooled over it, Sigma_g = sum_{k in g} scatter_k / N_g (for LDA one group of all:
+Sigma = sum_k (N_k / N) S_k); QDA has a group per class.
 """
 
 from __future__ import annotations
@@ -171,10 +173,14 @@ class GaussianClassifier(Classifier):
         self.stats_ = stats
         self.means_ = stats.means
         self.priors_ = self._priors(stats.counts)
+        self.group_of_ = self._class_groups(K)
         mu, sd, spread, typical = stats.frame()
         self.covariances_ = self._covariances(stats, spread, typical)
-        self.precisions_ = np.linalg.inv(self.covariances_)
-        self.log_dets_ = np.linalg.slogdet(self.covariances_)[1]
+        # one inverse per group, given to each of its classes: their quadratic terms are then equal and
+        # cancel exactly in s_k - s_j, so a boundary within a group is exactly a line
+        first = self._group_leaders()
+        self.precisions_ = np.linalg.inv(self.covariances_[first])[self.group_of_]
+        self.log_dets_ = np.linalg.slogdet(self.covariances_[first])[1][self.group_of_]
         # a spread of a few ulps of the offset is rounding (a constant column), anything more is data
         scale = np.where(sd > 8 * _EPS * typical, sd, max(typical, 1.0))
         self.scores_ = self._score_poly(mu, scale)
@@ -192,8 +198,24 @@ class GaussianClassifier(Classifier):
             raise ValueError("priors must be positive")
         return p / p.sum()
 
+    def _class_groups(self, K: int) -> np.ndarray:
+        """The group of each class, (K,) in 0..G-1 numbered by their first class: classes of a group
+        share one covariance. Here every class has its own (QDA, naive Bayes)."""
+        return np.arange(K)
+
+    def _group_leaders(self) -> np.ndarray:
+        """The first class of each group, in group order."""
+        return np.unique(self.group_of_, return_index=True)[1]
+
     def _raw_covariances(self, stats: ClassStats) -> np.ndarray:
-        return stats.scatters / stats.counts[:, None, None]
+        """The ML covariance of each class: its group's scatter pooled, sum_{k in g} scatter_k / N_g."""
+        g = self.group_of_
+        G = int(g.max()) + 1
+        if G == len(g):  # every class alone: S_k = scatter_k / N_k
+            return stats.scatters / stats.counts[:, None, None]
+        scatter = np.zeros((G, 2, 2))
+        np.add.at(scatter, g, stats.scatters)
+        return (scatter / np.bincount(g, stats.counts, minlength=G)[:, None, None])[g]
 
     def _after_fit(self):
         """Derived attributes of a subclass (LDA's linear discriminant)."""
@@ -210,11 +232,19 @@ class GaussianClassifier(Classifier):
                                  "for float64 to hold its square (below 1e-154): the covariances cannot be "
                                  "estimated and are a regularized guess; rescale the data")
             return cov
-        for k in np.flatnonzero(low):
+        first = np.zeros(len(low), dtype=bool)
+        first[self._group_leaders()] = True
+        for k in np.flatnonzero(low & first):  # one notice per shared matrix
             self.notices_.append(self._singular_notice(k, stats))
         return cov
 
     def _singular_notice(self, k: int, stats: ClassStats) -> str:
+        members = np.flatnonzero(self.group_of_ == self.group_of_[k])
+        if len(members) == len(self.group_of_) > 1:
+            return "shared covariance is singular (too few or collinear points): regularized"
+        if len(members) > 1:
+            names = ", ".join(self.class_names_[m] for m in members)
+            return f"covariance shared by {names} is singular (too few or collinear points): regularized"
         name = self.class_names_[k]
         why = "has a single point" if stats.counts[k] == 1 else "is degenerate (points collinear or coincident)"
         return f"covariance of class {name} {why}: regularized"
@@ -285,6 +315,15 @@ class GaussianClassifier(Classifier):
         return K * M * (M + 1) // 2
 
 
+def _linear_part(poly: Poly2D) -> Poly2D:
+    """Scores without their quadratic terms, for classes that all share one covariance: the term
+    -1/2 x^T Sigma^-1 x is common to all of them and cancels in the softmax (Bishop 4.2.1), so
+    dropping it leaves exact linear scores."""
+    coefs = poly.coefs.copy()
+    coefs[:, 2, 0] = coefs[:, 0, 2] = coefs[:, 1, 1] = 0.0
+    return Poly2D(poly.center, poly.scale, coefs[:, :2, :2])
+
+
 class QDA(GaussianClassifier):
     """Quadratic discriminant analysis: each class its own full covariance (ML, divided by N_k)."""
 
@@ -317,17 +356,11 @@ class LDA(GaussianClassifier):
     name = "lda"
     label = "LDA (shared covariance)"
 
-    def _raw_covariances(self, stats):
-        pooled = stats.scatters.sum(axis=0) / stats.counts.sum()  # = sum_k (N_k/N) S_k, Bishop eqs. 4.78-4.80
-        return np.broadcast_to(pooled, stats.scatters.shape).copy()
+    def _class_groups(self, K):
+        return np.zeros(K, dtype=np.intp)  # one group: Sigma = sum_k (N_k/N) S_k, Bishop eqs. 4.78-4.80
 
     def _singular_notice(self, k, stats):
         return "shared covariance is singular (too few or collinear points): regularized"
-
-    def _covariances(self, stats, spread, typical):
-        cov = super()._covariances(stats, spread, typical)
-        self.notices_[:] = list(dict.fromkeys(self.notices_))  # one notice for the shared matrix
-        return cov
 
     def _after_fit(self):
         self.covariance_ = self.covariances_[0]
@@ -336,13 +369,103 @@ class LDA(GaussianClassifier):
         self.intercept_ = -0.5 * np.einsum("ki,ki->k", self.coef_, self.means_) + np.log(self.priors_)
 
     def _score_poly(self, center, scale):
-        # The quadratic term -1/2 x^T Sigma^-1 x is common to all classes and cancels in
-        # the softmax (Bishop 4.2.1): dropping it leaves exact linear scores.
-        poly = super()._score_poly(center, scale)
-        coefs = poly.coefs.copy()
-        coefs[:, 2, 0] = coefs[:, 0, 2] = coefs[:, 1, 1] = 0.0
-        return Poly2D(center, scale, coefs[:, :2, :2])
+        return _linear_part(super()._score_poly(center, scale))
 
     @classmethod
     def _n_cov_parameters(cls, K, M):
         return M * (M + 1) // 2
+
+
+#: The longest groups text taken (ten classes of 200-character names fit easily)
+MAX_GROUPS_TEXT = 4000
+
+
+def parse_groups(text: str) -> list[list[str]]:
+    """Groups of class names from ``"a,b;c"``: groups separated by ';', names by ','; spaces around a
+    name are dropped, and so are empty names and groups. A ValueError names a class given twice."""
+    if not isinstance(text, str):
+        raise ValueError(f"groups must be text such as 'a,b;c', got {type(text).__name__}")
+    if len(text) > MAX_GROUPS_TEXT:
+        raise ValueError(f"groups is {len(text)} characters long; at most {MAX_GROUPS_TEXT}")
+    groups = [[n.strip() for n in part.split(",") if n.strip()] for part in text.split(";")]
+    groups = [g for g in groups if g]
+    seen: dict[str, int] = {}
+    for name in (n for g in groups for n in g):
+        seen[name] = seen.get(name, 0) + 1
+    twice = [n for n, c in seen.items() if c > 1]
+    if twice:
+        raise ValueError(f"groups name {_quoted(twice)} more than once; put each class in one group")
+    return groups
+
+
+def _quoted(names) -> str:
+    return ", ".join(repr(n) for n in names)
+
+
+def class_groups(text: str, names: list[str], known=None) -> np.ndarray:
+    """The group of each class named ``names`` (K,), numbered 0..G-1 by each group's first class; a class
+    the text does not name is a group of its own. ``known``: every class name there is (the document's,
+    with classes that have no points yet); a name outside it is an error that names it."""
+    groups = parse_groups(text)
+    everyone = list(names) + [n for n in (known or ()) if n not in names]
+    unknown = [n for g in groups for n in g if n not in everyone]
+    if unknown:
+        raise ValueError(f"groups name no class {_quoted(unknown)} (the classes are {', '.join(everyone)})")
+    leader = np.arange(len(names))
+    for g in groups:  # a class without points is in no fit; a name two classes share takes both
+        members = [k for k, n in enumerate(names) if n in g]
+        if members:
+            leader[members] = min(members)
+    return np.unique(leader, return_inverse=True)[1].ravel()
+
+
+class TiedCovariance(GaussianClassifier):
+    """Covariances tied within groups of classes: the classes of a group share one covariance, pooled over
+    the group by maximum likelihood, Sigma_g = (1/N_g) sum_{k in g} sum_{n in C_k} (x_n - mu_k)(x_n - mu_k)^T.
+    One group of all the classes is LDA, a group per class QDA; boundaries are lines between classes of a
+    group (their quadratic terms cancel, Bishop 4.2.1) and conics between groups.
+
+    Parameters
+    ----------
+    groups : str
+        The groups by class name, ``"a,b;c"`` (groups separated by ';', classes by ','); a class not
+        named is a group of its own.
+
+    Extra attributes: ``group_of_`` (K,), ``groups_`` (the class names of each group, G lists, numbered
+    by their first class) and ``group_covariances_`` (G, 2, 2).
+    """
+
+    name = "tied"
+    label = "Tied covariances (shared within groups)"
+
+    def __init__(self, *, priors=None, reg_covar: float = 0.0, groups: str = ""):
+        super().__init__(priors=priors, reg_covar=reg_covar)
+        self.groups = groups
+
+    def fit(self, X, y, *, init=None, names=None) -> "TiedCovariance":
+        # every class the document has, those without points too: naming one of them is no mistake
+        self.known_names_ = None if names is None else [str(n) for n in (
+            names.values() if isinstance(names, dict) else names)]
+        return super().fit(X, y, init=init, names=names)
+
+    def fit_moved(self, previous, codes, old, new):
+        self.known_names_ = getattr(previous, "known_names_", None)
+        return super().fit_moved(previous, codes, old, new)
+
+    def _class_groups(self, K):
+        return class_groups(self.groups, self.class_names_, getattr(self, "known_names_", None))
+
+    def _after_fit(self):
+        first = self._group_leaders()
+        self.group_covariances_ = self.covariances_[first]
+        self.groups_ = [[self.class_names_[k] for k in np.flatnonzero(self.group_of_ == g)]
+                        for g in range(len(first))]
+
+    def _score_poly(self, center, scale):
+        poly = super()._score_poly(center, scale)
+        return _linear_part(poly) if not self.group_of_.any() else poly  # one group: LDA's linear scores
+
+    def n_parameters(self) -> int:
+        """(K - 1) priors + K M means + M (M + 1) / 2 per group's covariance."""
+        K, M = len(self.classes_), 2
+        return (K - 1) + K * M + len(self.groups_) * M * (M + 1) // 2

@@ -29,10 +29,11 @@ def training_set(truth: Truth, size: int, seed: int):
     return truth.sample_counts(class_counts(truth, size), seed=int(np.random.SeedSequence([seed, size]).generate_state(1)[0]))
 
 
-def learning_curve(truth: Truth, models, sizes, seeds: int = 20, progress=None) -> dict:
+def learning_curve(truth: Truth, models, sizes, seeds: int = 20, progress=None, names=None) -> dict:
     """``models``: (name, params) pairs. Returns {"sizes", "seeds", "bayes_error", "models": {label:
     {"name", "mean", "sd", "errors" (sizes x seeds, NaN where the fit failed)}}}. ``progress(done, total)``
-    is called after each training set; when it returns False the computation stops (None is returned)."""
+    is called after each training set; when it returns False the computation stops (None is returned).
+    ``names``: the classes' names (parameters may name classes: the tied model's groups)."""
     sizes = [int(n) for n in sizes]
     if not sizes or any(not 1 <= n <= MAX_SIZE for n in sizes):
         raise ValueError(f"sizes must be whole numbers from 1 to {MAX_SIZE:,}")
@@ -53,7 +54,7 @@ def learning_curve(truth: Truth, models, sizes, seeds: int = 20, progress=None) 
             X, y = training_set(truth, n, s)
             for label, (name, params) in zip(labels, models):
                 try:
-                    m = info(name).cls(**{**info(name).defaults(), **params}).fit(X, y)
+                    m = info(name).cls(**{**info(name).defaults(), **params}).fit(X, y, names=names)
                 except ValueError:
                     continue
                 errors[label][i, s] = error_rate(truth, m, m.classes_)

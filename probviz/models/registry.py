@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 
 from probviz.models.discriminant import SCHEMES, Fisher, LeastSquares, Perceptron
-from probviz.models.gaussian import LDA, QDA, GaussianNB
+from probviz.models.gaussian import LDA, QDA, GaussianNB, TiedCovariance, parse_groups
 from probviz.models.logistic import (
     BASES, DEFAULT_ALPHA, DEFAULT_BASIS, DEFAULT_L2, DEFAULT_STANDARDIZE, LogisticRegression, SoftmaxRegression,
 )
@@ -19,7 +19,7 @@ class ParamSpec:
 
     name: str
     label: str
-    kind: str  # "float", "choice", "bool"
+    kind: str  # "float", "choice", "bool", "text"
     default: object
     help: str
     minimum: float | None = None
@@ -27,6 +27,7 @@ class ParamSpec:
     choices: tuple = ()
     log_scale: bool = False
     cli: bool = True  # a flag of its own from the registry (False: the command line spells it itself)
+    validate: object = None  # "text": a function that raises a ValueError saying what is wrong with a text
 
     def check(self, value):
         """``value`` as this parameter takes it, or a ValueError saying what it takes."""
@@ -40,6 +41,12 @@ class ParamSpec:
         if self.kind == "bool":
             if not isinstance(value, bool):
                 raise ValueError(f"{self.name} must be true or false, got {_shown(value)}")
+            return value
+        if self.kind == "text":
+            if not isinstance(value, str):
+                raise ValueError(f"{self.name} must be text, got {_shown(value)}")
+            if self.validate is not None:
+                self.validate(value)
             return value
         if value not in self.choices or not isinstance(value, str):
             raise ValueError(f"{self.name} must be one of {', '.join(self.choices)}, got {_shown(value)}")
@@ -110,6 +117,12 @@ STANDARDIZE = ParamSpec(
     "Fit on features scaled to unit variance, so l2 means the same on any data scale; "
     "weights are reported in the original units.")
 
+GROUPS = ParamSpec(
+    "groups", "Classes sharing a covariance", "text", "",
+    "Groups of classes that share one covariance, by class name: groups separated by ';', classes by ',' "
+    "(red,green;blue). A class not named has its own. All the classes in one group is LDA; none grouped is QDA.",
+    validate=parse_groups)
+
 SCHEME = ParamSpec(
     "scheme", "Multiclass scheme", "choice", "k-class",
     "How K classes are decided from linear discriminants (Bishop 4.1.2): k-class takes the largest y_k; "
@@ -124,6 +137,10 @@ _MODELS = (
     ModelInfo("qda", QDA,
               "Gaussian classes, each with its own covariance: quadratic boundaries (Bishop 4.2.1).",
               (REG_COVAR,)),
+    ModelInfo("tied", TiedCovariance,
+              "Gaussian classes sharing a covariance within groups (pooled by maximum likelihood over each group): "
+              "lines between classes of a group, quadratic curves between groups (Bishop 4.2.1-4.2.2).",
+              (GROUPS, REG_COVAR)),
     ModelInfo("nb", GaussianNB,
               "Features independent given the class: axis-aligned Gaussians (naive Bayes, Bishop 4.2.3).",
               (REG_COVAR,)),

@@ -414,6 +414,30 @@ class Cancelled(Exception):
     """An integral given up because its caller no longer wants it."""
 
 
+def _line_pieces(truth: Truth, a: float, cuts_of, decide):
+    """The line x1 = a cut at ``cuts_of(a)`` into segments: each segment's owner (``decide`` asked inside
+    it; -1 for none), the components' classes and the mass (segments, components) each component puts on
+    each segment, prior and weight included: sums of normal CDF differences, exact."""
+    cls, log_c, m, s = truth._line(a)
+    lo, hi = np.min(m - 12 * s), np.max(m + 12 * s)
+    cuts = cuts_of(a)
+    cuts = cuts[(cuts > lo) & (cuts < hi)]
+    edges = np.r_[-np.inf, cuts, np.inf]
+    ends = np.r_[lo, cuts, hi]  # the segments' owners are asked inside them, at any scale
+    mids = 0.5 * (ends[1:] + ends[:-1])
+    owner = decide(np.column_stack([np.full(len(mids), a), mids]))
+    z0, z1 = (edges[:-1, None] - m) / s, (edges[1:, None] - m) / s  # (segments, components)
+    mass = np.where(z0 > 0, ndtr(-z0) - ndtr(-z1), ndtr(z1) - ndtr(z0))  # no cancellation in a tail
+    return owner, cls, np.exp(log_c) * mass
+
+
+def _breakpoints(truth: Truth) -> tuple[float, float, list]:
+    """The span of x1 to integrate over and the components' means in it (where the integrand peaks)."""
+    lo, hi = truth._span()
+    _, _, mu, _ = truth._flat()
+    return lo, hi, sorted(set(np.clip(mu[:, 0], lo, hi).tolist()))
+
+
 def _integrate_errors(truth: Truth, cuts_of, decide, cancelled=None) -> float:
     """The integral over x1 of, on each line, the mass of every class where ``decide`` names another
     (or none, -1) between consecutive ``cuts_of(a)``."""
@@ -421,21 +445,10 @@ def _integrate_errors(truth: Truth, cuts_of, decide, cancelled=None) -> float:
     def wrong_mass(a: float) -> float:
         if cancelled is not None and cancelled():
             raise Cancelled  # quad passes the integrand's exception on
-        cls, log_c, m, s = truth._line(a)
-        lo, hi = np.min(m - 12 * s), np.max(m + 12 * s)
-        cuts = cuts_of(a)
-        cuts = cuts[(cuts > lo) & (cuts < hi)]
-        edges = np.r_[-np.inf, cuts, np.inf]
-        ends = np.r_[lo, cuts, hi]  # the segments' owners are asked inside them, at any scale
-        mids = 0.5 * (ends[1:] + ends[:-1])
-        owner = decide(np.column_stack([np.full(len(mids), a), mids]))
-        z0, z1 = (edges[:-1, None] - m) / s, (edges[1:, None] - m) / s  # (segments, components)
-        mass = np.where(z0 > 0, ndtr(-z0) - ndtr(-z1), ndtr(z1) - ndtr(z0))  # no cancellation in a tail
-        return float(np.sum((np.exp(log_c) * mass)[cls[None, :] != owner[:, None]]))
+        owner, cls, mass = _line_pieces(truth, a, cuts_of, decide)
+        return float(np.sum(mass[cls[None, :] != owner[:, None]]))
 
-    lo, hi = truth._span()
-    _, _, mu, _ = truth._flat()
-    points = sorted(set(np.clip(mu[:, 0], lo, hi).tolist()))
+    lo, hi, points = _breakpoints(truth)
     # a tolerance the integrand can meet: its cuts move by Brent's 1e-12 and a mixture's grid may
     # miss a sliver, so asking for 1e-10 subdivided to the limit chasing rounding (522 s at 10 x 8)
     from scipy import integrate  # here: it loads scipy.optimize and scipy.linalg (0.5 s at start-up)
@@ -444,6 +457,30 @@ def _integrate_errors(truth: Truth, cuts_of, decide, cancelled=None) -> float:
         warnings.simplefilter("ignore", integrate.IntegrationWarning)
         value, _ = integrate.quad(wrong_mass, lo, hi, points=points, limit=200, epsabs=1e-9, epsrel=1e-7)
     return float(min(max(value, 0.0), 1.0))
+
+
+def integrate_confusion(truth: Truth, cuts_of, decide, cancelled=None) -> np.ndarray:
+    """C[k, j] = the integral of p(x, C_k) over the region where ``decide`` names class j (Bishop 1.5.1),
+    the last column where it names none (-1): (K, K + 1), the same line-by-line integration as the error
+    rates (``cuts_of(a)`` where the decision may change on x1 = a), vector-valued (scipy's quad_vec).
+    The error rate is 1 - trace; sum_kj L_kj C_kj is the expected loss (eq. 1.80)."""
+    K = truth.K
+
+    def masses(a: float) -> np.ndarray:
+        if cancelled is not None and cancelled():
+            raise Cancelled
+        owner, cls, mass = _line_pieces(truth, a, cuts_of, decide)
+        out = np.zeros((K, K + 1))
+        col = np.where(owner >= 0, owner, K)
+        np.add.at(out, (cls[None, :].repeat(len(owner), 0), col[:, None].repeat(len(cls), 1)), mass)
+        return out.ravel()
+
+    lo, hi, points = _breakpoints(truth)
+    from scipy import integrate
+
+    value, _ = integrate.quad_vec(masses, lo, hi, points=points, limit=400, epsabs=1e-9, epsrel=1e-7,
+                                  norm="max")
+    return np.clip(value.reshape(K, K + 1), 0.0, 1.0)
 
 
 def error_rate(truth: Truth, model, class_index=None, cancelled=None) -> float:

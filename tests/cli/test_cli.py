@@ -40,10 +40,10 @@ def test_fit_json_on_the_fruit_example():
 @pytest.mark.parametrize("args,message", [
     (("fit", "nowhere.csv"), "nowhere.csv: no such file"),
     (("fit", "example:nope"), "no example named 'nope'"),
-    (("fit", "example:fruit", "--model", "svm"), "invalid choice: 'svm' (choose from 'lda', 'qda', 'nb', "
+    (("fit", "example:fruit", "--model", "svm"), "invalid choice: 'svm' (choose from 'lda', 'qda', 'tied', 'nb', "
                                                  "'logistic', 'softmax', 'probit', 'leastsquares', 'fisher', 'perceptron')"),
-    (("frobnicate",), "'frobnicate' is neither a command (fit, examples, export, sample, curve, bench, install-desktop, completion, gui) "
-                      "nor an existing file"),
+    (("frobnicate",), "'frobnicate' is neither a command (fit, examples, export, deck, sample, curve, roc, bench, "
+                      "install-desktop, completion, gui) nor an existing file"),
 ])
 def test_errors_are_one_line_without_traceback(args, message):
     r = run(*args)

@@ -59,7 +59,7 @@ REFUSED = {
     "string_standardize.probviz": "string_standardize.probviz: not a valid probviz session (logistic: standardize "
                                   "must be true or false, got 'yes')",
     "unknown_model.probviz": "unknown_model.probviz: not a valid probviz session (unknown model 'svm'; probviz has "
-                             "lda, qda, nb, logistic, softmax, probit, leastsquares, fisher, perceptron)",
+                             "lda, qda, tied, nb, logistic, softmax, probit, leastsquares, fisher, perceptron)",
     "bad_colour.probviz": "bad_colour.probviz: not a valid probviz session (the colour of class 'u' is "
                           "'notacolor', not #RRGGBB)",
     "zero_prior.probviz": "zero_prior.probviz: not a valid probviz session (priors must be 2 positive numbers, "

@@ -194,7 +194,7 @@ def test_every_limit_is_inclusive_and_one_past_it_is_refused_by_name():
         bad + f"an axis name is {MAX_NAME + 1} characters long; the limit is {MAX_NAME})")
     assert _message(classes=[{"name": "u", "color": "#112233"}, {"name": "v", "color": "#44556" + "6" * 30}]) == (
         bad + f"the colour of class 'v' is {('#44556' + '6' * 30)[:20]!r}, not #RRGGBB)")  # its first 20 characters
-    assert _message(model="m" * 60) == bad + f"unknown model {'m' * 40!r}; probviz has lda, qda, nb, logistic, " \
+    assert _message(model="m" * 60) == bad + f"unknown model {'m' * 40!r}; probviz has lda, qda, tied, nb, logistic, " \
                                               "softmax, probit, leastsquares, fisher, perceptron)"
 
 

@@ -22,7 +22,7 @@ def bayes(pis, densities):
 
 
 def test_model_names():
-    assert MODEL_NAMES == ("lda", "qda", "nb", "logistic", "softmax", "probit", "leastsquares", "fisher", "perceptron")
+    assert MODEL_NAMES == ("lda", "qda", "tied", "nb", "logistic", "softmax", "probit", "leastsquares", "fisher", "perceptron")
 
 
 def test_qda_matches_scipy(three_blobs, queries):
