@@ -20,11 +20,10 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from probviz.colors import class_color
 from probviz.data.dataset import Dataset
 from probviz.data.files import MAX_ABS, MAX_CLASSES, check_name
-from probviz.data.session import Session
-from probviz.layers import DEFAULT_LAYERS, LAYERS, THETA_MAX
+from probviz.data.session import MAX_LOSS, Session
+from probviz.layers import DEFAULT_LAYERS, LAYERS, MAX_SAMPLES, SAMPLES, SAMPLES_SEED, THETA_MAX
 from probviz.models import MODEL_NAMES, REGISTRY
 from probviz.pipeline import ModelSpec, model_spec
-from probviz.scene import MAX_SAMPLES, SAMPLES, SAMPLES_SEED
 from probviz.snapshot import Snapshot, from_session
 from probviz.stepping import TrainingSpec
 
@@ -168,6 +167,7 @@ class Document(QObject):
     model_changed = Signal()  # the model, its parameters or the priors
     probe_changed = Signal()
     theta_changed = Signal()
+    loss_changed = Signal()  # the loss matrix of the decision stage (Bishop 1.5.2)
     truth_changed = Signal()  # the truth the points are drawn from (set, edited or removed)
     modified_changed = Signal(bool)  # unsaved changes appeared or went (edits, or the Lab's saved settings)
 
@@ -187,6 +187,7 @@ class Document(QObject):
         self.probe: tuple[float, float] | None = None
         self.priors: list[float] | None = None  # p(C_k) per class for the generative models; None: frequencies
         self.theta = 0.0  # reject threshold of the decision layer
+        self.loss: tuple | None = None  # a loss matrix over the classes, rows the truth; None: the 0-1 loss
         self.truth = None  # a probviz.models.truth.Truth: the model the points come from, if known
         self._stroke = 0
         self.read_notes: list[str] = []
@@ -275,6 +276,8 @@ class Document(QObject):
             self.view_state.view = snap.view
         self.priors = list(snap.priors) if snap.priors is not None else None
         self.theta = snap.theta
+        self.loss = snap.loss
+        self.view_state.samples = tuple(snap.samples)
         vs = self.view_state
         vs.compare, vs.split, vs.section = snap.compare, snap.split, snap.section
         vs.training = replace(snap.training, run=vs.training.run + 1)  # a new run: never the last document's
@@ -288,7 +291,7 @@ class Document(QObject):
         return Snapshot(self.dataset(), self.model_name, {k: dict(v) for k, v in self.params.items()},
                         tuple(self.priors) if self.priors is not None else None, frozenset(self.layers), self.theta,
                         view if view is not None else self.view, vs.compare, vs.split, vs.section, vs.training,
-                        vs.samples, vs.weight_probe)
+                        vs.samples, vs.weight_probe, self.usable_loss())
 
     def to_session(self, view=None) -> Session:
         return self.snapshot(view).to_session()
@@ -379,9 +382,33 @@ class Document(QObject):
         if problem:
             raise ValueError(problem)
         if name and name != self.classes[index].name:
+            old = self.classes[index].name
             classes = list(self.classes)
             classes[index] = replace(classes[index], name=name)
+            renamed = self._groups_renamed(old, name, [c.name for c in classes])
+            self.undo_stack.beginMacro(f"Rename class to {name}")  # the class and the groups naming it: one step
             self._push(SetClasses(self, classes, f"Rename class to {name}"))
+            for model, text in renamed.items():
+                self._push(SetParam(self, model, "groups", text))
+            self.undo_stack.endMacro()
+
+    def _groups_renamed(self, old: str, new: str, names) -> dict:
+        """The models' groups texts (the tied model's) with class ``old`` called ``new``: {model: text} for
+        those that name it. Left as they are when ``old`` still names another class or ``new`` could not be
+        written in a groups text (a ',' or ';' in it): the fit then says which name is no class."""
+        from probviz.models.gaussian import parse_groups
+
+        if old in names or "," in new or ";" in new:
+            return {}
+        out = {}
+        for model, params in self.params.items():
+            text = params.get("groups")
+            if not isinstance(text, str) or not text.strip():
+                continue
+            groups = parse_groups(text)
+            if any(old in group for group in groups):
+                out[model] = ";".join(",".join(new if n == old else n for n in group) for group in groups)
+        return out
 
     def recolor_class(self, index: int, color: str) -> None:
         if not (isinstance(color, str) and len(color) == 7 and color[0] == "#"
@@ -460,6 +487,26 @@ class Document(QObject):
         theta = float(min(max(theta, 0.0), THETA_MAX))
         if theta != self.theta:
             self._push(SetAttr(self, "theta", theta, "Set reject threshold"))
+
+    def usable_loss(self) -> tuple | None:
+        """The loss matrix when it has a row and a column for every class (else None: the 0-1 loss decides,
+        and the panel says why)."""
+        L = self.loss
+        return L if L is not None and len(L) == len(self.classes) else None
+
+    def set_loss(self, L) -> None:
+        """Decide with the loss matrix L (K x K over the classes, rows the truth, Bishop 1.5.2), None for
+        the 0-1 loss; one undo step."""
+        if L is not None:
+            L = np.asarray(L, dtype=float)
+            K = len(self.classes)
+            if L.shape != (K, K):
+                raise ValueError(f"the loss matrix needs {K} rows of {K} numbers, one row per class")
+            if not np.all(np.isfinite(L)) or np.any(L < 0) or np.any(L > MAX_LOSS):
+                raise ValueError(f"the loss matrix's numbers must be from 0 to {MAX_LOSS:g}")
+            L = tuple(tuple(float(v) for v in row) for row in L)
+        if L != self.loss:
+            self._push(SetAttr(self, "loss", L, "Set the loss matrix" if L is not None else "Use the 0-1 loss"))
 
     def set_active_class(self, index: int) -> None:
         """Choose the class new points get; keys 1-9 add classes up to that number."""
@@ -708,7 +755,7 @@ class SetAttr(_Command):
         return self.ID
 
     def mergeWith(self, other):
-        if other.attr != self.attr or (self.attr in ("probe", "truth")
+        if other.attr != self.attr or (self.attr in ("probe", "truth", "loss")
                                        and (self.stroke is None or other.stroke != self.stroke)):
             return False
         self.new = other.new

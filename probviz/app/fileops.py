@@ -129,6 +129,9 @@ class FileOps(QObject):
                 self.session_opened.emit(session)
                 self.path = path
                 self.doc.title = os.path.basename(path)  # the file's name, as after a save
+            elif path.startswith("example:") and path[len("example:"):] in examples.EXAMPLES:
+                self.session_opened.emit(examples.session(path[len("example:"):]))  # as File > Examples opens it
+                self.path = None
             else:
                 self.message.emit(f"Loading {os.path.basename(path)}…")
                 data = self._read_data(path)
@@ -142,7 +145,7 @@ class FileOps(QObject):
             return False
         self.add_recent(path)
         self.title_changed.emit()
-        notices = [] if path.lower().endswith(".probviz") else list(data.notices)
+        notices = [] if path.lower().endswith(".probviz") or path.startswith("example:") else list(data.notices)
         self.message.emit("  ·  ".join([f"Opened {os.path.basename(path)}: {len(self.doc.X)} points"] + notices))
         return True
 

@@ -190,6 +190,12 @@ class LabPanel(QWidget):
         self.curves_button.setToolTip("The true error of the two models against the training-set size, drawn from "
                                       "the true model over many seeds")
         v.addWidget(self.curves_button)
+        self.judge_button = QPushButton("ROC and calibration…")
+        self.judge_button.setToolTip("How good is the shown fit, really: its ROC on the points, under the true "
+                                     "model and against the Bayes-optimal one, with the decision's operating point, "
+                                     "and its calibration (Bishop 1.5)")
+        self.judge_button.clicked.connect(self.open_judge)
+        v.addWidget(self.judge_button)
         lay.addWidget(box)
         self.compare.currentIndexChanged.connect(lambda _i: self.doc.view_state.set_compare(self.compare.currentData()))
         self.held.valueChanged.connect(lambda _v: self._split_changed())
@@ -280,6 +286,7 @@ class LabPanel(QWidget):
                                       if self.doc.usable_truth() is not None else "Needs a true model")
 
     def apply_style(self, style: Style) -> None:
+        self.style = style  # the theme of the dialogs it opens
         self.section_plot.apply_style(style)
 
     # --- edits --------------------------------------------------------------------------------
@@ -472,6 +479,37 @@ class LabPanel(QWidget):
         plot.setYRange(0, 1.05, padding=0)
         plot.setXRange(0, float(sec.t[-1]), padding=0.01)
 
+    # --- ROC and calibration ---------------------------------------------------------------------
+    def judged(self):
+        """What the ROC dialog judges: the shown fit on its training points, the truth, and the decision's loss
+        matrix and rejection cost (theta's, while the decision regions are shown)."""
+        doc, frame = self.doc, self.frame
+        model = frame.fit.model if frame is not None else None
+        X, labels = doc.X, doc.labels
+        held = doc.held_out()
+        if held is not None:
+            X, labels = X[~held], labels[~held]
+        theta = doc.theta if "decision" in doc.layers else 0.0
+        return (model, X, labels, [c.name for c in doc.classes], doc.usable_truth(), doc.usable_loss(),
+                1.0 - theta if theta > 0 else None)
+
+    def stop_dialogs(self):
+        """The window is closing: the ROC dialog's work stops."""
+        from shiboken6 import isValid
+
+        judge = getattr(self, "judge", None)
+        if judge is not None and isValid(judge):
+            judge.stop()
+
+    def open_judge(self):
+        from probviz.app.judge import JudgeDialog
+
+        if self.frame is None or self.frame.fit.model is None:
+            self.message.emit("Nothing is fitted yet")
+            return
+        self.judge = JudgeDialog(self.judged, self, getattr(self, "style", Style()))
+        self.judge.show()
+
     # --- learning curves -------------------------------------------------------------------------
     def open_curves(self):
         truth = self.doc.usable_truth()
@@ -481,7 +519,8 @@ class LabPanel(QWidget):
         vs = self.doc.view_state
         first = self.doc.model_name
         second = vs.compare or ("logistic" if first != "logistic" else "lda")
-        dialog = LearningDialog(truth, [(first, self.doc.params[first]), (second, self.doc.params[second])], self)
+        dialog = LearningDialog(truth, [(first, self.doc.params[first]), (second, self.doc.params[second])], self,
+                                names=[c.name for c in self.doc.classes])
         dialog.exec()
 
 
@@ -489,15 +528,16 @@ class _CurveWorker(QObject):
     progress = Signal(int, int)
     done = Signal(object)
 
-    def __init__(self, truth, models, sizes, seeds):
+    def __init__(self, truth, models, sizes, seeds, names=None):
         super().__init__()
         self.args = (truth, models, sizes, seeds)
+        self.names = names
         self.cancelled = False
 
     @Slot()
     def run(self):
         try:
-            result = learning_curve(*self.args, progress=self._progress)
+            result = learning_curve(*self.args, progress=self._progress, names=self.names)
         except ValueError as e:
             result = str(e)
         self.done.emit(result)
@@ -511,11 +551,12 @@ class LearningDialog(QDialog):
     """Two models' true error against the training-set size, computed on a worker thread one size at a
     time, each size drawn as soon as it is done. Closing the dialog deletes it."""
 
-    def __init__(self, truth, models, parent=None):
+    def __init__(self, truth, models, parent=None, names=None):
         super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # each opening makes a new one: none piles up
         self.setWindowTitle("Learning curves")
         self.truth = truth
+        self.names = names  # the classes' names: a model's parameters may name them (the tied model's groups)
         self.result = None  # the whole run, once every size is done
         self.partial = None  # the sizes done so far, as learning_curve returns them
         self._thread = None
@@ -602,7 +643,7 @@ class LearningDialog(QDialog):
         collect_on_gui_thread()
         self.status.setText(f"Fitting size {self._sizes[i]} ({i + 1} of {len(self._sizes)})…")
         self._thread = QThread(self)
-        self._worker = _CurveWorker(self.truth, self.chosen(), [self._sizes[i]], self.seeds.value())
+        self._worker = _CurveWorker(self.truth, self.chosen(), [self._sizes[i]], self.seeds.value(), self.names)
         self._worker.moveToThread(self._thread)
         self._thread.started.connect(self._worker.run)
         self._worker.progress.connect(self._progress)

@@ -136,6 +136,7 @@ class MainWindow(QMainWindow):
         self.panel.message.connect(self.flash)
         doc.probe_changed.connect(self.refitter.redraw)
         doc.theta_changed.connect(self.refitter.redraw)
+        doc.loss_changed.connect(self.refitter.redraw)  # the same fits, decided with other losses
         view.layers_changed.connect(self._on_layers_changed)
         view.analysis_changed.connect(self.refitter.refit)
         doc.truth_changed.connect(self.refitter.redraw)
@@ -666,6 +667,8 @@ class MainWindow(QMainWindow):
             ev.accept()
         else:
             ev.ignore()
+        if ev.isAccepted():
+            self.lab.stop_dialogs()  # the ROC dialog's integrals stop at their next line
         if ev.isAccepted() and self.presentation_action.isChecked():
             self.set_presentation(False)  # the application's font is the application's: back to normal
 

@@ -6,11 +6,12 @@ Document changes, widgets are refreshed with their signals blocked.
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QTransform
 from PySide6.QtWidgets import (
-    QAbstractItemView, QApplication, QCheckBox, QColorDialog, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
-    QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QToolTip, QVBoxLayout, QWidget,
+    QAbstractItemView, QCheckBox, QColorDialog, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
+    QHeaderView, QLabel, QLineEdit, QPushButton, QTableWidget, QTableWidgetItem, QToolTip, QVBoxLayout, QWidget,
 )
 
 from probviz.app.document import MAX_CLASSES, Document
@@ -101,6 +102,23 @@ class ClassTable(QTableWidget):
                 self.doc.recolor_class(row, color.name().upper())
 
 
+class _WideListCombo(QComboBox):
+    """A combo box whose open list is as wide as its longest entry in the font of the moment (presentation
+    mode's is larger), however narrow the box itself."""
+
+    def showPopup(self):  # noqa: N802 (Qt's name)
+        view = self.view()
+        view.setMinimumWidth(view.sizeHintForColumn(0) + view.verticalScrollBar().sizeHint().width() + 8)
+        super().showPopup()
+
+
+def _alive(widget) -> bool:
+    """Whether Qt still has the C++ object behind ``widget`` (a rebuilt form deletes its old buttons)."""
+    from shiboken6 import isValid
+
+    return isValid(widget)
+
+
 class Panel(QWidget):
     """Everything a person sets beside the canvas."""
 
@@ -139,11 +157,15 @@ class Panel(QWidget):
 
         box = QGroupBox("Model")
         v = QVBoxLayout(box)
-        self.model = QComboBox()
+        self.model = _WideListCombo()
         guard_wheel(self.model)
         for name in MODEL_NAMES:
             self.model.addItem(REGISTRY[name].label, name)
         self.model.setToolTip("The classifier fitted to the points (M cycles through them)")
+        # the longest name does not set the panel's width (in presentation mode it would make the dock scroll
+        # sideways): the box is as wide as the panel lets it be, its list as wide as its longest entry
+        self.model.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.model.setMinimumContentsLength(18)
         v.addWidget(self.model)
         self.description = QLabel()
         self.description.setWordWrap(True)
@@ -179,6 +201,26 @@ class Panel(QWidget):
         row.addWidget(self.theta_label)
         row.addWidget(self.theta, 1)
         v.addLayout(row)
+        row = QHBoxLayout()
+        self.loss_label = QLabel("Loss L")
+        self.loss = QLineEdit()
+        self.loss.setPlaceholderText("0-1, or e.g. 0,1;5,0")
+        tip = ("Decision stage with losses (Bishop 1.5.2): row k, column j is the loss of choosing class j when "
+               "the truth is class k, rows and columns in the order of the classes above, ';' between rows. "
+               "The regions and boundaries show argmin_j Σ_k L_kj p(C_k|x) (eq. 1.81); with a reject θ, no "
+               "decision where the least expected loss exceeds λ = 1 − θ. Empty: the 0-1 loss (the largest "
+               "posterior). Press Enter to apply.")
+        self.loss.setToolTip(tip)
+        self.loss_label.setToolTip(tip)
+        self.loss.editingFinished.connect(self._set_loss)
+        row.addWidget(self.loss_label)
+        row.addWidget(self.loss, 1)
+        v.addLayout(row)
+        self.loss_note = QLabel()
+        self.loss_note.setWordWrap(True)
+        self.loss_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.loss_note.hide()
+        v.addWidget(self.loss_note)
 
         self.priors = PriorsBox(doc)
         lay.addWidget(self.priors)
@@ -197,11 +239,38 @@ class Panel(QWidget):
         doc.view_state.active_class_changed.connect(self._sync_classes)
         doc.model_changed.connect(self._on_model_changed)
         doc.theta_changed.connect(self._sync_layers)
+        doc.loss_changed.connect(self._sync_loss)
+        doc.classes_changed.connect(self._sync_loss)
         doc.view_state.layers_changed.connect(self._sync_layers)
         self._on_reset()
 
     # --- document -> widgets --------------------------------------------------------------
+    def _set_loss(self):
+        """The loss field's text applied (Enter or leaving the field): the document's loss matrix, or the 0-1
+        loss when empty; a matrix it cannot take says why beside the field and goes back to the one in use."""
+        from probviz.decision import parse_loss
+
+        text = self.loss.text().strip()
+        try:
+            self.doc.set_loss(parse_loss(text, len(self.doc.classes)) if text else None)
+        except ValueError as e:
+            QToolTip.showText(self.loss.mapToGlobal(self.loss.rect().bottomLeft()), f"Not applied: {e}", self.loss)
+            self.message.emit(f"Loss matrix not applied: {e}")
+        self._sync_loss()
+
+    def _sync_loss(self):
+        L = self.doc.loss
+        text = "" if L is None else ";".join(",".join(f"{v:g}" for v in row) for row in L)
+        if self.loss.text() != text:
+            with QSignalBlocker(self.loss):
+                self.loss.setText(text)
+        stale = L is not None and self.doc.usable_loss() is None
+        self.loss_note.setText(f"The loss matrix has {len(L)} rows; the data have {len(self.doc.classes)} classes: "
+                               f"the 0-1 loss decides until it has one row and column per class." if stale else "")
+        self.loss_note.setVisible(stale)
+
     def _on_reset(self):
+        self._sync_loss()
         self.lesson.setText(unbroken(self.doc.description))
         self.lesson.setVisible(bool(self.doc.description))
         self._on_counts_changed()
@@ -246,6 +315,8 @@ class Panel(QWidget):
                     w.setValue(float(v))
                 elif spec.kind == "choice":
                     w.setCurrentIndex(list(spec.choices).index(v))
+                elif spec.kind == "text":
+                    w.setText(str(v))
                 else:
                     w.setChecked(bool(v))
         if "bayes" in self.param_widgets:  # the Bayesian view's prior replaces the penalty, not the other way
@@ -269,6 +340,10 @@ class Panel(QWidget):
                 w.addItems(list(spec.choices))
                 guard_wheel(w)
                 w.currentTextChanged.connect(lambda v, n=spec.name: self.doc.set_param(n, v))
+            elif spec.kind == "text":  # applied on Enter or leaving the field; a bad text is said, not taken
+                w = QLineEdit()
+                w.setPlaceholderText("none")
+                w.editingFinished.connect(lambda n=spec.name: self._set_text_param(n))
             else:
                 w = QCheckBox()
                 w.toggled.connect(lambda v, n=spec.name: self.doc.set_param(n, bool(v)))
@@ -284,29 +359,96 @@ class Panel(QWidget):
                 "points as they are (one undo step)")
             self.evidence_button.clicked.connect(self._choose_alpha)
             self.form.addRow(self.evidence_button)
+            self.basis_button = QPushButton("Choose the basis by the evidence")
+            self.basis_button.setToolTip(
+                "Fit the linear, quadratic and cubic bases, each at the α that maximises its evidence, and keep "
+                "the basis whose evidence ln p(D) is largest (Bishop 4.4.1: which model do the data support; "
+                "one undo step)")
+            self.basis_button.clicked.connect(self._choose_basis)
+            self.form.addRow(self.basis_button)
         self._form_model = info.name
+
+    def _set_text_param(self, name: str):
+        w = self.param_widgets.get(name)
+        if w is None or all(p.name != name for p in REGISTRY[self.doc.model_name].params):
+            return  # the field of a model no longer chosen, losing focus as its form goes
+        try:
+            self.doc.set_param(name, w.text())
+        except ValueError as e:
+            QToolTip.showText(w.mapToGlobal(w.rect().bottomLeft()), f"Not applied: {e}", w)
+            with QSignalBlocker(w):
+                w.setText(str(self.doc.params[self.doc.model_name][name]))
 
     def _choose_alpha(self):
         """Set alpha to the evidence's maximum for the points the fit sees (a split's training points)."""
         from probviz.bayes_view import evidence_fit
+
+        def apply(lap):
+            self.doc.set_param("alpha", float(lap.alpha))
+            return (f"α = {lap.alpha:.4g} maximises the evidence ln p(D|α) = {lap.total_log_evidence:.4f} "
+                    "(Bishop eq. 4.137)")
+
+        self._evidence_search(self.evidence_button, "Choose α", "Choosing α…",
+                              lambda X, labels, params: evidence_fit(X, labels, params), apply)
+
+    def _choose_basis(self):
+        """Set the basis (and its alpha) whose evidence, each at its own best alpha, is the largest."""
+        from probviz.bayes_view import basis_evidence
+
+        def work(X, labels, params):
+            present = np.unique(labels)
+            if len(present) < 2:
+                raise ValueError("the evidence needs points of two classes or more")
+            codes = np.searchsorted(present, labels)
+            return basis_evidence(X, codes, len(present), "evidence", params["standardize"])
+
+        def apply(by_basis):
+            best = max(by_basis, key=lambda b: by_basis[b]["log_evidence"])
+            self.doc.set_param("basis", best)
+            self.doc.set_param("alpha", float(by_basis[best]["alpha"]))
+            each = ", ".join(f"{b} {v['log_evidence']:.2f}" for b, v in by_basis.items())
+            return f"The evidence ln p(D) (Bishop eq. 4.137), each basis at its best α: {each}: {best} it is"
+
+        self._evidence_search(self.basis_button, "Choose the basis", "Choosing the basis…", work, apply)
+
+    def _evidence_search(self, button, what: str, busy: str, work, apply):
+        """Run ``work(X, labels, params)`` on the points the fit sees (a split's training points) on a thread
+        of its own (seconds for 100,000 points): the window stays live. Its answer goes to ``apply``, with the
+        Bayesian view on, as one undo step named by the button -- unless the points or the model changed
+        meanwhile, which is said instead. ``apply`` returns the status line's message."""
+        from probviz.app.background import Background
 
         doc = self.doc
         X, labels = doc.X, doc.labels
         held = doc.held_out()
         if held is not None:
             X, labels = X[~held], labels[~held]
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            lap = evidence_fit(X, labels, doc.params[doc.model_name])
-        except ValueError as e:
-            self.message.emit(f"Choose α: {e}")
-            return
-        finally:
-            QApplication.restoreOverrideCursor()
-        doc.undo_stack.beginMacro("Choose α by the evidence")
-        doc.set_param("bayes", True)
-        doc.set_param("alpha", float(lap.alpha))
-        doc.undo_stack.endMacro()  # the Parameters box says the new alpha and its evidence
+        asked = (doc.revision, doc.model_name, dict(doc.params[doc.model_name]))
+        params = dict(doc.params[doc.model_name])
+        idle = button.text()
+        button.setEnabled(False)
+        button.setText(busy)
+        self.message.emit(busy)
+
+        def answer(result):
+            if not _alive(button):  # the model's form was rebuilt meanwhile
+                return
+            button.setEnabled(True)
+            button.setText(idle)
+            if isinstance(result, Exception):
+                self.message.emit(f"{what}: {result}")
+            elif (doc.revision, doc.model_name, doc.params[doc.model_name]) != asked:
+                self.message.emit(f"{what}: the points or the model changed meanwhile; press it again")
+            else:
+                doc.undo_stack.beginMacro(idle)
+                doc.set_param("bayes", True)
+                said = apply(result)
+                doc.undo_stack.endMacro()  # the Parameters box says the new alpha and its evidence
+                self.message.emit(said)
+
+        self._evidence_job = Background(lambda: work(X, labels, params), self)
+        self._evidence_job.done.connect(answer)
+        self._evidence_job.start()
 
     def _sync_layers(self):
         generative = REGISTRY[self.doc.model_name].generative

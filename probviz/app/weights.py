@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
 from probviz.app.widgets import SmallPlot, guard_wheel
-from probviz.scene import MAX_SAMPLES
+from probviz.layers import MAX_SAMPLES
 from probviz.style import Style
 from probviz.weight_space import WeightSpace
 

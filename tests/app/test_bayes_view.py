@@ -114,8 +114,11 @@ def test_the_evidence_chooses_alpha_in_one_undo_step(qtbot, window):
 
     win = window
     _bayesian_logistic(qtbot, win)
-    press_button(qtbot, win.panel.evidence_button)
+    press_button(qtbot, win.panel.evidence_button)  # searched on a thread of its own: the window stays live
+    assert not win.panel.evidence_button.isEnabled() and win.panel.evidence_button.text() == "Choosing α…"
+    qtbot.waitUntil(lambda: win.doc.params["logistic"]["alpha"] != 1.0, timeout=20_000)
     settle(win)
+    assert win.panel.evidence_button.isEnabled()
     alpha = win.doc.params["logistic"]["alpha"]
     assert alpha != 1.0 and win.canvas.frame.fit.model.laplace_.alpha == alpha
     X, codes = win.doc.X, win.doc.labels
@@ -256,3 +259,63 @@ def test_the_lab_section_draws_the_predictive_curve_and_its_band(qtbot, window):
     np.testing.assert_allclose(dotted[0].yData, ndtr(np.sqrt(np.pi / 8) * mu), rtol=1e-9)
     text = win.lab.section_key.text()
     assert "predictive p(C_k|x,D)" in text and "central 68% under q(w)" in text and "Φ(λa) of p(peach|x)" in text
+
+
+def test_an_evidence_answer_for_points_edited_meanwhile_is_not_applied(qtbot, window, monkeypatch):
+    """Press the button, then add a point before the answer comes: alpha stays, and the status says why."""
+    import threading
+
+    from guihelp import click
+
+    from probviz import bayes_view
+
+    clicked = threading.Event()
+    search = bayes_view.evidence_fit
+
+    def slow(*args):  # the search answers only once the point is in, however fast this machine is
+        clicked.wait(10)
+        return search(*args)
+
+    monkeypatch.setattr(bayes_view, "evidence_fit", slow)
+    win = window
+    _bayesian_logistic(qtbot, win)
+    shown = []
+    win.panel.message.connect(shown.append)
+    press_button(qtbot, win.panel.evidence_button)
+    click(qtbot, win, 3.3, -0.5)  # a point, added while the evidence is searched: the window is live
+    clicked.set()
+    qtbot.waitUntil(lambda: win.panel.evidence_button.isEnabled(), timeout=20_000)
+    settle(win)
+    assert win.doc.params["logistic"]["alpha"] == 1.0 and len(win.doc.X) == 251
+    assert shown[-1] == "Choose α: the points or the model changed meanwhile; press it again"
+
+
+def test_the_evidence_chooses_the_basis_with_its_alpha_in_one_undo_step(qtbot, window):
+    """"Choose the basis by the evidence" on XOR: no line separates it, so a curved basis wins; the chosen basis
+    and alpha are the largest evidence among the three, each at its own best alpha (brute force here)."""
+    from probviz.models.bayes import fit_laplace
+
+    win = window
+    assert win.open_path("example:xor")
+    settle(win)
+    choose(qtbot, win.panel.model, MODEL_NAMES.index("logistic"))
+    settle(win)
+    press_button(qtbot, win.panel.basis_button)
+    qtbot.waitUntil(lambda: win.panel.basis_button.isEnabled() and win.doc.params["logistic"]["bayes"],
+                    timeout=60_000)
+    settle(win)
+    chosen = win.doc.params["logistic"]
+    X, codes = win.doc.X, win.doc.labels
+
+    def best(basis):  # the evidence's maximum over a fine grid of alpha
+        return max(fit_laplace(X, codes, 2, a, basis).total_log_evidence for a in np.geomspace(1e-4, 1e3, 57))
+
+    scores = {b: best(b) for b in ("linear", "quadratic", "cubic")}
+    assert chosen["basis"] == max(scores, key=scores.get) != "linear"
+    assert fit_laplace(X, codes, 2, chosen["alpha"], chosen["basis"]).total_log_evidence >= \
+        scores[chosen["basis"]] - 1e-6
+    undo = [a for a in win.menuBar().actions() if a.text().replace("&", "") == "Edit"][0].menu().actions()[0]
+    assert undo.text().replace("&", "") == "Undo Choose the basis by the evidence"
+    undo.trigger()
+    settle(win)
+    assert win.doc.params["logistic"]["basis"] == "linear" and win.doc.params["logistic"]["bayes"] is False

@@ -111,7 +111,7 @@ def test_dialogs_do_not_pile_up(qtbot, window, monkeypatch):
     text = texts[-1]
     for name in MODEL_NAMES:
         assert html.escape(REGISTRY[name].label, quote=False) in text, name
-    assert len(MODEL_NAMES) == 9 and __version__ in text and "MIT" in text and "cite" in text.lower()
+    assert len(MODEL_NAMES) == 10 and __version__ in text and "MIT" in text and "cite" in text.lower()
 
 
 def test_reset_to_frequencies_leaves_the_panel_where_it_was(qtbot, window):

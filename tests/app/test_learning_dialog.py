@@ -39,10 +39,10 @@ def test_each_size_is_drawn_as_soon_as_it_is_done(qtbot, window, monkeypatch):
     doc = _fruit(window)
     gate = threading.Event()
 
-    def held(truth, models, sizes, seeds, progress=None):  # every size after the first waits for the test
+    def held(truth, models, sizes, seeds, progress=None, names=None):  # every size after the first waits for the test
         if sizes != [4]:
             gate.wait(30)
-        return learning_curve(truth, models, sizes, seeds, progress=progress)
+        return learning_curve(truth, models, sizes, seeds, progress=progress, names=names)
 
     monkeypatch.setattr(lab, "learning_curve", held)
     dialog = _dialog(qtbot, window, "4,16,64", 3)
@@ -73,10 +73,10 @@ def test_cancel_keeps_the_sizes_drawn_and_bad_sizes_are_refused(qtbot, window, m
     assert "whole numbers from 1 to 100,000" in dialog.status.text() and dialog.run_button.isEnabled()
     gate = threading.Event()
 
-    def held(truth, models, sizes, seeds, progress=None):
+    def held(truth, models, sizes, seeds, progress=None, names=None):
         if sizes != [4]:
             gate.wait(30)
-        return learning_curve(truth, models, sizes, seeds, progress=progress)
+        return learning_curve(truth, models, sizes, seeds, progress=progress, names=names)
 
     monkeypatch.setattr(lab, "learning_curve", held)
     dialog.sizes.setText("4,8")
@@ -157,3 +157,27 @@ def test_the_axes_read_as_sizes_and_error_rates(qtbot, window):
     ticks = bottom._tickLevels  # the ticks set by hand (pyqtgraph keeps them there; None: its own)
     assert ticks is not None and [text for _v, text in ticks[0]] == ["4", "16", "64", "256"]
     assert "x0.001" not in left.labelString() and left.autoSIPrefixScale == 1.0
+
+
+def test_the_tied_model_s_groups_reach_the_curves(qtbot, window, monkeypatch):
+    """The Lab's Learning curves button opens the dialog with the document's class names: the tied model's
+    groups name classes, and without the names every fit would fail (an empty curve)."""
+    from guihelp import show_lab
+
+    assert window.open_path("example:tied")
+    settle(window)
+    window.doc.set_model("tied")
+    settle(window)
+    opened = []
+    monkeypatch.setattr(LearningDialog, "exec", lambda self: opened.append(self))  # shown, not waited on
+    show_lab(window)
+    qtbot.mouseClick(window.lab.curves_button, LEFT)
+    [dialog] = opened
+    qtbot.addWidget(dialog)
+    dialog.sizes.setText("8,32")
+    dialog.seeds.setValue(2)
+    dialog.show()
+    qtbot.mouseClick(dialog.run_button, LEFT)
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
+    tied = [m for m in dialog.result["models"].values() if m["name"] == "tied"][0]
+    assert np.all(np.isfinite(tied["errors"]))

@@ -116,8 +116,8 @@ def test_an_edit_starts_the_run_again_and_a_fitted_model_cannot_be_trained(qtbot
 
 
 def test_a_layout_saved_before_the_new_docks_is_not_restored(qtbot, window):
-    """An older saved layout knew only the Model panel: restoring it would stack the Training and Lab
-    docks in slivers under it. It is ignored; a layout saved now comes back."""
+    """An older saved layout knew only the Model panel: restoring it would stack the Training, Lab and
+    Weights docks in slivers under it. It is ignored; a layout saved now comes back."""
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QDockWidget, QMainWindow
 
@@ -132,11 +132,11 @@ def test_a_layout_saved_before_the_new_docks_is_not_restored(qtbot, window):
         settings.setValue("state", old.saveState())
         fresh = MainWindow()
         qtbot.addWidget(fresh, before_close_func=lambda w: w.doc.mark_saved())
-        assert set(fresh.tabifiedDockWidgets(fresh.dock)) == {fresh.training_dock, fresh.lab_dock}
+        assert set(fresh.tabifiedDockWidgets(fresh.dock)) == {fresh.training_dock, fresh.lab_dock, fresh.weights_dock}
         fresh.save_settings()  # the new version: restored as saved
         again = MainWindow()
         qtbot.addWidget(again, before_close_func=lambda w: w.doc.mark_saved())
-        assert set(again.tabifiedDockWidgets(again.dock)) == {again.training_dock, again.lab_dock}
+        assert set(again.tabifiedDockWidgets(again.dock)) == {again.training_dock, again.lab_dock, again.weights_dock}
     finally:
         settings.remove("state")
         settings.remove("geometry")

@@ -156,3 +156,27 @@ def test_the_clicked_weights_boundary_is_exported_where_the_axes_say(qapp, tmp_p
     # and it runs across the plot: inked near both ends of the view's x range (the line is steep or flat)
     span = px[:, 0].max() - px[:, 0].min() + px[:, 1].max() - px[:, 1].min()
     assert span > 0.8 * (VIEW[1] - VIEW[0])
+
+
+def test_the_number_of_sampled_boundaries_is_saved_with_the_session(qtbot, window, tmp_path, monkeypatch):
+    """Samples set to 45 in the Weights panel, File > Save As, reopened: 45 boundaries again."""
+    from guihelp import menu_action
+
+    from probviz.data.session import read_session
+
+    win = window
+    _weights_shown(qtbot, win)
+    spin = win.weights.samples
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin.lineEdit(), "45")
+    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
+    settle(win)
+    assert win.doc.view_state.samples == (45, 0)
+    path = tmp_path / "b.probviz"
+    monkeypatch.setattr("probviz.app.fileops.QFileDialog.getSaveFileName", lambda *a, **k: (str(path), ""))
+    menu_action(win, "Save As…").trigger()
+    assert read_session(str(path)).samples == (45, 0)
+    win.doc.view_state.set_samples(30)
+    assert win.open_path(str(path))
+    settle(win)
+    assert win.doc.view_state.samples == (45, 0) and win.weights.samples.value() == 45

@@ -1,0 +1,120 @@
+"""The loss matrix, typed as a lecturer types it: a 5:1 loss on missing a peach moves the fruit's boundary to
+where p(peach|x) = 1/6 (Bishop eq. 1.81), Undo puts it back, a matrix of the wrong size says why and changes
+nothing, and a saved session keeps it."""
+
+import numpy as np
+import pytest
+from guihelp import settle
+from PySide6.QtCore import Qt
+
+FIVE_TO_ONE = "0,1;5,0"
+
+
+def _type_loss(qtbot, win, text):
+    field = win.panel.loss
+    qtbot.mouseClick(field, Qt.MouseButton.LeftButton)
+    field.selectAll()
+    qtbot.keyClicks(field, text)
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    settle(win)
+
+
+def _boundary_points(win):
+    xy = np.column_stack(win.canvas.boundary.getData())
+    return xy[np.all(np.isfinite(xy), axis=1)]
+
+
+def test_a_loss_typed_in_the_panel_moves_the_boundary_and_undo_takes_it_back(qtbot, window):
+    win = window
+    assert win.open_path("example:fruit")
+    settle(win)
+    model = win.canvas.frame.fit.model
+    before = _boundary_points(win)
+    np.testing.assert_allclose(model.predict_proba(before)[:, 1], 0.5, atol=1e-9)
+    _type_loss(qtbot, win, FIVE_TO_ONE)
+    assert win.doc.loss == ((0.0, 1.0), (5.0, 0.0))
+    after = _boundary_points(win)
+    np.testing.assert_allclose(model.predict_proba(after)[:, 1], 1 / 6, atol=1e-9)  # 5 p(peach) = p(apple)
+    assert "Expected loss (Bishop eq. 1.81)" in win.canvas.frame.probe.lines[-1]
+    assert "loss 0,1;5,0" in win._shown_label()
+    undo = [a for a in win.menuBar().actions() if a.text().replace("&", "") == "Edit"][0].menu().actions()[0]
+    assert undo.text().replace("&", "") == "Undo Set the loss matrix"
+    undo.trigger()
+    settle(win)
+    assert win.doc.loss is None and win.panel.loss.text() == ""
+    np.testing.assert_allclose(model.predict_proba(_boundary_points(win))[:, 1], 0.5, atol=1e-9)
+
+
+def test_a_loss_of_the_wrong_size_says_why_and_changes_nothing(qtbot, window):
+    win = window
+    assert win.open_path("example:fruit")
+    settle(win)
+    said = []
+    win.panel.message.connect(said.append)
+    steps = win.doc.undo_stack.count()
+    _type_loss(qtbot, win, "0,1,2;1,0,2")
+    assert win.doc.loss is None and win.doc.undo_stack.count() == steps
+    assert said[-1].startswith("Loss matrix not applied: the loss matrix needs 2 rows of 2 numbers")
+    assert win.panel.loss.text() == ""
+
+
+def test_a_saved_session_keeps_the_loss(qtbot, window, tmp_path, monkeypatch):
+    """File > Save As, then open it again: the loss field and the boundary come back."""
+    from guihelp import menu_action
+
+    win = window
+    assert win.open_path("example:fruit")
+    settle(win)
+    _type_loss(qtbot, win, FIVE_TO_ONE)
+    path = tmp_path / "fruit.probviz"
+    monkeypatch.setattr("probviz.app.fileops.QFileDialog.getSaveFileName", lambda *a, **k: (str(path), ""))
+    menu_action(win, "Save &As…".replace("&", "")).trigger()
+    assert path.exists()
+    win.doc.set_loss(None)
+    assert win.open_path(str(path))
+    settle(win)
+    assert win.doc.loss == ((0.0, 1.0), (5.0, 0.0)) and win.panel.loss.text() == FIVE_TO_ONE
+    model = win.canvas.frame.fit.model
+    np.testing.assert_allclose(model.predict_proba(_boundary_points(win))[:, 1], 1 / 6, atol=1e-9)
+
+
+@pytest.mark.parametrize("ext,dpi,reader", [("png", 96, "png"), ("pdf", 300, "pdf"), ("svg", 150, "svg-resvg")])
+def test_probviz_export_loss_draws_the_moved_boundary_where_the_axes_say(tmp_path, ext, dpi, reader):
+    """`probviz export --loss "0,1;5,0"` with the boundary alone: every inked pixel of the plot lies on the
+    line where 5 p(C_2|x) = p(C_1|x), found here by bisection on the fitted model's posterior."""
+    import subprocess
+    import sys
+
+    from scipy.optimize import brentq
+    from test_figures import BLUE, H, ORANGE, VIEW, W, axis_ticks, raster
+
+    from probviz.data.dataset import Dataset
+    from probviz.data.session import Session, write_session
+    from probviz.models import create
+    from probviz.style import Style
+
+    rng = np.random.default_rng(4)
+    X = np.vstack([rng.normal([1.0, 1.0], 0.7, (8, 2)), rng.normal([2.2, 1.4], 0.7, (8, 2))])
+    labels = np.repeat([0, 1], 8)
+    data = tmp_path / "d.probviz"
+    write_session(str(data), Session(Dataset(X, labels, ["a", "b"], [BLUE, ORANGE], ("x", "y")), "lda", view=VIEW))
+    out = tmp_path / f"f.{ext}"
+    r = subprocess.run([sys.executable, "-m", "probviz", "export", str(data), "--loss", FIVE_TO_ONE, "--layers",
+                        "boundaries", "--no-legend", "--width", str(W), "--height", str(H),
+                        "--dpi", str(dpi), "-o", str(out)], capture_output=True, text=True, timeout=180)
+    assert r.returncode == 0, r.stderr
+    model = create("lda").fit(X, labels)
+    ends = [np.array([brentq(lambda x: model.predict_proba([[x, y]])[0, 1] - 1 / 6, -50, 50), y]) for y in (-1.0, 3.0)]
+    rgb = raster(str(out), reader)
+    xt, yt, row, col = axis_ticks(rgb, Style().foreground)
+    dx, dy = np.mean(np.diff(xt)), np.mean(np.diff(yt))
+    ink = np.abs(rgb - 255).sum(axis=2) > 60
+    ink[row - 3:, :] = False
+    ink[:, :col + 3] = False
+    rows, cols = np.nonzero(ink)
+    assert len(rows) > 100
+    px = np.c_[(cols - xt[0]) / dx - 1.0, (yt[-1] - rows) / dy - 1.0]  # ticks at whole numbers from -1
+    a, b = ends
+    d = b - a
+    distance = np.abs(d[0] * (px[:, 1] - a[1]) - d[1] * (px[:, 0] - a[0])) / np.hypot(*d)
+    assert np.mean(distance < 3.5 / dx) > 0.99
