@@ -391,6 +391,18 @@ def _progress_line(what: str):
     return progress
 
 
+def _check_figure_output(output: str, source: str) -> None:
+    """A command's figure file (-o), checked before anything is computed: its format, a place it can be
+    written, and not the input itself."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from probviz.app.export import figure_format
+    from probviz.data.outputs import check_outputs, check_target
+
+    figure_format(output)
+    check_target(output)
+    check_outputs({"the input": source}, {"-o": output})
+
+
 def _curve(args) -> int:
     """``probviz curve``: learning curves against the truth."""
     from probviz.data.inputs import load_session
@@ -398,14 +410,7 @@ def _curve(args) -> int:
     from probviz.models.registry import info
 
     if args.output:
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        from probviz.app.export import figure_format
-
-        figure_format(args.output)
-        from probviz.data.outputs import check_outputs, check_target
-
-        check_target(args.output)
-        check_outputs({"the input": args.source}, {"-o": args.output})
+        _check_figure_output(args.output, args.source)
     names = [m.strip() for m in args.models.split(",") if m.strip()]
     if not names:
         raise ValueError(f"--models needs at least one model name, got {args.models!r}")
@@ -469,13 +474,7 @@ def _roc(args) -> int:
     from probviz.snapshot import frame_request, from_session
 
     if args.output:
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        from probviz.app.export import figure_format
-        from probviz.data.outputs import check_outputs, check_target
-
-        figure_format(args.output)
-        check_target(args.output)
-        check_outputs({"the input": args.input}, {"-o": args.output})
+        _check_figure_output(args.output, args.input)
     session = load_session(args.input, args.x, args.y, args.label)
     data = session.dataset
     name = args.model or session.model

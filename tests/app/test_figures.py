@@ -414,3 +414,16 @@ def test_the_legend_explains_every_line_style_drawn_and_stays_on_the_page(qapp, 
     for left, bottom, right, top in boxes:
         assert -0.5 <= left and right <= pw + 0.5 and -0.5 <= bottom and top <= ph + 0.5, (left, right, pw)
     assert "An extremely long" in text and "…" in text, text
+
+
+def inked_points(rgb: np.ndarray, fg, threshold: int = 60) -> tuple[np.ndarray, float]:
+    """The plot's inked pixels (off white by more than ``threshold``; the axes and what is outside them left
+    out) mapped back to data coordinates through the ticks, which sit at whole numbers from VIEW's -1:
+    ((n, 2) points, the pixels per data unit along x)."""
+    xt, yt, row, col = axis_ticks(rgb, fg)
+    dx, dy = np.mean(np.diff(xt)), np.mean(np.diff(yt))
+    ink = np.abs(rgb - 255).sum(axis=2) > threshold
+    ink[row - 3:, :] = False
+    ink[:, :col + 3] = False
+    rows, cols = np.nonzero(ink)
+    return np.c_[(cols - xt[0]) / dx - 1.0, (yt[-1] - rows) / dy - 1.0], dx

@@ -10,18 +10,24 @@ from scipy.stats import mannwhitneyu, norm
 from probviz.app.judge import JudgeDialog
 
 
-def test_roc_and_calibration_of_the_fruit_with_a_loss(qtbot, window, monkeypatch):
-    win = window
-    assert win.open_path("example:fruit")
-    settle(win)
-    win.doc.set_loss([[0.0, 1.0], [5.0, 0.0]])
-    settle(win)
+def _press_judge(qtbot, win, monkeypatch) -> JudgeDialog:
+    """The Lab's "ROC and calibration…" pressed on the open document: the dialog it shows."""
     opened = []
     shown = JudgeDialog.show
     monkeypatch.setattr(JudgeDialog, "show", lambda self: (opened.append(self), shown(self)))
     show_lab(win)
     qtbot.mouseClick(win.lab.judge_button, Qt.MouseButton.LeftButton)
     [dialog] = opened
+    return dialog
+
+
+def test_roc_and_calibration_of_the_fruit_with_a_loss(qtbot, window, monkeypatch):
+    win = window
+    assert win.open_path("example:fruit")
+    settle(win)
+    win.doc.set_loss([[0.0, 1.0], [5.0, 0.0]])
+    settle(win)
+    dialog = _press_judge(qtbot, win, monkeypatch)
     qtbot.waitUntil(lambda: dialog.result is not None and "truth" in dialog.result, timeout=120_000)
     r = dialog.result
     model, truth = win.canvas.frame.fit.model, win.doc.truth
@@ -61,12 +67,7 @@ def test_closing_while_the_truth_is_integrated_stops_it(qtbot, window, monkeypat
     win = window
     assert win.open_path("example:fruit")
     settle(win)
-    opened = []
-    shown = JudgeDialog.show
-    monkeypatch.setattr(JudgeDialog, "show", lambda self: (opened.append(self), shown(self)))
-    show_lab(win)
-    qtbot.mouseClick(win.lab.judge_button, Qt.MouseButton.LeftButton)
-    [dialog] = opened
+    dialog = _press_judge(qtbot, win, monkeypatch)
     assert background._running and "Computing under the true model" in dialog.status.text()
     dialog.close()
     qtbot.waitUntil(lambda: not background._running, timeout=10_000)  # far sooner than the 5 s of the integrals

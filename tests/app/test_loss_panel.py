@@ -86,7 +86,7 @@ def test_probviz_export_loss_draws_the_moved_boundary_where_the_axes_say(tmp_pat
     import sys
 
     from scipy.optimize import brentq
-    from test_figures import BLUE, H, ORANGE, VIEW, W, axis_ticks, raster
+    from test_figures import BLUE, H, ORANGE, VIEW, W, inked_points, raster
 
     from probviz.data.dataset import Dataset
     from probviz.data.session import Session, write_session
@@ -105,15 +105,8 @@ def test_probviz_export_loss_draws_the_moved_boundary_where_the_axes_say(tmp_pat
     assert r.returncode == 0, r.stderr
     model = create("lda").fit(X, labels)
     ends = [np.array([brentq(lambda x: model.predict_proba([[x, y]])[0, 1] - 1 / 6, -50, 50), y]) for y in (-1.0, 3.0)]
-    rgb = raster(str(out), reader)
-    xt, yt, row, col = axis_ticks(rgb, Style().foreground)
-    dx, dy = np.mean(np.diff(xt)), np.mean(np.diff(yt))
-    ink = np.abs(rgb - 255).sum(axis=2) > 60
-    ink[row - 3:, :] = False
-    ink[:, :col + 3] = False
-    rows, cols = np.nonzero(ink)
-    assert len(rows) > 100
-    px = np.c_[(cols - xt[0]) / dx - 1.0, (yt[-1] - rows) / dy - 1.0]  # ticks at whole numbers from -1
+    px, dx = inked_points(raster(str(out), reader), Style().foreground)
+    assert len(px) > 100
     a, b = ends
     d = b - a
     distance = np.abs(d[0] * (px[:, 1] - a[1]) - d[1] * (px[:, 0] - a[0])) / np.hypot(*d)

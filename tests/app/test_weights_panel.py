@@ -123,7 +123,7 @@ def test_the_clicked_weights_boundary_is_exported_where_the_axes_say(qapp, tmp_p
     in each format as an independent renderer reads it."""
     from dataclasses import replace
 
-    from test_figures import BLUE, H, ORANGE, VIEW, W, axis_ticks, raster
+    from test_figures import BLUE, H, ORANGE, VIEW, W, inked_points, raster
 
     from probviz.app.export import export_figure
     from probviz.data.dataset import Dataset
@@ -141,15 +141,8 @@ def test_the_clicked_weights_boundary_is_exported_where_the_axes_say(qapp, tmp_p
     style = Style(1.0, False)
     frame = export_figure(snap, path, W, H, legend=False, dpi=dpi, style=style)
     lap = frame.fit.model.laplace_
-    rgb = raster(path, reader)
-    xt, yt, row, col = axis_ticks(rgb, style.foreground)
-    dx, dy = np.mean(np.diff(xt)), np.mean(np.diff(yt))
-    ink = np.abs(rgb - 255).sum(axis=2) > 60
-    ink[row - 3:, :] = False  # the axes and what is outside the plot
-    ink[:, :col + 3] = False
-    rows, cols = np.nonzero(ink)
-    assert len(rows) > 50
-    px = np.c_[(cols - xt[0]) / dx - 1.0, (yt[-1] - rows) / dy - 1.0]  # pixel -> data (ticks at whole numbers)
+    px, dx = inked_points(raster(path, reader), style.foreground)
+    assert len(px) > 50
     n = np.array([2.0, -1.0]) / lap.scale  # the line n . x = n . center - w0: its distance from each pixel
     distance = np.abs(px @ n - (n @ lap.center - lap.w_map[0][0])) / np.hypot(*n)
     assert np.mean(distance < 3.0 / dx) > 0.99
