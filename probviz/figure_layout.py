@@ -153,7 +153,7 @@ def legend_key(specs, frame, request) -> list[tuple[str, str]]:
         key.append(("undecided", "hatch"))
     if request.held_out is not None and request.held_out.any():
         key.append((f"held out ({int(request.held_out.sum())}), not fitted", "hollow"))
-    wrong = frame.fit.wrong
+    wrong = frame.wrong
     if "points" in request.layers and wrong is not None and len(wrong) == len(request.X) and wrong.any():
         key.append((f"misclassified ({int(wrong.sum())})", "cross"))
     if frame.scene is not None and frame.scene.ellipses:

@@ -265,7 +265,7 @@ def _points(d: Drawing, snap: Snapshot, style: Style) -> None:
     if held is not None and held.any():  # held-out points are drawn hollow
         art["held_out"] = [ax.scatter(X[held, 0], X[held, 1], s=(0.5 * size) ** 2, marker="o",
                                       c=[_rgb(style.background)], linewidths=0, zorder=4.1)]
-    wrong = frame.fit.wrong
+    wrong = frame.wrong
     if wrong is not None and len(wrong) == len(X) and wrong.any():
         kw = _line_kw(style, "misclassified")
         art["misclassified"] = [ax.scatter(X[wrong, 0], X[wrong, 1], s=(0.4 * size) ** 2, marker="x", c=[kw["color"]],

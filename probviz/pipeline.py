@@ -194,6 +194,13 @@ class Frame:
     density: np.ndarray | None = None  # the points as a density image over the request's bounds (many points)
     weights: object = None  # a probviz.weight_space.WeightSpace, or a str: why there is none (request.weights)
     weight_line: list = field(default_factory=list)  # polylines: the boundary of request.weight_probe's weights
+    decided_wrong: np.ndarray | None = None  # with a loss matrix: the points its decision gets wrong
+    decided: dict = field(default_factory=dict)  # with a loss matrix: its accuracy and loss per training point
+
+    @property
+    def wrong(self) -> np.ndarray | None:
+        """The points drawn crossed: those the shown decision gets wrong (the loss matrix's, else the fit's)."""
+        return self.decided_wrong if self.decided_wrong is not None else self.fit.wrong
 
     @property
     def fit(self) -> Fit:
@@ -338,7 +345,13 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
         frame.section = scenes.cross_section(shown.model, *request.section, theta=theta, truth=truth, loss=loss)
     colors = [request.colors[i] for i in shown.class_index]
     if loss is not None and shown.wrong is not None and len(shown.wrong) == len(request.X):
-        frame.fits[0] = replace(shown, wrong=_wrong_by_loss(shown, request, loss))  # crossed as decided
+        decided = _decide_by_loss(shown, request, loss)
+        frame.decided_wrong = decided != request.labels  # crossed as decided (the fit keeps its own)
+        train = ~request.held_out if request.held_out is not None else np.ones(len(decided), bool)
+        if train.any():
+            L = np.asarray(request.loss, dtype=float)
+            frame.decided = {"accuracy": float(np.mean(~frame.decided_wrong[train])),
+                             "expected_loss": float(np.mean(L[request.labels[train], decided[train]]))}
     frame.scene = scenes.build_scene(shown.model, request.bounds, colors, request.shape, request.layers,
                                      request.background, request.reject, request.theta, draft=request.draft,
                                      samples=request.samples, loss=loss)
@@ -370,12 +383,11 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
     return frame
 
 
-def _wrong_by_loss(fit: Fit, request: FrameRequest, loss) -> np.ndarray:
-    """The points the loss's decision (eq. 1.81) gives another class than their own (a point of a class the
-    model has not seen is wrong whatever it decides)."""
+def _decide_by_loss(fit: Fit, request: FrameRequest, loss) -> np.ndarray:
+    """The document class the loss's decision (eq. 1.81) gives each point (one the model has not seen is
+    never chosen)."""
     risk = fit.model.predict_proba(request.X) @ loss
-    decided = fit.class_index[np.argmin(risk, axis=1)]
-    return decided != request.labels
+    return fit.class_index[np.argmin(risk, axis=1)]
 
 
 def shown_loss(request: FrameRequest, fit: Fit):

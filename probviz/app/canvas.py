@@ -384,7 +384,7 @@ class Canvas(pg.PlotWidget):
                                pen=pg.mkPen(s.background, width=1.5 * s.scale))
         else:
             self.means.setData(pos=np.empty((0, 2)))
-        self._wrong = fit.wrong
+        self._wrong = frame.wrong
         self._update_wrong()
         self._draw_probe(frame.probe)
 

@@ -187,7 +187,7 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
             px = layout.to_px(X[held])
             for x, y in px[_inside(layout, px, r)]:
                 p.drawEllipse(QPointF(x, y), 0.5 * r, 0.5 * r)
-        wrong = frame.fit.wrong if frame is not None else None
+        wrong = frame.wrong if frame is not None else None
         if wrong is not None and len(wrong) == len(X):
             p.setPen(line_pen(style, "misclassified", cosmetic=False))
             d = 0.4 * r

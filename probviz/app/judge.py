@@ -66,7 +66,7 @@ class JudgeDialog(QDialog):
         self.roc.setAspectLocked(True)
         self.roc.setLabel("bottom", "false positive rate")
         self.roc.setLabel("left", "true positive rate")
-        self.roc.addLegend(offset=(-10, 10))
+        self.roc.addLegend(offset=(-10, -10))  # bottom right: the curves hug the top left
         self.calibration = SmallPlot(height=320)
         self.calibration.setAspectLocked(True)
         self.calibration.setLabel("bottom", "fitted p(C|x), binned")

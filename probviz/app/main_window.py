@@ -423,7 +423,9 @@ class MainWindow(QMainWindow):
         doc = self.doc
         parts = [self._shown_label()]
         res = self.result.fit if self.result is not None else None
-        if res is not None and res.summary:
+        if self.result is not None and self.result.decided:  # decided with a loss matrix
+            parts.append(f"accuracy {100 * self.result.decided['accuracy']:.1f}%")
+        elif res is not None and res.summary:
             parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
         name = next((n.split(":")[0] for n, ls in LAYER_SETS if ls == doc.layers), None)
         parts.append(f"layers: {name}" if name else "layers of your choice")
@@ -778,7 +780,11 @@ class MainWindow(QMainWindow):
         elif res.error:
             parts.append(f"cannot fit: {res.error}")
         elif res.summary:
-            parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
+            if frame.decided:  # decided with the loss matrix: its accuracy and its loss per point
+                parts.append(f"accuracy {100 * frame.decided['accuracy']:.1f}%, expected loss "
+                             f"{frame.decided['expected_loss']:.4g} per point (eq. 1.80)")
+            else:
+                parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
             if "log_likelihood" in res.summary:
                 parts.append(f"{likelihood_symbol(res.summary['log_likelihood_kind'])} = "
                              f"{res.summary['log_likelihood']:.2f}")

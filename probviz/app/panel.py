@@ -11,14 +11,14 @@ from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QTransform
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QColorDialog, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
-    QHeaderView, QLabel, QLineEdit, QPushButton, QTableWidget, QTableWidgetItem, QToolTip, QVBoxLayout, QWidget,
+    QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QToolTip, QVBoxLayout, QWidget,
 )
 
 from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.figure import marker_path
 from probviz.colors import class_marker
 from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox, unbroken
-from probviz.app.widgets import FocusRing, NumberField, guard_wheel
+from probviz.app.widgets import DocumentLineEdit, FocusRing, NumberField, guard_wheel
 from probviz.layers import BAYESIAN_ONLY, GENERATIVE_ONLY, LAYER_LABELS, LAYERS, THETA_MAX
 from probviz.app.projection import FisherBox
 from probviz.models import MODEL_NAMES, REGISTRY
@@ -203,7 +203,7 @@ class Panel(QWidget):
         v.addLayout(row)
         row = QHBoxLayout()
         self.loss_label = QLabel("Loss L")
-        self.loss = QLineEdit()
+        self.loss = DocumentLineEdit()
         self.loss.setPlaceholderText("0-1, or e.g. 0,1;5,0")
         tip = ("Decision stage with losses (Bishop 1.5.2): row k, column j is the loss of choosing class j when "
                "the truth is class k, rows and columns in the order of the classes above, ';' between rows. "
@@ -341,7 +341,7 @@ class Panel(QWidget):
                 guard_wheel(w)
                 w.currentTextChanged.connect(lambda v, n=spec.name: self.doc.set_param(n, v))
             elif spec.kind == "text":  # applied on Enter or leaving the field; a bad text is said, not taken
-                w = QLineEdit()
+                w = DocumentLineEdit()
                 w.setPlaceholderText("none")
                 w.editingFinished.connect(lambda n=spec.name: self._set_text_param(n))
             else:
@@ -366,6 +366,11 @@ class Panel(QWidget):
                 "one undo step)")
             self.basis_button.clicked.connect(self._choose_basis)
             self.form.addRow(self.basis_button)
+            self.evidence_note = QLabel()  # what the evidence said, until the form is rebuilt
+            self.evidence_note.setWordWrap(True)
+            self.evidence_note.setTextFormat(Qt.TextFormat.PlainText)
+            self.evidence_note.hide()
+            self.form.addRow(self.evidence_note)
         self._form_model = info.name
 
     def _set_text_param(self, name: str):
@@ -445,6 +450,10 @@ class Panel(QWidget):
                 said = apply(result)
                 doc.undo_stack.endMacro()  # the Parameters box says the new alpha and its evidence
                 self.message.emit(said)
+                note = getattr(self, "evidence_note", None)
+                if note is not None and _alive(note):  # kept in view: the status line soon shows the fit
+                    note.setText(said)
+                    note.show()
 
         self._evidence_job = Background(lambda: work(X, labels, params), self)
         self._evidence_job.done.connect(answer)

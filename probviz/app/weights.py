@@ -141,8 +141,11 @@ class WeightPanel(QWidget):
         frame = self.frame
         ws = getattr(frame, "weights", None)
         if not isinstance(ws, WeightSpace):
-            self.status.setText(ws if isinstance(ws, str) else "Weight space shows logistic regression's "
-                                "Bayesian view: choose logistic regression and tick 'Bayesian view (Laplace)'.")
+            nothing = frame is not None and frame.fit.model is None
+            self.status.setText(ws if isinstance(ws, str) else
+                                "Nothing is fitted yet: weight space needs points of two classes." if nothing else
+                                "Weight space shows logistic regression's Bayesian view: choose logistic "
+                                "regression and tick 'Bayesian view (Laplace)'.")
             self.key.setVisible(False)
             return
         self.key.setVisible(True)

@@ -14,7 +14,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
-    QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QSlider, QTableWidget, QTableWidgetItem, QVBoxLayout,
+    QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QSlider, QTableWidget, QTableWidgetItem, QVBoxLayout,
     QWidget,
 )
 
@@ -306,6 +306,19 @@ def _curved_arrow(size: int, redo: bool) -> QPixmap:
     p.drawPolygon(QPolygonF([QPointF(2.5 * s, 12.5 * s), QPointF(4.5 * s, 5 * s), QPointF(10.5 * s, 11 * s)]))
     p.end()
     return pix
+
+
+class DocumentLineEdit(QLineEdit):
+    """A field whose text is applied to the document on Enter: Ctrl+Z and Ctrl+Shift+Z (Undo and Redo) go to
+    the document's history, as everywhere else in the window, not to the field's own typing history (which
+    would empty the box and leave the applied value in force)."""
+
+    def event(self, ev):
+        if ev.type() == QEvent.Type.ShortcutOverride and (ev.matches(QKeySequence.StandardKey.Undo)
+                                                         or ev.matches(QKeySequence.StandardKey.Redo)):
+            ev.ignore()  # not the field's: the window's Edit > Undo (Redo) takes the key
+            return False
+        return super().event(ev)
 
 
 class SmallPlot(pg.PlotWidget):

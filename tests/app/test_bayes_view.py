@@ -312,6 +312,9 @@ def test_the_evidence_chooses_the_basis_with_its_alpha_in_one_undo_step(qtbot, w
 
     scores = {b: best(b) for b in ("linear", "quadratic", "cubic")}
     assert chosen["basis"] == max(scores, key=scores.get) != "linear"
+    note = win.panel.evidence_note.text()  # the three evidences stay in view, beside the buttons
+    assert note.startswith("The evidence ln p(D) (Bishop eq. 4.137), each basis at its best α: linear ")
+    assert note.endswith(f": {chosen['basis']} it is") and win.panel.evidence_note.isVisible()
     assert fit_laplace(X, codes, 2, chosen["alpha"], chosen["basis"]).total_log_evidence >= \
         scores[chosen["basis"]] - 1e-6
     undo = [a for a in win.menuBar().actions() if a.text().replace("&", "") == "Edit"][0].menu().actions()[0]

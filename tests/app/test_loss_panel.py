@@ -36,13 +36,24 @@ def test_a_loss_typed_in_the_panel_moves_the_boundary_and_undo_takes_it_back(qtb
     after = _boundary_points(win)
     np.testing.assert_allclose(model.predict_proba(after)[:, 1], 1 / 6, atol=1e-9)  # 5 p(peach) = p(apple)
     assert "Expected loss (Bishop eq. 1.81)" in win.canvas.frame.probe.lines[-1]
+    P = model.predict_proba(win.doc.X)
+    crossed = np.column_stack(win.canvas.wrong.getData())
+    decide = (5 * P[:, 1] > P[:, 0]).astype(int)
+    np.testing.assert_allclose(crossed, win.doc.X[decide != win.doc.labels])
+    t = win.doc.labels  # the status line: the loss's decisions, their accuracy and their loss per point
+    loss = np.where((decide == 1) & (t == 0), 1.0, np.where((decide == 0) & (t == 1), 5.0, 0.0)).mean()
+    assert (f"accuracy {100 * np.mean(decide == t):.1f}%, expected loss {loss:.4g} per point (eq. 1.80)"
+            in win.message.toolTip() + win.message.text())
     assert "loss 0,1;5,0" in win._shown_label()
     undo = [a for a in win.menuBar().actions() if a.text().replace("&", "") == "Edit"][0].menu().actions()[0]
     assert undo.text().replace("&", "") == "Undo Set the loss matrix"
-    undo.trigger()
+    assert win.panel.loss.hasFocus()  # Ctrl+Z where the person just pressed Enter: the document's undo
+    qtbot.keyClick(win.panel.loss, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     settle(win)
     assert win.doc.loss is None and win.panel.loss.text() == ""
     np.testing.assert_allclose(model.predict_proba(_boundary_points(win))[:, 1], 0.5, atol=1e-9)
+    crossed = np.column_stack(win.canvas.wrong.getData())  # the crosses back to the largest posterior's
+    np.testing.assert_allclose(crossed, win.doc.X[(P[:, 1] > P[:, 0]) != (win.doc.labels == 1)])
 
 
 def test_a_loss_of_the_wrong_size_says_why_and_changes_nothing(qtbot, window):

@@ -173,3 +173,18 @@ def test_the_number_of_sampled_boundaries_is_saved_with_the_session(qtbot, windo
     assert win.open_path(str(path))
     settle(win)
     assert win.doc.view_state.samples == (45, 0) and win.weights.samples.value() == 45
+
+
+def test_with_no_fit_the_panel_says_what_it_needs(qtbot, window):
+    """Every point deleted (Edit > Select all, Delete): the panel asks for points, not for the view that is on."""
+    from guihelp import key
+
+    win = window
+    _weights_shown(qtbot, win)
+    win.activateWindow()  # the model list's popup had the keyboard: a person's next key goes to the window
+    qtbot.waitUntil(win.isActiveWindow, timeout=2000)
+    key(qtbot, win, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    key(qtbot, win, Qt.Key.Key_Delete)
+    settle(win)
+    assert len(win.doc.X) == 0
+    assert win.weights.status.text() == "Nothing is fitted yet: weight space needs points of two classes."
