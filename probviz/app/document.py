@@ -280,6 +280,7 @@ class Document(QObject):
         self.view_state.samples = tuple(snap.samples)
         vs = self.view_state
         vs.compare, vs.split, vs.section = snap.compare, snap.split, snap.section
+        vs.weight_probe = None  # a point of the last document's weight space means nothing here
         vs.training = replace(snap.training, run=vs.training.run + 1)  # a new run: never the last document's
         self.mark_saved()
         self.reset.emit()

@@ -188,3 +188,14 @@ def test_with_no_fit_the_panel_says_what_it_needs(qtbot, window):
     settle(win)
     assert len(win.doc.X) == 0
     assert win.weights.status.text() == "Nothing is fitted yet: weight space needs points of two classes."
+
+
+def test_the_clicked_weights_do_not_follow_into_another_document(qtbot, window):
+    win = window
+    _weights_shown(qtbot, win)
+    win.doc.view_state.set_weight_probe((1.0, 2.0))  # (a click, as the test above presses it)
+    settle(win)
+    assert win.canvas.frame.weight_line
+    assert win.open_path("example:xor")
+    settle(win)
+    assert win.doc.view_state.weight_probe is None and not win.canvas.frame.weight_line
