@@ -422,7 +422,7 @@ def _weight_space(frame: Frame, shown: Fit) -> None:
         frame.weights = why if request.weights else None
         return
     lap = shown.model.laplace_
-    if request.weights:
+    if request.weights and not request.draft:  # a grid of likelihoods over every point: not while the hand moves
         t = labels == shown.class_index[1]
         frame.weights = weight_space.weight_space(lap, X, t, request.samples)
     if request.weight_probe is not None:

@@ -192,3 +192,13 @@ def test_the_boundary_cloud_is_kept_for_the_same_fit_and_redrawn_for_another():
     np.testing.assert_allclose(np.vstack(scene.sample_boundaries(moved, bounds, 5, 0))[:, 1],
                                np.vstack(scene.sample_boundaries(_fit(FRUITY + [0.5, 0.0], T), bounds, 5, 0))[:, 1])
     assert not np.allclose(scene.sample_boundaries(moved, bounds, 5, 0)[0], five[0])
+
+
+def test_a_frame_drawn_while_the_hand_moves_leaves_the_weight_space_out():
+    """The likelihood's grid costs a pass over every point per node: a draft frame (a drag) skips it, the
+    frame after the hand rests carries it."""
+    spec = ModelSpec.make("logistic", {"bayes": True})
+    args = (FRUITY, T, ("a", "b"), ("#E69F00", "#0072B2"), (spec,))
+    moving = compute(FrameRequest(*args, shape=(16, 16), weights=True, draft=True))
+    rested = compute(FrameRequest(*args, shape=(16, 16), weights=True))
+    assert moving.weights is None and isinstance(rested.weights, ws.WeightSpace)

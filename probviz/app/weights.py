@@ -126,6 +126,8 @@ class WeightPanel(QWidget):
             self._draw()
 
     def show_result(self, frame):
+        if frame is not None and frame.request.draft and frame.weights is None and self.frame is not None:
+            return  # the hand is moving: the last weight space stays until the frame after it rests
         self.frame = frame
         self._stale = not self.on_screen
         if not self._stale:
