@@ -36,15 +36,28 @@ def _parser(light: bool = False) -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     g = sub.add_parser("gui", help="open the window (the default)")
-    g.add_argument("file", nargs="?", help="a CSV file, a .probviz session or example:NAME")
+    g.add_argument("file", nargs="?", help="a CSV file, a .probviz session, example:NAME, or a lesson deck "
+                                           "(a .probvizdeck file or deck:NAME)")
 
     f = sub.add_parser("fit", help="fit a model and print its parameters")
     f.add_argument("input", help="a CSV file, a .probviz session, example:NAME, or - for standard input")
     model_options(f)
+    if not light:  # fit draws no figure: --width is free to name the rbf width (export spells it --rbf-width)
+        from probviz.cli_options import add_width_alias
+
+        add_width_alias(f)
+    f.add_argument("--feature-space-out", metavar="OUT", help="with --basis rbf: also draw the points at (phi_1(x), "
+                                                             "phi_2(x)) into this figure (.png, .svg or .pdf), with "
+                                                             "the boundary, a straight line there when there are two "
+                                                             "centres (Bishop figure 4.12)")
     f.add_argument("--json", action="store_true", help="print JSON")
     f.add_argument("--loss", metavar="L", help="a loss matrix, rows the true class and columns the choice, such as "
                                                "\"0,1;5,0\" (Bishop 1.5.2): report the expected loss of deciding "
                                                "argmin_j sum_k L_kj p(C_k|x), and with a truth the Bayes risk")
+    f.add_argument("--reject-cost", type=float, metavar="LAMBDA",
+                   help="the reject option (Bishop exercise 1.24): make no decision where the least expected loss "
+                        "exceeds LAMBDA (with the 0-1 loss, where max_k p(C_k|x) < 1 - LAMBDA); a rejected point "
+                        "costs LAMBDA")
     _column_options(f)
     training_options(f)
     if not light:
@@ -158,10 +171,14 @@ def _fit(args) -> int:
     if training is not None:
         if bayes is not None or args.query is not None:
             raise ValueError("--bayes, --alpha and --query do not combine with --optimizer")
-        if args.loss is not None:
-            raise ValueError("--loss does not combine with --optimizer")
+        if args.loss is not None or args.reject_cost is not None:
+            raise ValueError("--loss and --reject-cost do not combine with --optimizer")
+        if args.feature_space_out is not None:
+            raise ValueError("--feature-space-out does not combine with --optimizer")
         return _train(args, session, spec, *training)
     loss = None
+    if args.reject_cost is not None and not (np.isfinite(args.reject_cost) and args.reject_cost >= 0):
+        raise ValueError(f"--reject-cost must be a number from 0 up, got {args.reject_cost:g}")
     if args.loss is not None:
         from probviz.decision import parse_loss
 
@@ -197,12 +214,19 @@ def _fit(args) -> int:
             raise ValueError(f"--query: {model.label} gives no p(C_k|x) (Bishop 4.1)")
         query = query_json(parse_query(args.query), model, lap)
     names = [data.class_names[c] for c in model.classes_]
-    from probviz.decision import fit_report, report_lines
+    space = None
+    if args.feature_space_out:  # Bishop figure 4.12: the points in the plane of two basis functions
+        from probviz.feature_space import draw, feature_space
+
+        space = feature_space(model, *training_points(session))
+        draw(space, args.feature_space_out, data.class_names, data.colors, title=f"{model.label}: feature space")
+    from probviz.decision import fit_report, report_lines, zero_one_loss
 
     try:  # the decision (with the loss matrix) on the training points, and under a truth
         decision = fit_report(model, *training_points(session), len(data.class_names),
                               data.truth if data.truth is not None and data.truth.K == len(data.class_names) else None,
-                              loss)
+                              loss if loss is not None or args.reject_cost is None
+                              else zero_one_loss(len(data.class_names)), args.reject_cost)
     except ValueError as e:
         raise ValueError(f"--loss: {e}") from None
     if not args.json:  # the Parameters panel's lines, word for word
@@ -224,6 +248,8 @@ def _fit(args) -> int:
             print(f"  {line}")
         for n in data.notices + fit.notices:
             print(f"  note: {n}")
+        if space is not None:
+            print(f"  wrote {args.feature_space_out} (the feature space)" + (f": {space.note}" if space.note else ""))
         if lap is not None:  # the Parameters lines gave alpha and the evidence; the bases beside them
             from probviz.bayes_view import basis_lines
 
@@ -251,7 +277,8 @@ def _fit(args) -> int:
     out["parameters"] = spec.kwargs
     shared = hasattr(model, "covariance_")
     for attr in ("priors_", "means_", "covariance_", "covariances_", "groups_", "group_covariances_", "coef_",
-                 "intercept_", "n_iter_", "converged_", "start_", "separation_", "direction_", "mean_", "epochs_"):
+                 "intercept_", "n_iter_", "converged_", "start_", "separation_", "direction_", "mean_", "epochs_",
+                 "centers_", "width_"):  # centers, width: the radial basis functions used (given or default)
         if hasattr(model, attr) and not (shared and attr == "covariances_"):
             v = getattr(model, attr)
             out[attr.rstrip("_")] = v.tolist() if isinstance(v, np.ndarray) else v
@@ -262,6 +289,10 @@ def _fit(args) -> int:
         out["bayes"]["evidence_by_basis"] = bases
     if query is not None:
         out["query"] = query
+    if space is not None:
+        out["feature_space"] = {"path": args.feature_space_out, "note": space.note,
+                                "lines": [{"classes": [names[k], names[j]], "ends": seg.tolist()}
+                                          for k, j, seg in space.lines]}
     print(json.dumps(out, indent=2, default=float, allow_nan=False))
     return 0
 
@@ -544,7 +575,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
         word = argv[0]
-        if not (os.path.exists(word) or word.startswith("example:")):
+        if not (os.path.exists(word) or word.startswith(("example:", "deck:"))):
             print(f"probviz: error: {word!r} is neither a command ({', '.join(COMMANDS)}) nor an existing "
                   "file; see probviz --help", file=sys.stderr)
             return 2

@@ -19,7 +19,13 @@ def _specs():
 
 
 def _flag(name: str) -> str:
-    return "--" + name.replace("_", "-")
+    spec = _specs().get(name)
+    return spec.flag if spec is not None and spec.flag else "--" + name.replace("_", "-")
+
+
+def _dest(name: str) -> str:
+    """Where argparse keeps a parameter's flag: its own name, or its flag's (``--rbf-width``: rbf_width)."""
+    return _flag(name)[2:].replace("-", "_")
 
 
 def _float_in(spec):
@@ -65,16 +71,23 @@ def add_model_options(p) -> None:
         users = ", ".join(name for name, model in REGISTRY.items() if spec in model.params)
         help_ = f"{spec.help} (for {users}; default {spec.default})"
         if spec.kind == "bool":
-            p.add_argument(_flag(name), dest=name, action=argparse.BooleanOptionalAction, default=None, help=help_)
+            p.add_argument(_flag(name), dest=_dest(name), action=argparse.BooleanOptionalAction, default=None, help=help_)
         elif spec.kind == "choice":
-            p.add_argument(_flag(name), dest=name, choices=spec.choices, default=None, help=help_)
+            p.add_argument(_flag(name), dest=_dest(name), choices=spec.choices, default=None, help=help_)
         elif spec.kind == "text":
-            p.add_argument(_flag(name), dest=name, type=_text(spec), default=None, metavar=name.upper(),
+            p.add_argument(_flag(name), dest=_dest(name), type=_text(spec), default=None, metavar=name.upper(),
                            help=f"{spec.help} (for {users}; default none)")
         else:
-            p.add_argument(_flag(name), dest=name, type=_float_in(spec), default=None, metavar="X", help=help_)
+            p.add_argument(_flag(name), dest=_dest(name), type=_float_in(spec), default=None, metavar="X", help=help_)
     p.add_argument("--priors", type=_priors, default=None, metavar="P1,P2,...",
                    help="p(C_k) of each class, in the order of the classes (generative models; renormalised)")
+
+
+def add_width_alias(p) -> None:
+    """``fit``'s --width: the same as --rbf-width (a command that draws a figure has its own --width)."""
+    spec = _specs()["width"]
+    p.add_argument("--width", dest=_dest("width"), type=_float_in(spec), default=None, metavar="S",
+                   help=f"the same as {_flag('width')}")
 
 
 def model_overrides(args, model: str) -> dict:
@@ -84,7 +97,7 @@ def model_overrides(args, model: str) -> dict:
     own = {spec.name for spec in info(model).params}  # an unknown model fails here, listing the models
     out = {}
     for name in _specs():
-        value = getattr(args, name, None)
+        value = getattr(args, _dest(name), None)
         if value is None:
             continue
         if name not in own:

@@ -336,30 +336,35 @@ def brier_true(truth: Truth, model, class_index=None, nodes: int = 40, most: int
 
 # --- what `probviz fit` reports -------------------------------------------------------------------
 
-def fit_report(model, X, codes, K: int, truth: Truth | None = None, L=None) -> dict:
-    """The decision's numbers for ``probviz fit``: on the labelled points X (codes in K classes) the
-    confusion counts (rows the truth, columns the decision) and, with a loss matrix, the loss per point;
-    with a truth the confusion in proportions, the expected loss and the Bayes risk under it, and the
-    Brier score under it (None for a discriminant function, which has no p(C_k|x))."""
+def fit_report(model, X, codes, K: int, truth: Truth | None = None, L=None, reject_cost=None,
+               cancelled=None) -> dict:
+    """The decision's numbers for ``probviz fit`` and the window's ROC dialog: on the labelled points X (codes
+    in K classes) the confusion counts (rows the truth, columns the decision) and, with a loss matrix, the loss
+    per point; with a truth the confusion in proportions, the expected loss and the Bayes risk under it, and
+    the Brier score under it (None for a discriminant function, which has no p(C_k|x)). ``reject_cost``: no
+    decision where the least expected loss exceeds it (counted in the "undecided" entries, costing it);
+    ``cancelled`` stops the truth's integrals."""
     idx = np.asarray(model.classes_, dtype=int)
     if L is not None and not _argmax_like(np.asarray(L, dtype=float)) and not getattr(model, "probabilistic", True):
         raise ValueError(f"{model.label} gives no p(C_k|x) (Bishop 4.1), so it cannot weigh a loss matrix; "
                          "pick a probabilistic model")
-    decided = model_decide(model, X, idx, K, L)
-    out = {}
+    if reject_cost is not None and not getattr(model, "probabilistic", True):
+        raise ValueError(f"{model.label} gives no p(C_k|x) (Bishop 4.1), so it has no reject option")
+    decided = model_decide(model, X, idx, K, L, reject_cost)
+    out = {} if reject_cost is None else {"reject_cost": float(reject_cost)}
     if L is not None:
         out["loss"] = np.asarray(L, dtype=float).tolist()
-        out["expected_loss"] = expected_loss(decided, codes, L)
+        out["expected_loss"] = expected_loss(decided, codes, L, reject_cost) if len(X) else None
     C, undecided = confusion_counts(decided, codes, K)
     out["confusion"] = C.tolist()
     if undecided.any():
         out["confusion_undecided"] = undecided.tolist()
     if truth is None:
         return out
-    Ct = confusion_true(truth, model, idx, L)
+    Ct = confusion_true(truth, model, idx, L, reject_cost, cancelled)
     if L is not None:
-        out["expected_loss_true"] = loss_of_confusion(Ct, L)
-        out["bayes_risk"] = bayes_risk(truth, L)
+        out["expected_loss_true"] = loss_of_confusion(Ct, L, reject_cost)
+        out["bayes_risk"] = bayes_risk(truth, L, reject_cost, cancelled)
     out["confusion_true"] = Ct[:, :K].tolist()
     if Ct[:, K].any():
         out["confusion_true_undecided"] = Ct[:, K].tolist()
@@ -376,10 +381,18 @@ def report_lines(report: dict, names) -> list[str]:
     if "loss" in report:
         lines.append(f"loss matrix (rows the truth, columns the choice): {matrix(report['loss'], 'g')}")
         lines.append(f"expected loss on the training points: {report['expected_loss']:.4g} per point")
+    if "reject_cost" in report:
+        lines.append(f"reject option: no decision where the least expected loss exceeds {report['reject_cost']:g}")
     lines.append(f"confusion on the training points (rows the truth, columns the decision): "
                  f"{matrix(report['confusion'], 'd')}")
+    if "confusion_undecided" in report:
+        lines.append("no decision on the training points: " + ", ".join(
+            f"{n} {int(v)}" for n, v in zip(names, report["confusion_undecided"])))
     if "confusion_true" in report:
         lines.append(f"confusion under the truth (proportions): {matrix(report['confusion_true'], '.4f')}")
+        if "confusion_true_undecided" in report:
+            lines.append("no decision under the truth (proportions): " + ", ".join(
+                f"{n} {v:.4f}" for n, v in zip(names, report["confusion_true_undecided"])))
         if "expected_loss_true" in report:
             lines.append(f"expected loss under the truth: {report['expected_loss_true']:.4g}; "
                          f"Bayes risk of the truth: {report['bayes_risk']:.4g}")
@@ -566,22 +579,33 @@ def reliability(p, hit, bins: int = 10, p_true=None) -> dict:
 
 
 def roc_report(model, X, labels, K: int, c: int, truth: Truth | None = None, cancelled=None,
-               operating=None) -> dict:
+               operating=None, held=None) -> dict:
     """Class c against the rest, for ``probviz roc`` and the window's ROC dialog: the fitted score's ROC on
     the labelled points X (``points``, with its ``n``), with a truth its ROC under the truth (``truth``) and
     the Bayes-optimal ROC (``bayes``), and the reliability of p(C_c|x) on the points (``calibration``).
     ``operating`` = (L, reject_cost): also the decision's operating point, (FPR, TPR) of "decides C_c", on the
-    points (``operating_points``) and under the truth (``operating_truth``). ``cancelled`` stops the
-    integrals (:class:`probviz.models.truth.Cancelled`)."""
+    points (``operating_points``) and under the truth (``operating_truth``). ``held`` = (X, labels): points
+    kept out of the fit, their ROC (``held``) and operating point (``operating_held``) beside the training
+    points'. ``cancelled`` stops the integrals (:class:`probviz.models.truth.Cancelled`)."""
     idx = np.asarray(model.classes_, dtype=int)
     score = model_score(model, c, idx)
     positive = np.asarray(labels) == c
     out = {"points": roc_points(score(X), positive)}
     out["points"]["n"] = int(len(X))
+    if held is not None:
+        Xh, lh = held
+        try:
+            out["held"] = roc_points(score(Xh), np.asarray(lh) == c)
+            out["held"]["n"] = int(len(Xh))
+        except ValueError:  # too few held-out points: one class only
+            held = None
     if operating is not None:
         L, reject_cost = operating
         out["operating_points"] = _operating(confusion_counts(model_decide(model, X, idx, K, L, reject_cost),
                                                               labels, K)[0], c)
+        if held is not None:
+            out["operating_held"] = _operating(confusion_counts(model_decide(model, Xh, idx, K, L, reject_cost),
+                                                                lh, K)[0], c)
     if truth is not None:
         out["truth"] = roc_true(truth, score, c, cancelled=cancelled)
         out["bayes"] = bayes_roc(truth, c, cancelled=cancelled)

@@ -141,7 +141,8 @@ def legend_key(specs, frame, request) -> list[tuple[str, str]]:
     """The legend's rows for every line style and marker drawn besides the fitted model and its classes:
     (text, how its sample is drawn: "solid", "dashed", "dashdot", "hatch", "hollow", "cross", "plus", and for
     the Bayesian view "sample" (a thin translucent line), "veil" (the grey of the predictive variance) and
-    "dotted" (the boundary of weights clicked in weight space)). Only what is drawn."""
+    "dotted" (the boundary of weights clicked in weight space), and "ramp" (the miscalibration map's scale, its
+    darkest shade)). Only what is drawn."""
     key = []
     if len(specs) > 1 or frame.truth is not None:  # with other lines around, say which one is the fit
         key.append((f"{specs[0].label}: boundary", "solid"))
@@ -164,6 +165,12 @@ def legend_key(specs, frame, request) -> list[tuple[str, str]]:
         key.append(("predictive variance σ_a² (grey)", "veil"))
     if frame.weight_line:
         key.append(("boundary of the weights clicked", "dotted"))
+    if getattr(frame, "rbf_centers", None) is not None:
+        key.append(("RBF centres", "diamond"))
+    if frame.scene is not None and frame.scene.miscalibration is not None:
+        from probviz.scene import MISCAL_TOP
+
+        key.append((f"|fitted − true p|: 0 to {MISCAL_TOP:g}+", "ramp"))
     return key
 
 

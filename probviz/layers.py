@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 LAYERS = ("heatmap", "decision", "boundaries", "ellipses", "density", "truth", "points", "predictive", "variance",
-          "samples")
+          "samples", "miscalibration")
 DEFAULT_LAYERS = frozenset({"heatmap", "boundaries", "ellipses", "points"})
 
 #: (label, tooltip) of each layer
@@ -25,7 +25,14 @@ LAYER_LABELS = {
                                         "the uncertainty of the activation: half its strength at σ_a = 2"),
     "samples": ("Boundary samples", "Bayesian view: the boundaries of weights drawn from the posterior q(w) "
                                     "(Laplace, Bishop 4.4), thin under the w_MAP boundary"),
+    "miscalibration": ("Error against the truth",
+                       "Where the fitted p(C_k|x) is wrong: |fitted p(C_k|x) − true p(C_k|x)|, the largest over the classes, "
+                       "from the background (0) to the darkest shade (0.5 or more), drawn instead of the heatmap. "
+                       "Needs a true model (example:fruit, example:xor, or the Lab's truth)"),
 }
+
+#: layers that need a true model: the fit is compared with it
+TRUTH_ONLY = frozenset({"miscalibration"})
 
 #: layers that need the Bayesian view (logistic regression with its Laplace posterior)
 BAYESIAN_ONLY = frozenset({"predictive", "variance", "samples"})

@@ -25,6 +25,7 @@ Needs matplotlib: ``pip install 'probviz-classifiers[mpl]'``. No Qt.
 from __future__ import annotations
 
 import io
+import math
 import os
 from dataclasses import dataclass, field, replace
 
@@ -37,7 +38,7 @@ from probviz.data.session import Session
 from probviz.figure_layout import legend_key, shown_label, view_of
 from probviz.layers import LAYERS
 from probviz.models import REGISTRY
-from probviz.scene import SHADE_ALPHA, SHADE_RGB
+from probviz.scene import SHADE_ALPHA, SHADE_RGB, miscalibration_ramp
 from probviz.snapshot import Snapshot, frame_request, from_session, with_model
 from probviz.style import LOOK, Style
 
@@ -233,6 +234,14 @@ def _draw(d: Drawing, snap: Snapshot, style: Style) -> None:
         art["means"] = [ax.plot(m[:, 0], m[:, 1], linestyle="none", marker="+", markersize=size, markeredgewidth=mew,
                                 color=c, zorder=5)[0]
                         for c, mew in ((bg, 4.5 * style.scale * PX_TO_PT), (fg, 2.0 * style.scale * PX_TO_PT))]
+    if getattr(frame, "rbf_centers", None) is not None:  # an rbf fit's centres: open diamonds over a halo
+        C, kw = frame.rbf_centers, _line_kw(style, "rbf_center")
+        kw.pop("path_effects", None)
+        art["rbf_centers"] = [ax.plot(C[:, 0], C[:, 1], linestyle="none", marker="D", markerfacecolor="none",
+                                      markersize=1.5 * 11 * style.scale * PX_TO_PT / math.sqrt(2),
+                                      markeredgecolor=color, markeredgewidth=width, zorder=5.2)[0]
+                              for color, width in ((bg, kw["linewidth"] + 2.0 * style.scale * PX_TO_PT),
+                                                   (kw["color"], kw["linewidth"]))]
     if request.section is not None:
         ends = np.asarray(request.section, float)
         art["section"] = _lines(ax, [ends], 5.5, **_line_kw(style, "section")) + [
@@ -312,8 +321,13 @@ def _legend(d: Drawing, snap: Snapshot, style: Style) -> None:
             handles.append(Line2D([], [], label=text, **kw))
         elif kind == "hatch":
             handles.append(Patch(facecolor="none", edgecolor=fg, hatch="///", label=text))
+        elif kind == "ramp":
+            handles.append(Patch(facecolor=_rgb(miscalibration_ramp(style.background)), edgecolor=fg, label=text))
         elif kind == "veil":
             handles.append(Patch(facecolor=_rgb(SHADE_RGB), alpha=SHADE_ALPHA / 255, edgecolor="none", label=text))
+        elif kind == "diamond":  # an rbf fit's centres
+            handles.append(Line2D([], [], linestyle="none", marker="D", markersize=1.5 * size / math.sqrt(2),
+                                  markerfacecolor="none", markeredgecolor=fg, label=text))
         elif kind == "hollow":
             handles.append(Line2D([], [], linestyle="none", marker="o", markersize=size, markerfacecolor="none",
                                   markeredgecolor=fg, label=text))

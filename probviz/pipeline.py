@@ -196,6 +196,7 @@ class Frame:
     weight_line: list = field(default_factory=list)  # polylines: the boundary of request.weight_probe's weights
     decided_wrong: np.ndarray | None = None  # with a loss matrix: the points its decision gets wrong
     decided: dict = field(default_factory=dict)  # with a loss matrix: its accuracy and loss per training point
+    rbf_centers: np.ndarray | None = None  # (M, 2): the centres of the shown fit's radial basis functions
 
     @property
     def wrong(self) -> np.ndarray | None:
@@ -240,7 +241,14 @@ class Frame:
             return ""
         if fit.model.probabilistic:
             given = "x,D" if self.predictive else "x"
-            return "  ".join(f"p({n}|{given}) = {v:.3f}" for n, v in self.posteriors_at(x, y))
+            values = self.posteriors_at(x, y)
+            text = "  ".join(f"p({n}|{given}) = {v:.3f}" for n, v in values)
+            if self.scene is not None and self.scene.miscalibration is not None:  # the map's own number
+                p_true = self.request.truth.posterior([[x, y]])[0]
+                p_hat = np.zeros_like(p_true)
+                p_hat[fit.class_index] = [v for _, v in values]
+                text += f"  ·  |fitted − true| = {np.max(np.abs(p_hat - p_true)):.3f}"
+            return text
         return discriminant_readout(fit.model, list(self.request.class_names), (x, y))
 
 
@@ -354,7 +362,9 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
                              "expected_loss": float(np.mean(L[request.labels[train], decided[train]]))}
     frame.scene = scenes.build_scene(shown.model, request.bounds, colors, request.shape, request.layers,
                                      request.background, request.reject, request.theta, draft=request.draft,
-                                     samples=request.samples, loss=loss)
+                                     samples=request.samples, loss=loss, truth=truth, class_index=shown.class_index)
+    if getattr(shown.model, "centers_", None) is not None:  # an rbf fit: its centres are drawn (open diamonds)
+        frame.rbf_centers = np.asarray(shown.model.centers_, float)
     if "boundaries" in request.layers:
         frame.overlays = [scenes.boundaries(f.model, request.bounds, draft=request.draft) if f.model is not None else []
                           for f in frame.fits[1:]]

@@ -73,6 +73,29 @@ class _Writer:
         self.lines.append(tex_escape(text) if self.fmt == "latex" else text)
 
 
+def _count(name: str, K: int, basis: str, model) -> int:
+    """Model ``name``'s parameter count with the shown basis; with rbf, M is the number of centres (the
+    Gaussian models have no basis: theirs is the count in two dimensions)."""
+    if basis != "rbf":
+        return parameter_count(name, K, basis)
+    if "basis" not in REGISTRY[name].defaults():
+        return parameter_count(name, K)
+    return parameter_count(name, K, "rbf", len(getattr(model, "centers_", ())))
+
+
+def rbf_lines(model, fmt: str = "text") -> list[str]:
+    """The radial basis functions of a fit: phi_m(x) = exp(-||x - mu_m||^2 / (2 s^2)), s and the centres; lines as
+    written (``fmt`` "latex": an equation, then escaped text)."""
+    C, s = getattr(model, "centers_", np.zeros((0, 2))), getattr(model, "width_", 0.0)
+    mus = "; ".join(f"({_fmt(x)}, {_fmt(y)})" for x, y in C)
+    if fmt == "latex":
+        return [r"$\phi_m(\mathbf x) = \exp(-\lVert\mathbf x - \boldsymbol\mu_m\rVert^2 / 2s^2),\ "
+                rf"m = 1, \dots, {len(C)},\ s = {_fmt(s)}$", tex_escape(f"centres μ_m: {mus}")]
+    phis = ", ".join(f"φ_{m + 1}" for m in range(len(C))) if len(C) <= 3 else f"φ_1, …, φ_{len(C)}"
+    return [f"φ(x) = ({phis}), φ_m(x) = exp(−‖x − μ_m‖²/(2s²)), s = {_fmt(s)} (Bishop 4.3.1)",
+            f"centres μ_m: {mus}"]
+
+
 def features_text(basis: str, tex: bool = False) -> str:
     """The features phi(x) of a basis, in the order of the weights."""
     if tex:
@@ -129,7 +152,9 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
             for k, n in enumerate(names):
                 out.equation(f"{out.sym('w', n)}{eq}{_vec(model.coef_[k], fmt)}",
                              f"{out.sym('w0', n)}{eq}{_fmt(model.intercept_[k])}")
-        if basis != "linear":
+        if basis == "rbf":  # Gaussian radial basis functions (Bishop 4.3.1): their centres and width
+            out.lines += rbf_lines(model, fmt)
+        elif basis != "linear":
             if fmt == "latex":
                 out.equation(r"\boldsymbol\phi(\mathbf x) = " + features_text(basis, tex=True))
             else:
@@ -147,7 +172,7 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
     if two_class_w is not None:
         w, w0 = two_class_w
         out.equation(f"{out.posterior_lhs(names[0], basis)}{eq}{_vec(w, fmt)}", f"{out.sym('w0')}{eq}{_fmt(w0)}")
-    counts = ", ".join(f"{REGISTRY[m].label.split(' (')[0]} {parameter_count(m, K, basis)}" for m in PROBABILISTIC_NAMES
+    counts = ", ".join(f"{REGISTRY[m].label.split(' (')[0]} {_count(m, K, basis, model)}" for m in PROBABILISTIC_NAMES
                        if "groups" not in REGISTRY[m].defaults())  # tied covariances: between LDA and QDA, by its groups
     out.plain(f"Parameters: {model.n_parameters()}  (for {K} classes: {counts})")
     if summary:

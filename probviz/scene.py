@@ -579,11 +579,63 @@ class Scene:
     density: list[np.ndarray] = field(default_factory=list)
     shade: np.ndarray | None = None  # (R, C, 4) uint8: the predictive variance sigma_a^2 (Bayesian view)
     samples: list[np.ndarray] = field(default_factory=list)  # boundaries of weights drawn from q(w): polylines
+    miscalibration: np.ndarray | None = None  # (R, C) float32: max_k |p^(C_k|x) - p_true(C_k|x)|, with a truth
 
 
 #: The predictive variance's shade: its colour, its opacity as sigma_a^2 -> infinity, and the sigma_a^2 at half
 #: of it (sigma_a = 2: where the moderated output is about two thirds of the way from the plug-in one to 1/2)
 SHADE_RGB, SHADE_ALPHA, SHADE_HALF = (40, 40, 40), 150, 4.0
+
+
+#: The map of |p^ - p_true| (the "miscalibration" layer): the background at 0, the ramp's end colour at MISCAL_TOP
+#: and above; one hue darkening on a light background (lightening on a dark one) reads without colour vision
+MISCAL_TOP, MISCAL_DARK, MISCAL_LIGHT = 0.5, (84, 22, 112), (255, 200, 120)
+
+
+_last_true_posterior: tuple = (None, None, None)  # (truth, grid key, posterior): the truth stays while points move
+
+
+def true_posterior_grid(truth, xs, ys) -> np.ndarray:
+    """The truth's p(C_k|x) at every grid node, (len(ys), len(xs), K), kept for the next call with the same truth
+    (immutable: a new object when edited) and grid: a drag redraws every frame, and this is most of the map's
+    cost (a mixture's densities at every node)."""
+    global _last_true_posterior
+    key = (xs[0], xs[-1], len(xs), ys[0], ys[-1], len(ys))
+    last, last_key, grid = _last_true_posterior
+    if last is not truth or last_key != key:
+        gx, gy = np.meshgrid(xs, ys)
+        grid = truth.posterior(np.column_stack([gx.ravel(), gy.ravel()])).reshape(len(ys), len(xs), truth.K)
+        grid.flags.writeable = False
+        _last_true_posterior = (truth, key, grid)  # one tuple swap: safe between the GUI and worker threads
+    return grid
+
+
+def miscalibration_grid(P: np.ndarray, class_index, truth, xs, ys) -> np.ndarray:
+    """max_k |p^(C_k|x) - p_true(C_k|x)| at every grid node, float32 (len(ys), len(xs)): ``P`` (R, C, M) the
+    fitted posterior over its classes ``class_index`` (of the truth's K; a class the model has not seen has
+    p^ = 0), the truth's posterior from its joint densities. For two classes it is |p^(C_1|x) - p_true(C_1|x)|."""
+    D = true_posterior_grid(truth, xs, ys).copy()
+    for m, k in enumerate(class_index):
+        D[..., k] -= P[..., m]
+    return np.abs(D).max(axis=2).astype(np.float32)
+
+
+def miscalibration_ramp(background=(255, 255, 255)) -> tuple:
+    """The colour of the ramp's end (|p^ - p_true| >= MISCAL_TOP): dark on a light background, light on a dark one."""
+    light = 0.299 * background[0] + 0.587 * background[1] + 0.114 * background[2] > 128
+    return MISCAL_DARK if light else MISCAL_LIGHT
+
+
+def miscalibration_image(D: np.ndarray, background=(255, 255, 255)) -> np.ndarray:
+    """RGBA uint8 (R, C, 4) of :func:`miscalibration_grid`'s values: background + min(D / MISCAL_TOP, 1) *
+    (ramp end - background), opaque."""
+    bg = np.asarray(background[:3], dtype=np.float32)
+    end = np.asarray(miscalibration_ramp(background), dtype=np.float32)
+    t = np.clip(D / MISCAL_TOP, 0.0, 1.0)[..., None]
+    out = np.empty(D.shape + (4,), dtype=np.uint8)
+    out[..., :3] = bg + t * (end - bg) + 0.5
+    out[..., 3] = 255
+    return out
 
 
 def predictive_grid(lap, xs, ys, moments=None) -> np.ndarray:
@@ -635,7 +687,7 @@ _last_samples: tuple = (None, None, [])  # (Laplace, (bounds, count, seed), poly
 def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYERS,
                 background=(255, 255, 255), reject=(170, 170, 170), theta: float = 0.0,
                 radii=(1.0, 2.0, 3.0), strength: float = 0.45, draft: bool = False,
-                samples: tuple = (SAMPLES, SAMPLES_SEED), loss=None) -> Scene:
+                samples: tuple = (SAMPLES, SAMPLES_SEED), loss=None, truth=None, class_index=None) -> Scene:
     """The layers of ``layers`` for one fitted model, over ``bounds`` at ``shape`` = (cols, rows).
 
     Only what is shown is computed: a hidden layer costs nothing. ``draft``: curved boundaries as
@@ -643,7 +695,8 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
     view's boundary cloud; ``loss``: a loss matrix (K, K) over the model's classes, rows the truth, whose
     decision argmin_j sum_k L_kj p(C_k|x) (Bishop eq. 1.81) the regions and boundaries then show, with
     theta's reject option as the rejection cost lambda = 1 - theta (Bishop exercise 1.24); None (or the
-    0-1 loss) decides by the largest posterior.
+    0-1 loss) decides by the largest posterior. ``truth`` (with the model's classes ``class_index`` among its
+    K): the "miscalibration" layer maps |p^(C_k|x) - p_true(C_k|x)| in place of the heatmap.
     """
     loss = None if loss is None or _is_zero_one(loss) else np.asarray(loss, dtype=float)
     sc = Scene(bounds=bounds)
@@ -654,9 +707,16 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
     predictive = lap is not None and "predictive" in layers and ("heatmap" in layers or "decision" in layers)
     # the heatmap and the veil need the same moments of the activation: evaluated once a frame
     moments = grid_moments(lap, xs, ys) if predictive or (lap is not None and "variance" in layers) else None
-    if "heatmap" in layers or "decision" in layers or (loss is not None and "boundaries" in layers):
+    judged = truth is not None and "miscalibration" in layers
+    if "heatmap" in layers or "decision" in layers or (loss is not None and "boundaries" in layers) or judged:
+        # the heatmap's numbers: the miscalibration map judges what the heatmap would show
+        predictive = predictive or (judged and lap is not None and "predictive" in layers)
         sc.posterior = predictive_grid(lap, xs, ys, moments) if predictive else posterior_grid(model, xs, ys)
-        if "heatmap" in layers:
+        if judged:
+            idx = range(sc.posterior.shape[2]) if class_index is None else class_index
+            sc.miscalibration = miscalibration_grid(sc.posterior, idx, truth, xs, ys)
+            sc.image = miscalibration_image(sc.miscalibration, background)
+        elif "heatmap" in layers:
             sc.image = posterior_image(sc.posterior, colors, background, strength)
         if "decision" in layers and loss is not None:
             sc.decision, sc.reject = loss_regions(sc.posterior, loss, theta, bounds, colors, background, reject,
@@ -722,6 +782,9 @@ class _Shifted:
 
     def __init__(self, model, c):
         poly = model.scores_
+        if hasattr(poly, "shifted"):  # radial basis scores (probviz.models.rbf): the bias is coefs[:, 0]
+            self.scores_ = poly.shifted(np.log(c))
+            return
         coefs = np.array(poly.coefs, dtype=float)
         coefs[:, 0, 0] += np.log(c)
         self.scores_ = type(poly)(poly.center, poly.scale, coefs)

@@ -35,6 +35,7 @@ LOOK = {
     "probe": Stroke("fg", 2.5),  # the probe's ring
     "sample": Stroke("fg", 1.0, opacity=0.35),  # a boundary of weights drawn from q(w) (Bayesian view)
     "weight_probe": Stroke("fg", 2.5, "dot", outline=2.0),  # the boundary of weights clicked in weight space
+    "rbf_center": Stroke("fg", 2.0, outline=2.0),  # the edge of an RBF centre's open diamond (and its halo)
 }
 
 

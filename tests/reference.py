@@ -111,3 +111,35 @@ def binary_reference(Phi, t, l2):
         if best is None or r.fun < best.fun:
             best = r
     return best.x, best.fun
+
+
+# --- the miscalibration map (the "Error against the truth" layer) -------------------------------------
+
+MISCAL_DARK, MISCAL_LIGHT = np.array([84, 22, 112]), np.array([255, 200, 120])  # the ramp's end, light and dark
+
+
+def true_posterior(truth, X):
+    """p(C_k|x) from the truth's priors, mixture weights, means and covariances, by scipy."""
+    X = np.atleast_2d(X)
+    J = np.zeros((len(X), truth.K))
+    for k in range(truth.K):
+        for w, mu, S in zip(truth.weights[k], truth.means[k], truth.covariances[k]):
+            J[:, k] += truth.priors[k] * w * multivariate_normal(mu, S).pdf(X)
+    return J / J.sum(axis=1, keepdims=True)
+
+
+def posterior_gap(model, class_index, truth, X):
+    """max_k |p^_k - p_k|, written with a loop over the classes (a class the model lacks has p^ = 0)."""
+    P = true_posterior(truth, X)
+    fitted = model.predict_proba(X)
+    worst = np.zeros(len(X))
+    for k in range(truth.K):
+        p_hat = fitted[:, list(class_index).index(k)] if k in class_index else 0.0
+        worst = np.maximum(worst, np.abs(p_hat - P[:, k]))
+    return worst
+
+
+def gap_colour(D, bg=(255, 255, 255), end=MISCAL_DARK):
+    """The map's colour of gaps D: the background at 0 to ``end`` at 0.5 and above, linearly."""
+    t = np.clip(np.asarray(D) / 0.5, 0, 1)[..., None]
+    return np.asarray(bg) + t * (end - np.asarray(bg))

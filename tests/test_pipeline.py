@@ -38,7 +38,7 @@ def data(three_blobs):
 
 def test_spec_fills_in_the_registry_defaults_and_only_them():
     spec = ModelSpec.make("softmax", {"l2": 0.5, "nonsense": 3})
-    assert spec.kwargs == {"l2": 0.5, "basis": "linear", "standardize": True}
+    assert spec.kwargs == {"l2": 0.5, "basis": "linear", "standardize": True, "centers": "", "width": 0.0}
     assert ModelSpec.make("lda").kwargs == {"reg_covar": 0.0}
 
 
@@ -195,7 +195,7 @@ def test_session_spec_and_request_carry_every_setting():
     assert req.X is data.X and req.labels is data.labels and req.class_names == ("u", "v")
     assert req.colors == tuple(data.colors) and req.bounds == (0, 1, 0, 1) and req.shape == (20, 10)
     assert req.background == (1, 2, 3) and req.reject == (4, 5, 6)
-    assert req.specs[0].kwargs == {"l2": 0.3, "basis": "quadratic", "standardize": False}
+    assert req.specs[0].kwargs == {"l2": 0.3, "basis": "quadratic", "standardize": False, "centers": "", "width": 0.0}
     assert req.layers == {"decision", "points"} and req.theta == 0.6 and req.probe == (0.5, 0.5)
     assert frame_request(with_model(from_session(s), "lda"), (0, 1, 0, 1)).specs[0].kwargs["priors"] == [0.2, 0.8]
     with pytest.raises(ValueError, match="unknown model"):

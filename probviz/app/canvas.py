@@ -16,11 +16,12 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem
 
 from probviz import scene as scenes
+from probviz.models.rbf import format_centers
 from probviz.models.truth import handles as truth_handles
 from probviz.models.truth import with_handle as truth_with_handle
 from probviz.app.pens import line_pen, outline_pen
 from probviz.app.document import Document
-from probviz.app.figure import marker_path, rings_path
+from probviz.app.figure import RBF_CENTER_SIZE, marker_path, rings_path
 from probviz.colors import class_marker
 from probviz.figure_layout import view_of
 from probviz.layers import DEFAULT_LAYERS
@@ -154,6 +155,10 @@ class Canvas(pg.PlotWidget):
         self.density_items: list[pg.PlotCurveItem] = []
         self.means = pg.ScatterPlotItem(symbol="+", pxMode=True)
         self.means.setZValue(11.5)  # over the points: dense data must not hide where the means are
+        self.rbf_centers = pg.ScatterPlotItem(symbol="d", pxMode=True, brush=None)  # an rbf fit's centres, open
+        self.rbf_centers.setZValue(11.6)
+        self.rbf_outline = pg.ScatterPlotItem(symbol="d", pxMode=True, brush=None)  # their halo, as in the figures
+        self.rbf_outline.setZValue(11.55)
         self.class_points: list[pg.ScatterPlotItem] = []  # one item per class: one brush each
         self.density = pg.ImageItem(axisOrder="row-major")  # all points, when there are too many
         self.density.setZValue(10)
@@ -181,6 +186,8 @@ class Canvas(pg.PlotWidget):
                      self.density, self.wrong, self.selected, self.spotlight,
                      self.probe, self.probe_label):
             self._add_passive(item)
+        self._add_passive(self.rbf_centers)
+        self._add_passive(self.rbf_outline)
         self.vb.addItem(self.hint, ignoreBounds=True)
         self.vb.addItem(self.note, ignoreBounds=True)
         self.vb.addItem(self.band, ignoreBounds=True)
@@ -222,6 +229,8 @@ class Canvas(pg.PlotWidget):
         self.samples.setPen(line_pen(style, "sample", ratio=r))
         self.weight_line.setPen(line_pen(style, "weight_probe", ratio=r))
         self.weight_outline.setPen(outline_pen(style, "weight_probe", ratio=r))
+        self.rbf_centers.setPen(line_pen(style, "rbf_center", ratio=r))
+        self.rbf_outline.setPen(outline_pen(style, "rbf_center", ratio=r))
         self.truth_boundary.setPen(line_pen(style, "truth_boundary", ratio=r))
         self.truth_outline.setPen(outline_pen(style, "truth_boundary", ratio=r))
         self.section_line.setPen(line_pen(style, "section", ratio=r))
@@ -335,6 +344,9 @@ class Canvas(pg.PlotWidget):
         self.layers = frozenset(frame.request.layers) if frame is not None else self.layers
         for item in (self.weight_outline, self.weight_line):
             _set_line(item, frame.weight_line if frame is not None else [])
+        centres = getattr(frame, "rbf_centers", None)
+        for item in (self.rbf_outline, self.rbf_centers):
+            item.setData(pos=np.empty((0, 2)) if centres is None else centres, size=RBF_CENTER_SIZE * s.point_size)
         if sc is None:
             self.heatmap.setVisible(False)
             self.decision.setVisible(False)
@@ -456,6 +468,18 @@ class Canvas(pg.PlotWidget):
         k, which = np.unravel_index(int(np.argmin(d2)), d2.shape)
         return (int(k), int(which)) if d2[k, which] <= (8 * self.style.scale + GRAB_TOLERANCE) ** 2 else None
 
+    def rbf_center_at(self, pos: QPointF):
+        """Index of the shown rbf fit's centre whose diamond is under ``pos``, or None (not while a training
+        step or another basis is shown)."""
+        frame, doc = self.frame, self.doc
+        C = getattr(frame, "rbf_centers", None) if frame is not None else None
+        if C is None or not len(C) or doc is None or doc.params.get(doc.model_name, {}).get("basis") != "rbf":
+            return None
+        pw, ph = self.vb.viewPixelSize()
+        d2 = ((C[:, 0] - pos.x()) / pw) ** 2 + ((C[:, 1] - pos.y()) / ph) ** 2
+        m = int(np.argmin(d2))
+        return m if d2[m] <= (RBF_CENTER_SIZE * self.style.point_size / 2 + GRAB_TOLERANCE) ** 2 else None
+
     def _set_curves(self, items, lines, colors, kind: str):
         """One curve per line, in its class's colour, drawn as ``kind`` (a line of the look table)."""
         ratio = self.devicePixelRatioF()
@@ -567,6 +591,9 @@ class Canvas(pg.PlotWidget):
                 self._drag = ("section", (start.x(), start.y()))
             elif handle is not None:
                 self._drag = ("truth", handle, self.doc.new_stroke())
+            elif self.tool != "brush" and self.rbf_center_at(start) is not None:  # drawn over the points
+                self._drag = ("rbf", self.rbf_center_at(start), np.array(self.frame.rbf_centers, float),
+                              self.doc.new_stroke())
             elif self.near_probe(start) and self.tool != "brush":
                 self._drag = ("probe", self.doc.new_stroke())
             elif self.tool == "brush":
@@ -584,7 +611,7 @@ class Canvas(pg.PlotWidget):
         if self._drag is None:
             return False
         kind = self._drag[0]
-        if kind in ("move", "brush") and not ev.isFinish():
+        if kind in ("move", "brush", "rbf") and not ev.isFinish():
             self.drafting = True
             self._rest.start()
         if kind == "section":
@@ -601,6 +628,11 @@ class Canvas(pg.PlotWidget):
                 self.doc.set_truth(truth, "Edit the true model", stroke)
         elif kind == "probe":
             self.doc.set_probe((pos.x(), pos.y()), self._drag[1])
+        elif kind == "rbf":  # the centres as text, the dragged one where the hand is: one merged undo step
+            _, m, C, stroke = self._drag
+            C[m] = (pos.x(), pos.y())
+            decimals = int(np.ceil(-np.log10(min(self.vb.viewPixelSize())))) + 1
+            self.doc.set_param("centers", format_centers(C, decimals), stroke)
         elif kind == "brush":
             self._spray(pos, self._drag[1])
         elif kind == "move":
@@ -709,9 +741,15 @@ class Canvas(pg.PlotWidget):
         if kind in ("sample", "dotted"):
             return pg.PlotDataItem(pen=line_pen(s, "sample" if kind == "sample" else "weight_probe",
                                                 ratio=self.devicePixelRatioF()))
+        if kind == "ramp":  # the miscalibration map's darkest shade
+            return pg.ScatterPlotItem(size=s.point_size, symbol="s", pen=pg.mkPen(s.foreground, width=1),
+                                      brush=pg.mkBrush(*scenes.miscalibration_ramp(s.background)))
         if kind == "veil":
             return pg.ScatterPlotItem(size=s.point_size, symbol="s", pen=pg.mkPen(None),
                                       brush=pg.mkBrush(*scenes.SHADE_RGB, scenes.SHADE_ALPHA))
+        if kind == "diamond":  # an rbf fit's centres
+            return pg.ScatterPlotItem(size=RBF_CENTER_SIZE * s.point_size, symbol="d", brush=None,
+                                      pen=line_pen(s, "rbf_center", ratio=self.devicePixelRatioF()))
         if kind == "hollow":
             return pg.ScatterPlotItem(size=s.point_size, symbol="o", brush=pg.mkBrush(*s.background),
                                       pen=pg.mkPen(s.foreground, width=1.5 * s.scale))

@@ -429,13 +429,15 @@ class Document(QObject):
         if name != self.model_name:
             self._push(SetModel(self, name))
 
-    def set_param(self, name: str, value) -> None:
+    def set_param(self, name: str, value, stroke: int | None = None) -> None:
+        """Set a parameter of the shown model; the sets of one drag (``stroke``, an RBF centre dragged on the
+        canvas) merge into one undo step, and none merges with a set of another stroke or none."""
         spec = {p.name: p for p in REGISTRY[self.model_name].params}.get(name)
         if spec is None:
             raise ValueError(f"{REGISTRY[self.model_name].label} has no parameter {name!r}")
         value = spec.check(value)
         if self.params[self.model_name].get(name) != value:
-            self._push(SetParam(self, self.model_name, name, value))
+            self._push(SetParam(self, self.model_name, name, value, stroke))
 
     def set_truth(self, truth, text: str = "Set the true model", stroke: int | None = None) -> None:
         """Set or remove (None) the truth the points are drawn from (one undo step; the edits of one
@@ -495,9 +497,9 @@ class Document(QObject):
         L = self.loss
         return L if L is not None and len(L) == len(self.classes) else None
 
-    def set_loss(self, L) -> None:
+    def set_loss(self, L, stroke: int | None = None) -> None:
         """Decide with the loss matrix L (K x K over the classes, rows the truth, Bishop 1.5.2), None for
-        the 0-1 loss; one undo step."""
+        the 0-1 loss; one undo step (the settings of one drag, sharing ``stroke``, merge into one)."""
         if L is not None:
             L = np.asarray(L, dtype=float)
             K = len(self.classes)
@@ -507,7 +509,8 @@ class Document(QObject):
                 raise ValueError(f"the loss matrix's numbers must be from 0 to {MAX_LOSS:g}")
             L = tuple(tuple(float(v) for v in row) for row in L)
         if L != self.loss:
-            self._push(SetAttr(self, "loss", L, "Set the loss matrix" if L is not None else "Use the 0-1 loss"))
+            self._push(SetAttr(self, "loss", L, "Set the loss matrix" if L is not None else "Use the 0-1 loss",
+                               stroke))
 
     def set_active_class(self, index: int) -> None:
         """Choose the class new points get; keys 1-9 add classes up to that number."""
@@ -703,10 +706,10 @@ class SetModel(_Command):
 class SetParam(_Command):
     ID = 3
 
-    def __init__(self, doc, model, name, value):
+    def __init__(self, doc, model, name, value, stroke=None):
         spec = {p.name: p for p in REGISTRY[model].params}.get(name)
         super().__init__(doc, f"Set {spec.label if spec else name}")
-        self.model, self.name, self.new = model, name, value
+        self.model, self.name, self.new, self.stroke = model, name, value, stroke
         self.old = doc.params[model].get(name)
 
     def _set(self, value):
@@ -723,7 +726,7 @@ class SetParam(_Command):
         return self.ID
 
     def mergeWith(self, other):  # a slider's many small steps are one edit
-        if (other.model, other.name) != (self.model, self.name):
+        if (other.model, other.name, other.stroke) != (self.model, self.name, self.stroke):
             return False
         self.new = other.new
         return True

@@ -14,13 +14,13 @@ import math
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
-    QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen, QPolygonF, QTransform,
+    QBrush, QColor, QFont, QFontMetricsF, QImage, QLinearGradient, QPainter, QPainterPath, QPen, QPolygonF, QTransform,
 )
 
 from probviz.app.pens import line_pen, outline_pen
 from probviz.colors import class_marker, marker_outline
 from probviz.figure_layout import Layout, clip_polyline, tick_labels
-from probviz.scene import SHADE_ALPHA, SHADE_RGB
+from probviz.scene import SHADE_ALPHA, SHADE_RGB, miscalibration_ramp
 from probviz.style import Style
 
 def rings_path(rings) -> QPainterPath:
@@ -203,6 +203,9 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
                 p.setPen(_pen(color, width))
                 p.drawLine(QPointF(x - d / 2, y), QPointF(x + d / 2, y))
                 p.drawLine(QPointF(x, y - d / 2), QPointF(x, y + d / 2))
+    if frame is not None and getattr(frame, "rbf_centers", None) is not None:  # an rbf fit's centres: open diamonds
+        px = layout.to_px(frame.rbf_centers)
+        _rbf_diamonds(p, px[_inside(layout, px, 0)], style)
     if frame is not None and frame.request.section is not None:  # a cross-section: the line and its ends
         a, b = (np.asarray(v, float) for v in frame.request.section)
         p.setPen(line_pen(style, "section", cosmetic=False))
@@ -372,6 +375,20 @@ def _legend(p, layout, style, model_label, entries, key=()):
         y += row
 
 
+def _rbf_diamonds(p, centres, style) -> None:
+    """Open diamonds (RBF_CENTER_SIZE point sizes across) at pixel ``centres``: the edge over a halo."""
+    h = RBF_CENTER_SIZE * style.point_size / 2
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    for pen in (outline_pen(style, "rbf_center", cosmetic=False), line_pen(style, "rbf_center", cosmetic=False)):
+        p.setPen(pen)
+        for x, y in centres:
+            p.drawPolygon([QPointF(x, y - h), QPointF(x + h, y), QPointF(x, y + h), QPointF(x - h, y)])
+
+
+#: an RBF centre's diamond, in point sizes across (larger than a point: it surrounds the point it may sit on)
+RBF_CENTER_SIZE = 1.5
+
+
 def _key_sample(p, kind: str, box: QRectF, style) -> None:
     """A legend row's sample of a line style or marker, in the foreground colour, inside ``box``."""
     fg, bg = style.foreground, style.background
@@ -385,11 +402,21 @@ def _key_sample(p, kind: str, box: QRectF, style) -> None:
     elif kind in ("sample", "dotted"):
         p.setPen(line_pen(style, "sample" if kind == "sample" else "weight_probe", cosmetic=False))
         p.drawLine(QPointF(box.left(), mid), QPointF(box.right(), mid))
+    elif kind == "ramp":  # the miscalibration map's scale: the background to its darkest shade
+        side = min(box.height() - 4, box.width())
+        ramp = QLinearGradient(box.center().x() - side / 2, mid, box.center().x() + side / 2, mid)
+        ramp.setColorAt(0.0, _color(bg))
+        ramp.setColorAt(1.0, QColor(*miscalibration_ramp(bg)))
+        p.setPen(_pen(fg, 1))
+        p.setBrush(QBrush(ramp))
+        p.drawRect(QRectF(box.center().x() - side / 2, mid - side / 2, side, side))
     elif kind == "veil":
         side = min(box.height() - 4, box.width())
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QBrush(QColor(*SHADE_RGB, SHADE_ALPHA)))
         p.drawRect(QRectF(box.center().x() - side / 2, mid - side / 2, side, side))
+    elif kind == "diamond":
+        _rbf_diamonds(p, [(box.center().x(), mid)], style)
     elif kind == "hollow":
         p.setPen(_pen(fg, 1.5 * style.scale))
         p.setBrush(QBrush(_color(bg)))

@@ -22,11 +22,14 @@ from probviz.app.autosave import Autosave
 from probviz.app.columns import ColumnDialog
 from probviz.data import examples
 from probviz.data.csvio import Cancelled, DataError, inspect_csv, read_csv, write_csv
+from probviz.data.deck import deck_name, is_deck
 from probviz.data.inputs import load_dataset
 from probviz.data.session import read_session, write_session
 
 SESSION_FILTER = "probviz session (*.probviz)"
-OPEN_FILTER = "Sessions and data (*.probviz *.csv *.tsv *.txt);;probviz session (*.probviz);;CSV data (*.csv *.tsv *.txt);;All files (*)"
+OPEN_FILTER = ("Sessions, lesson decks and data (*.probviz *.probvizdeck *.csv *.tsv *.txt);;"
+               "probviz session (*.probviz);;probviz lesson deck (*.probvizdeck);;CSV data (*.csv *.tsv *.txt);;"
+               "All files (*)")
 MAX_RECENT = 8
 AUTOSAVE_DELAY_MS = 3000
 PROGRESS_AFTER_MS = 500  # loads that take longer show a progress bar with Cancel
@@ -37,6 +40,7 @@ class FileOps(QObject):
 
     session_opened = Signal(object)  # a Session to show
     data_opened = Signal(object)  # a Dataset to show
+    deck_opened = Signal(object, object, str)  # a lesson Deck to show, its file (None: built in), its name
     message = Signal(str)  # a passing status message
     failed = Signal(str, str)  # (title, one-line reason): nothing was changed
     title_changed = Signal()
@@ -57,6 +61,12 @@ class FileOps(QObject):
         # a test may turn autosave off: the window decides
         self.autosave_enabled = True
         self.autosave_problem: str | None = None
+        # the window's SlideShow: while it has a lesson deck open, the deck is the document (saved, asked
+        # about), and what changes on a slide is temporary (not autosaved, not asked about)
+        self.deck = None
+
+    def _deck_open(self) -> bool:
+        return self.deck is not None and self.deck.is_open()
 
     @property
     def autosave_file(self) -> Autosave | None:
@@ -98,7 +108,10 @@ class FileOps(QObject):
 
     def is_users_work(self) -> bool:
         """Unsaved changes worth asking about: anything but a built-in example whose points, classes and
-        truth are as it opened them (a model, a layer set or a probe tried in class is not work)."""
+        truth are as it opened them (a model, a layer set or a probe tried in class is not work); with a
+        lesson deck open, the deck's changes only."""
+        if self._deck_open():
+            return self.deck.is_modified()
         if not self.doc.is_modified():
             return False
         return not (self.path is None and self._example_data is not None
@@ -108,6 +121,8 @@ class FileOps(QObject):
         """True when it is fine to drop the current document (saved, discarded, or not the user's work)."""
         if not self.is_users_work():
             return True
+        if self._deck_open():
+            return self.deck.maybe_save()
         answer = self.ask_save()
         if answer == QMessageBox.StandardButton.Save:
             return self.save()
@@ -122,8 +137,19 @@ class FileOps(QObject):
             self.open_path(path)
 
     def open_path(self, path: str) -> bool:
-        """Open a session or a CSV file; on failure say why and leave the document untouched."""
+        """Open a session, a lesson deck or a CSV file; on failure say why and leave the document untouched."""
         try:
+            if is_deck(path):  # deck:NAME or a .probvizdeck file: shown from its first slide
+                from probviz.data.decks import load_deck
+
+                deck = load_deck(path)
+                if not deck.slides:
+                    raise DataError(f"{deck_name(path)}: a lesson deck without slides; nothing to show")
+                self.path = None  # the deck's file is the slide show's
+                self.deck_opened.emit(deck, None if path.startswith("deck:") else path, path)
+                if not path.startswith("deck:"):
+                    self.add_recent(path)
+                return True
             if path.lower().endswith(".probviz"):
                 session = read_session(path)
                 self.session_opened.emit(session)
@@ -205,9 +231,13 @@ class FileOps(QObject):
 
     # --- save ------------------------------------------------------------------------------------
     def save(self) -> bool:
+        if self._deck_open():  # File > Save, Ctrl+S: the deck is the document
+            return self.deck.save()
         return self.save_as() if self.path is None else self._write(self.path)
 
     def save_as(self) -> bool:
+        if self._deck_open():
+            return self.deck.save_as()
         start = self.path or os.path.join(self.folder(), (self.doc.title or "untitled").rsplit(".", 1)[0] + ".probviz")
         path, _ = QFileDialog.getSaveFileName(self.dialog_parent, "Save session", start, SESSION_FILTER)
         if not path:
@@ -267,11 +297,11 @@ class FileOps(QObject):
     def _edited(self, *_):
         if not shiboken6.isValid(self.doc.undo_stack):  # the window is being torn down
             return
-        if self.autosave_enabled and self.doc.is_modified():
+        if self.autosave_enabled and self.doc.is_modified() and not self._deck_open():
             self.autosave_timer.start()
 
     def autosave(self):
-        if not self.autosave_enabled:
+        if not self.autosave_enabled or self._deck_open():  # a slide's changes during a talk are not work
             return
         if not self.doc.is_modified():
             self.clear_autosave()
@@ -296,7 +326,7 @@ class FileOps(QObject):
         self.autosave_timer.stop()
         if not self.autosave_enabled:
             return
-        unsaved = keep_unsaved and self.doc.is_modified()
+        unsaved = keep_unsaved and self.doc.is_modified() and not self._deck_open()
         if unsaved:
             self.autosave()
         saver = self.autosave_file if self._autosave is not None or unsaved else None

@@ -483,15 +483,18 @@ class LabPanel(QWidget):
     def judged(self):
         """What the ROC dialog judges: the shown fit on its training points, the truth, and the decision's loss
         matrix and rejection cost (theta's, while the decision regions are shown)."""
+        from probviz.app.judge import Judged
+
         doc, frame = self.doc, self.frame
         model = frame.fit.model if frame is not None else None
         X, labels = doc.X, doc.labels
         held = doc.held_out()
-        if held is not None:
-            X, labels = X[~held], labels[~held]
+        kept = None
+        if held is not None and held.any():
+            X, labels, kept = X[~held], labels[~held], (X[held], labels[held])
         theta = doc.theta if "decision" in doc.layers else 0.0
-        return (model, X, labels, [c.name for c in doc.classes], doc.usable_truth(), doc.usable_loss(),
-                1.0 - theta if theta > 0 else None)
+        return Judged(model, X, labels, [c.name for c in doc.classes], doc.usable_truth(), doc.usable_loss(),
+                      1.0 - theta if theta > 0 else None, kept)
 
     def stop_dialogs(self):
         """The window is closing: the ROC dialog's work stops."""
@@ -507,7 +510,8 @@ class LabPanel(QWidget):
         if self.frame is None or self.frame.fit.model is None:
             self.message.emit("Nothing is fitted yet")
             return
-        self.judge = JudgeDialog(self.judged, self, getattr(self, "style", Style()))
+        self.judge = JudgeDialog(self.judged, self, getattr(self, "style", Style()),
+                                 decide=lambda L, stroke: self.doc.set_loss(L, stroke), new_stroke=self.doc.new_stroke)
         self.judge.show()
 
     # --- learning curves -------------------------------------------------------------------------

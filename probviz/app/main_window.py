@@ -26,12 +26,13 @@ from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.fileops import FileOps
 from probviz.app.panel import Panel
 from probviz.app.refit import FrameSource, Refitter
+from probviz.app.slides import SlideShow
 from probviz.app.lab import LabPanel
 from probviz.app.training import TrainingPanel
 from probviz.app.weights import WeightPanel
 from probviz.app.widgets import ElidedLabel, NumberField, ShortcutsDialog, on_a_keyboard, undo_icon
 from probviz.data import examples
-from probviz.layers import GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS
+from probviz.layers import BAYESIAN_ONLY, GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS, TRUTH_ONLY
 from probviz.models import MODEL_NAMES, REGISTRY
 
 PRESENTATION_SCALE = 1.8
@@ -45,8 +46,11 @@ def likelihood_symbol(kind: str) -> str:
     return "Σ_k ln p(t_k|X)" if "one-vs-rest" in kind else kind.split(" ", 1)[1]
 
 
-def _packed(parts, fm: QFontMetricsF, room: float, sep: str = "  ·  ") -> list[str]:
-    """The caption's parts on as few lines of at most ``room`` pixels as they fit, in order."""
+def _packed(parts, fm: QFontMetricsF, room: float, sep: str = "  ·  ", title: bool = False) -> list[str]:
+    """The caption's parts on as few lines of at most ``room`` pixels as they fit, in order; with ``title``,
+    the first part (a slide's title) is a line of its own unless everything fits on one."""
+    if title and len(parts) > 1 and fm.horizontalAdvance(sep.join(parts)) > room:
+        return [parts[0]] + _packed(parts[1:], fm, room, sep)
     lines = []
     for part in parts:
         if lines and fm.horizontalAdvance(lines[-1] + sep + part) <= room:
@@ -109,6 +113,11 @@ class MainWindow(QMainWindow):
         self.files.message.connect(self.flash)
         self.files.failed.connect(self.error)
         self.files.title_changed.connect(self.update_title)
+        self.slides = SlideShow(self)  # a lesson deck, shown slide by slide (the deck is then the document)
+        self.files.deck_opened.connect(self.slides.open)
+        self.files.deck = self.slides
+        self.slides.changed.connect(self.update_title)
+        self.slides.changed.connect(self._update_caption)
         self.setAcceptDrops(True)
         self._build_actions()
         doc, view = self.doc, self.doc.view_state
@@ -140,6 +149,7 @@ class MainWindow(QMainWindow):
         view.layers_changed.connect(self._on_layers_changed)
         view.analysis_changed.connect(self.refitter.refit)
         doc.truth_changed.connect(self.refitter.redraw)
+        doc.truth_changed.connect(self._sync_layer_actions)  # the error against the truth needs one
         view.active_class_changed.connect(self._on_active_class)
         self.doc.modified_changed.connect(self._on_modified_changed)
         self.canvas.hovered.connect(lambda *_: self._refresh_hover())
@@ -165,6 +175,7 @@ class MainWindow(QMainWindow):
             a = self._action(ex, name, lambda checked=False, n=name: self.open_example(n))
             a.setToolTip(lesson)
             a.setStatusTip(lesson)
+        self.slides.add_deck_menu(file)
         file.addSeparator()
         self._action(file, "&Save", self.files.save, QKeySequence.StandardKey.Save)
         self._action(file, "Save &As…", self.files.save_as, QKeySequence("Ctrl+Shift+S"))
@@ -215,8 +226,11 @@ class MainWindow(QMainWindow):
         training_panel.setText("&Training panel")
         view.addAction(training_panel)
         view.addSeparator()
-        self._action(view, "&Fit view to data", self.canvas.fit_view,
-                     [QKeySequence("F"), QKeySequence(Qt.Key.Key_Home)])
+        self.slides.add_notes_action(view)
+        view.addSeparator()
+        # Home is the first slide while a lesson deck is presented (slides.py sets the keys)
+        self.fit_view_action = self._action(view, "&Fit view to data", self.canvas.fit_view,
+                                            [QKeySequence("F"), QKeySequence(Qt.Key.Key_Home)])
 
         model = mb.addMenu("&Model")
         group = QActionGroup(self)
@@ -273,8 +287,9 @@ class MainWindow(QMainWindow):
             train, "&Show the training step", lambda *_: t.active.setChecked(self.train_show_action.isChecked()),
             QKeySequence("T"), checkable=True)
         t.active.toggled.connect(self.train_show_action.setChecked)
-        steps = [self.train_show_action,
-                 self._action(train, "&Play / pause", self._toggle_play, QKeySequence(Qt.Key.Key_Space)),
+        # Space is the next slide while a lesson deck is presented (slides.py sets the keys)
+        self.play_action = self._action(train, "&Play / pause", self._toggle_play, QKeySequence(Qt.Key.Key_Space))
+        steps = [self.train_show_action, self.play_action,
                  self._action(train, "S&tep", self._train_step, QKeySequence(".")),
                  self._action(train, "&Reset training", lambda *_: t.reset(), QKeySequence("Ctrl+R"))]
 
@@ -292,6 +307,7 @@ class MainWindow(QMainWindow):
         view.addAction(weights)
 
         help_ = mb.addMenu("&Help")
+        self.slides.add_menu(mb, before=help_.menuAction())
         self.shortcuts_action = self._action(help_, "&Keyboard shortcuts", self.show_shortcuts,
                                              [QKeySequence(Qt.Key.Key_F1), QKeySequence("?")])
         self._action(help_, "&About probviz", self.about)
@@ -377,6 +393,7 @@ class MainWindow(QMainWindow):
         legend in its emptiest corner, and a caption with the model, its accuracy and the layers.
         The side panels fold away (F9 brings the model's back, large too)."""
         self.presentation_action.setChecked(on)
+        self.slides.release_panels()  # the layout saved and restored here is the user's, not a slide's
         font = QFont(self._base_font)
         if on:
             font.setPointSizeF(self._base_font.pointSizeF() * PRESENTATION_FONT)
@@ -397,7 +414,11 @@ class MainWindow(QMainWindow):
             state, (x0, x1, y0, y1) = self._before_presentation
             self._before_presentation = None
             self.restoreState(state, LAYOUT_VERSION)
-            self.canvas.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+            if x0 is None:  # a slide or a file opened while presenting: framed as it opens
+                self.canvas.fit_view()
+            else:
+                self.canvas.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+        self.slides.presentation_changed()  # the slide's panels hidden again, the keys of F5
         self.legend_action.setChecked(on)
         self._legend_toggled(on)
         self._update_caption()
@@ -427,8 +448,14 @@ class MainWindow(QMainWindow):
             parts.append(f"accuracy {100 * self.result.decided['accuracy']:.1f}%")
         elif res is not None and res.summary:
             parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
-        name = next((n.split(":")[0] for n, ls in LAYER_SETS if ls == doc.layers), None)
-        parts.append(f"layers: {name}" if name else "layers of your choice")
+        wrong = self.result is not None and self.result.scene is not None and self.result.scene.miscalibration is not None
+        if wrong:  # the map replaces the heatmap: say what its colours are
+            parts.append("where p(C_k|x) is wrong")
+        if self.slides.is_open():  # a lesson deck: the slide's title first (it says what is shown), 3/10 last
+            return self.slides.caption_parts(parts)
+        if not wrong:
+            name = next((n.split(":")[0] for n, ls in LAYER_SETS if ls == doc.layers), None)
+            parts.append(f"layers: {name}" if name else "layers of your choice")
         return parts
 
     def caption_text(self) -> str:
@@ -460,7 +487,7 @@ class MainWindow(QMainWindow):
             for size in sizes:
                 font.setPointSizeF(size)
                 fm = QFontMetricsF(font)
-                lines = _packed(parts, fm, room)
+                lines = _packed(parts, fm, room, title=self.slides.is_open())
                 if len(lines) <= most:
                     break
             if len(lines) <= most:
@@ -486,6 +513,7 @@ class MainWindow(QMainWindow):
             self._collect_shortcuts(top.menu(), rows)
             if rows:
                 sections.append((top.text().replace("&", ""), rows))
+        sections.append(self.slides.presenting_keys())  # keys a lesson deck takes only while presented
         sections.append(("Canvas", [
             ("1-9, 0", "Choose the class that clicks add (classes 1-10)"),
             ("←  →  ↑  ↓", "Move the probe (Shift: finer steps)"),
@@ -533,6 +561,7 @@ class MainWindow(QMainWindow):
         it (presentation folds the docks away, and the next start would open without them)."""
         settings = QSettings()
         settings.setValue("geometry", self.saveGeometry())
+        self.slides.before_saving_layout()  # the panels a slide hid are the user's again
         before = self._before_presentation
         settings.setValue("state", before[0] if before is not None else self.saveState(LAYOUT_VERSION))
 
@@ -622,8 +651,10 @@ class MainWindow(QMainWindow):
         box.exec()
 
     def update_title(self):
-        self.setWindowTitle(f"probviz — {self.doc.title or 'untitled'}[*]")
-        self.setWindowModified(self.doc.is_modified())
+        """The document's name, or while a lesson deck is open the deck's and the slide's; [*] for unsaved
+        work (of the deck, then: a slide's changes during the talk are not)."""
+        self.setWindowTitle(f"probviz — {self.slides.window_title() or self.doc.title or 'untitled'}[*]")
+        self._on_modified_changed()
 
     def load_session(self, session):
         self.doc.load_session(session)  # the reset clears the selection and retitles the window
@@ -632,6 +663,8 @@ class MainWindow(QMainWindow):
             self.canvas.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
         else:
             self.canvas.fit_view()
+        if self._before_presentation is not None:  # leaving F5 shows this session's view, not the last one's
+            self._before_presentation = (self._before_presentation[0], session.view or (None,) * 4)
 
     def load(self, data):
         self.doc.load(data)
@@ -688,8 +721,8 @@ class MainWindow(QMainWindow):
         """Large fits run on a worker thread: say so while one is under way."""
         self.busy_label.setText("fitting…" if busy else "")
 
-    def _on_modified_changed(self, modified: bool):
-        self.setWindowModified(modified)
+    def _on_modified_changed(self, *_):
+        self.setWindowModified(self.slides.is_modified() if self.slides.is_open() else self.doc.is_modified())
 
     # --- document -> view -------------------------------------------------------------------
     def _on_reset(self):
@@ -711,6 +744,7 @@ class MainWindow(QMainWindow):
         self.refitter.schedule(refit=True)
 
     def _on_classes_changed(self):
+        self._sync_layer_actions()  # a truth of another number of classes is not used
         self.canvas.show_document_points()
         if self.legend_action.isChecked():
             self._legend_toggled(True)
@@ -732,7 +766,9 @@ class MainWindow(QMainWindow):
         generative = REGISTRY[self.doc.model_name].generative
         for layer, a in self.layer_actions.items():
             a.setChecked(layer in self.doc.layers)
-            a.setEnabled(generative or layer not in GENERATIVE_ONLY)
+            a.setEnabled((generative or layer not in GENERATIVE_ONLY)
+                         and (layer not in TRUTH_ONLY or self.doc.usable_truth() is not None)
+                         and (layer not in BAYESIAN_ONLY or bool(self.doc.params[self.doc.model_name].get("bayes"))))
 
     def _on_active_class(self):
         doc = self.doc

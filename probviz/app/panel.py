@@ -19,7 +19,7 @@ from probviz.app.figure import marker_path
 from probviz.colors import class_marker
 from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox, unbroken
 from probviz.app.widgets import DocumentLineEdit, FocusRing, NumberField, guard_wheel
-from probviz.layers import BAYESIAN_ONLY, GENERATIVE_ONLY, LAYER_LABELS, LAYERS, THETA_MAX
+from probviz.layers import BAYESIAN_ONLY, GENERATIVE_ONLY, LAYER_LABELS, LAYERS, THETA_MAX, TRUTH_ONLY
 from probviz.app.projection import FisherBox
 from probviz.models import MODEL_NAMES, REGISTRY
 
@@ -242,6 +242,8 @@ class Panel(QWidget):
         doc.loss_changed.connect(self._sync_loss)
         doc.classes_changed.connect(self._sync_loss)
         doc.view_state.layers_changed.connect(self._sync_layers)
+        doc.truth_changed.connect(self._sync_layers)  # the error against the truth needs one
+        doc.classes_changed.connect(self._sync_layers)
         self._on_reset()
 
     # --- document -> widgets --------------------------------------------------------------
@@ -323,6 +325,11 @@ class Panel(QWidget):
             bayes = bool(values.get("bayes"))
             self.param_widgets["l2"].setEnabled(not bayes)
             self.param_widgets["alpha"].setEnabled(bayes)
+        if "centers" in self.param_widgets:  # the radial basis's centres and width: for the rbf basis only
+            rbf = values.get("basis") == "rbf"
+            for name in ("centers", "width"):
+                self.param_widgets[name].setEnabled(rbf)
+            self.param_widgets["standardize"].setEnabled(not rbf)  # the Gaussians are in the units of x
 
     def _build_form(self, info):
         while self.form.rowCount():
@@ -352,6 +359,8 @@ class Panel(QWidget):
             label.setToolTip(spec.help)
             self.form.addRow(label, w)
             self.param_widgets[spec.name] = w
+        if "width" in self.param_widgets:  # 0: the default width, said as such
+            self.param_widgets["width"].spin.setSpecialValueText("auto")
         if "alpha" in self.param_widgets:
             self.evidence_button = QPushButton("Choose α by the evidence")
             self.evidence_button.setToolTip(
@@ -468,6 +477,10 @@ class Panel(QWidget):
             if layer in BAYESIAN_ONLY:
                 available = bayesian
                 why = "Logistic regression's Bayesian view (Model > Bayesian view) draws it"
+            elif layer in TRUTH_ONLY:
+                available = self.doc.usable_truth() is not None
+                why = ("It needs a true model: open example:fruit or example:xor, or make one in the Lab's "
+                       "True model box")
             else:
                 available = generative or layer not in GENERATIVE_ONLY
                 why = (f"{REGISTRY[self.doc.model_name].label} models p(C_k|x) directly: "

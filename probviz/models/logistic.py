@@ -19,9 +19,14 @@ from probviz.models.newton import (
     separation,
 )
 from probviz.models.poly import BASES, Poly2D, design_matrix, monomials
+from probviz.models import rbf
 
 DEFAULT_L2 = 0.01
 DEFAULT_BASIS = "linear"
+#: the basis choices: the polynomial BASES, then Gaussian radial basis functions (Bishop 4.3.1, figure 4.12)
+BASIS_CHOICES = (*BASES, "rbf")
+DEFAULT_CENTERS = ""  # none given: a 3 x 3 lattice over the points' bounding box (probviz.models.rbf)
+DEFAULT_WIDTH = 0.0  # none given: the lattice's spacing (probviz.models.rbf.default_width)
 DEFAULT_STANDARDIZE = True
 DEFAULT_ALPHA = 1.0  # the Bayesian view's prior precision: a unit Gaussian on each standardized weight
 QUASI_SEPARABLE_STEPS = 25  # without a finite optimum, how far to follow the weights out
@@ -47,10 +52,13 @@ class _LinearModel(Classifier):
     """
 
     def __init__(self, *, l2: float = DEFAULT_L2, basis: str = DEFAULT_BASIS,
-                 standardize: bool = DEFAULT_STANDARDIZE, max_iter: int = 100, gtol: float = GTOL):
+                 standardize: bool = DEFAULT_STANDARDIZE, centers: str = DEFAULT_CENTERS,
+                 width: float = DEFAULT_WIDTH, max_iter: int = 100, gtol: float = GTOL):
         self.l2 = l2
         self.basis = basis
         self.standardize = standardize
+        self.centers = centers
+        self.width = width
         self.max_iter = max_iter
         self.gtol = gtol
 
@@ -70,8 +78,11 @@ class _LinearModel(Classifier):
             del self._drafting
 
     def _check_params(self):
-        if self.basis not in BASES:
-            raise ValueError(f"basis must be one of {', '.join(BASES)}, got {self.basis!r}")
+        if self.basis not in BASIS_CHOICES:
+            raise ValueError(f"basis must be one of {', '.join(BASIS_CHOICES)}, got {self.basis!r}")
+        if self.basis == "rbf":
+            rbf.parse_centers(self.centers)
+            rbf.check_width(self.width)
         if isinstance(self.l2, bool) or not isinstance(self.l2, (int, float, np.floating)) or not (
                 np.isfinite(self.l2) and self.l2 >= 0):
             raise ValueError(f"l2 must be a non-negative number, got {self.l2!r}")
@@ -80,6 +91,8 @@ class _LinearModel(Classifier):
 
     def _fit(self, X, codes, K, init=None):
         self._check_params()
+        if self.basis == "rbf":
+            return self._fit_rbf(X, codes, K, init)
         degree = BASES[self.basis]
         F = len(monomials(degree)) + 1
         # the objective's features: standardized, or in the units of x; the solver always works on
@@ -109,6 +122,41 @@ class _LinearModel(Classifier):
         W = self._solve(Phi, codes, K, starts)
         del self._R
         self._set_weights(W, center, scale, degree, K)
+
+    def _fit_rbf(self, X, codes, K, init=None):
+        """The same objective and Newton driver on the features [1, phi_1(x), ..., phi_M(x)] of Gaussian radial
+        basis functions (Bishop 4.3.1): phi_m = exp(-||x - mu_m||^2 / (2 s^2)), each between 0 and 1 whatever the
+        units of x, so the solver takes them as they are and the penalty is plain (l2/2)||w||^2 (``standardize``
+        does not change them). ``centers_`` (M, 2) and ``width_`` are the centres and width used."""
+        C, s = rbf.resolve(X, self.centers, self.width)
+        self.centers_, self.width_ = C, s
+        center, scale = data_frame(X)
+        self.frame_ = (center, scale)
+        F = len(C) + 1
+        self.n_iter_, self.converged_, self.start_, self.separation_, self.gradient_ = 0, True, "zero", "", 0.0
+        self.draft_step_ = None
+        if K == 1:
+            self.scores_ = single_class_scores(X)
+            self.weights_ = np.zeros((0, F))
+            self.coef_ = np.zeros((0, F - 1))
+            self.intercept_ = np.zeros(0)
+            self.notices_.append("only one class: nothing to discriminate, p(C|x) = 1 everywhere")
+            return
+        Phi = np.column_stack([np.ones(len(X)), rbf.features(X, C, s)])
+        self._R = ridge_matrix(self.l2, F)
+        starts = {}
+        prev = getattr(init, "scores_", None)
+        if type(init) is type(self) and getattr(prev, "kind", "") == "rbf" and len(init.classes_) == K \
+                and prev.width == s and np.array_equal(prev.mus, C):
+            starts["the previous fit"] = self._weights_from_scores(prev.coefs)
+        W = self._solve(Phi, codes, K, starts)
+        del self._R
+        rows = self._score_rows(W)
+        self.scores_ = rbf.RBFScores(np.asarray(center, float), np.asarray(scale, float), C, s, rows)
+        self.weights_ = self._weights_from_scores(rows)
+        reported = self._reported_rows(K)
+        self.intercept_ = rows[reported, 0]
+        self.coef_ = rows[reported, 1:]
 
     def _set_weights(self, W, center, scale, degree, K):
         """The fitted attributes from weights W on the features [1, phi((x - center) / scale)]."""
@@ -166,6 +214,8 @@ class _LinearModel(Classifier):
 
     @staticmethod
     def _flat(C):
+        if C.ndim == 2:  # radial basis weights (K, M + 1): already flat
+            return np.array(C, dtype=float)
         degree = C.shape[1] - 1
         return np.column_stack([C[:, 0, 0]] + [C[:, i, j] for i, j in monomials(degree)])
 
@@ -231,6 +281,8 @@ class _LinearModel(Classifier):
         return result.W
 
     def n_parameters(self):
+        if self.basis == "rbf":
+            return type(self).count_parameters(len(self.classes_), "rbf", len(getattr(self, "centers_", ())))
         return type(self).count_parameters(len(self.classes_), self.basis)
 
 
@@ -248,8 +300,10 @@ class LogisticRegression(_LinearModel):
     binary_problem = BinaryBatch
 
     def __init__(self, *, l2: float = DEFAULT_L2, basis: str = DEFAULT_BASIS, standardize: bool = DEFAULT_STANDARDIZE,
-                 bayes: bool = False, alpha: float = DEFAULT_ALPHA, max_iter: int = 100, gtol: float = GTOL):
-        super().__init__(l2=l2, basis=basis, standardize=standardize, max_iter=max_iter, gtol=gtol)
+                 bayes: bool = False, alpha: float = DEFAULT_ALPHA, centers: str = DEFAULT_CENTERS,
+                 width: float = DEFAULT_WIDTH, max_iter: int = 100, gtol: float = GTOL):
+        super().__init__(l2=l2, basis=basis, standardize=standardize, centers=centers, width=width,
+                         max_iter=max_iter, gtol=gtol)
         self.bayes = bayes
         self.alpha = alpha
 
@@ -261,6 +315,9 @@ class LogisticRegression(_LinearModel):
         if not self.bayes or K < 2:
             return super()._fit(X, codes, K, init)
         self._check_params()
+        if self.basis == "rbf":
+            raise ValueError("the Bayesian view (Laplace) takes the polynomial bases (linear, quadratic, cubic), "
+                             "not rbf: turn it off, or choose another basis")
         if isinstance(self.alpha, bool) or not isinstance(self.alpha, (int, float, np.floating)) or not (
                 np.isfinite(self.alpha) and self.alpha > 0):
             raise ValueError(f"alpha must be a positive number, got {self.alpha!r}")
@@ -278,8 +335,9 @@ class LogisticRegression(_LinearModel):
 
     @classmethod
     def count_parameters(cls, K, basis="linear", M=2):
-        """M + 1 for two classes (Bishop 4.3.2), K (M + 1) one-vs-rest; M the basis size."""
-        F = len(monomials(BASES[basis])) + 1
+        """M + 1 for two classes (Bishop 4.3.2), K (M + 1) one-vs-rest; M the basis size (for "rbf",
+        M is the number of centres)."""
+        F = M + 1 if basis == "rbf" else len(monomials(BASES[basis])) + 1
         return 0 if K < 2 else (F if K == 2 else K * F)
 
     def _targets(self, codes, K):
@@ -372,8 +430,8 @@ class SoftmaxRegression(_LinearModel):
 
     @classmethod
     def count_parameters(cls, K, basis="linear", M=2):
-        """(K - 1)(M + 1): one score is fixed by the others (Bishop 4.3.4)."""
-        F = len(monomials(BASES[basis])) + 1
+        """(K - 1)(M + 1): one score is fixed by the others (Bishop 4.3.4); for "rbf", M the number of centres."""
+        F = M + 1 if basis == "rbf" else len(monomials(BASES[basis])) + 1
         return 0 if K < 2 else (K - 1) * F
 
     def _weights_from_scores(self, C):

@@ -35,9 +35,10 @@ class ProbitRegression(LogisticRegression):
     binary_problem = BinaryProbit
 
     def __init__(self, *, l2: float = DEFAULT_L2, basis: str = DEFAULT_BASIS, standardize: bool = DEFAULT_STANDARDIZE,
-                 max_iter: int = 100, gtol: float = GTOL):
+                 centers: str = "", width: float = 0.0, max_iter: int = 100, gtol: float = GTOL):
         # no Bayesian view: logistic regression's Laplace posterior is of the sigmoid's likelihood
-        super().__init__(l2=l2, basis=basis, standardize=standardize, max_iter=max_iter, gtol=gtol)
+        super().__init__(l2=l2, basis=basis, standardize=standardize, centers=centers, width=width,
+                         max_iter=max_iter, gtol=gtol)
 
     def generative_start(self, X, codes, K, center, scale, degree):
         """The Gaussian model's log-odds scaled by LAMBDA: Phi(LAMBDA a) is close to sigma(a), so Newton

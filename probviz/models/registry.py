@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 from probviz.models.discriminant import SCHEMES, Fisher, LeastSquares, Perceptron
 from probviz.models.gaussian import LDA, QDA, GaussianNB, TiedCovariance, parse_groups
 from probviz.models.logistic import (
-    BASES, DEFAULT_ALPHA, DEFAULT_BASIS, DEFAULT_L2, DEFAULT_STANDARDIZE, LogisticRegression, SoftmaxRegression,
+    BASIS_CHOICES, DEFAULT_ALPHA, DEFAULT_BASIS, DEFAULT_CENTERS, DEFAULT_L2, DEFAULT_STANDARDIZE, DEFAULT_WIDTH,
+    LogisticRegression, SoftmaxRegression,
 )
+from probviz.models.rbf import parse_centers
 from probviz.models.probit import ProbitRegression
 
 
@@ -28,6 +30,7 @@ class ParamSpec:
     log_scale: bool = False
     cli: bool = True  # a flag of its own from the registry (False: the command line spells it itself)
     validate: object = None  # "text": a function that raises a ValueError saying what is wrong with a text
+    flag: str = ""  # the command line's flag when not --name (--width is already the figure's width in export)
 
     def check(self, value):
         """``value`` as this parameter takes it, or a ValueError saying what it takes."""
@@ -99,8 +102,19 @@ L2 = ParamSpec(
     minimum=0.0, maximum=100.0, log_scale=True)
 BASIS = ParamSpec(
     "basis", "Basis functions φ(x)", "choice", DEFAULT_BASIS,
-    "linear: x1, x2; quadratic adds x1², x1·x2, x2²; cubic adds the third-order terms.",
-    choices=tuple(BASES))
+    "linear: x1, x2; quadratic adds x1², x1·x2, x2²; cubic adds the third-order terms; rbf: Gaussian radial "
+    "basis functions φ_m(x) = exp(−‖x − μ_m‖²/(2s²)) around the centres μ_m, of width s (Bishop 4.3.1, figure 4.12).",
+    choices=BASIS_CHOICES)
+CENTERS = ParamSpec(
+    "centers", "RBF centres μ_m", "text", DEFAULT_CENTERS,
+    "The centres of the Gaussian basis functions (basis rbf), in the units of x: x,y pairs separated by ';' "
+    "(0,0;1,1). Empty: a 3 x 3 lattice over the points' bounding box. Drawn as open diamonds.",
+    validate=parse_centers)
+WIDTH = ParamSpec(
+    "width", "RBF width s", "float", DEFAULT_WIDTH,
+    "The width s of every Gaussian basis function (basis rbf), in the units of x: φ_m(x) = exp(−‖x − μ_m‖²/(2s²)). "
+    "0: the mean distance from each centre to its nearest neighbour.",
+    minimum=0.0, maximum=1e6, log_scale=True, flag="--rbf-width")
 BAYES = ParamSpec(
     "bayes", "Bayesian view (Laplace)", "bool", False,
     "Treat w as uncertain: a Gaussian prior N(w|0, α⁻¹I) on every weight, the bias included, and the Laplace "
@@ -115,7 +129,7 @@ ALPHA = ParamSpec(
 STANDARDIZE = ParamSpec(
     "standardize", "Standardize features", "bool", DEFAULT_STANDARDIZE,
     "Fit on features scaled to unit variance, so l2 means the same on any data scale; "
-    "weights are reported in the original units.")
+    "weights are reported in the original units. No effect on the rbf basis (each φ_m is between 0 and 1).")
 
 GROUPS = ParamSpec(
     "groups", "Classes sharing a covariance", "text", "",
@@ -146,14 +160,14 @@ _MODELS = (
               (REG_COVAR,)),
     ModelInfo("logistic", LogisticRegression,
               "p(C1|x) = σ(wᵀφ(x) + w0), fitted by IRLS (Bishop 4.3.2-4.3.3); one-vs-rest for more classes.",
-              (L2, BASIS, STANDARDIZE, BAYES, ALPHA)),
+              (L2, BASIS, STANDARDIZE, BAYES, ALPHA, CENTERS, WIDTH)),
     ModelInfo("softmax", SoftmaxRegression,
               "p(Ck|x) = softmax(w_kᵀφ(x) + w_k0), fitted by Newton's method (Bishop 4.3.4).",
-              (L2, BASIS, STANDARDIZE)),
+              (L2, BASIS, STANDARDIZE, CENTERS, WIDTH)),
     ModelInfo("probit", ProbitRegression,
               "p(C1|x) = Φ(wᵀφ(x) + w0), Φ the standard normal's distribution function (Bishop 4.3.5, "
               "eq. 4.114), fitted by Newton's method; one-vs-rest for more classes.",
-              (L2, BASIS, STANDARDIZE)),
+              (L2, BASIS, STANDARDIZE, CENTERS, WIDTH)),
     ModelInfo("leastsquares", LeastSquares,
               "y_k(x) = w_kᵀx + w_k0 fitted to 1-of-K targets in closed form, W = Φ⁺T (Bishop 4.1.3, eq. 4.16); "
               "no probabilities, and with three classes in a line the middle one is masked.",

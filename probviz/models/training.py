@@ -101,6 +101,9 @@ class Trainer:
                 raise ValueError("the perceptron has no Newton step: its criterion is piecewise linear, with no "
                                  "curvature (Bishop 4.1.7); use gd or sgd")
             l2, basis, standardize = 0.0, "linear", True
+        if basis == "rbf":  # the trainer's features are the polynomial design matrix
+            raise ValueError("training step by step takes the polynomial bases (linear, quadratic, cubic); the rbf "
+                             "basis is fitted in one go: turn the training off, or choose another basis")
         if basis not in BASES:
             raise ValueError(f"basis must be one of {', '.join(BASES)}, got {basis!r}")
         if not (np.isfinite(l2) and l2 >= 0):

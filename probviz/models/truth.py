@@ -269,6 +269,8 @@ def _per_class_logsumexp(L: np.ndarray, cls: np.ndarray) -> np.ndarray:
 
 def _line_scores(poly, a: float) -> np.ndarray:
     """Polynomials (K, D + 1) of ``poly`` on the line x1 = a, in powers of x2, highest first."""
+    if getattr(poly, "kind", "") == "rbf":  # no roots to find in closed form: said, not guessed
+        raise ValueError("radial basis scores are not polynomials: their cuts come from RBFScores.line_roots")
     C = poly.coefs  # in z = (x - center) / scale
     za = (a - poly.center[0]) / poly.scale[0]
     n = C.shape[1]
@@ -317,6 +319,8 @@ def _low_degree_roots(D: np.ndarray) -> np.ndarray:
 def model_cuts(model, a: float) -> np.ndarray:
     """x2 values on the line x1 = a where ``model``'s decision may change: real roots of every pairwise
     score difference, and of the discriminant lines it draws (one-vs-rest, one-vs-one)."""
+    if getattr(model.scores_, "kind", "") == "rbf":  # radial basis functions: no polynomial to solve
+        return model.scores_.line_roots(a)
     P = _line_scores(model.scores_, a)
     k, j = np.triu_indices(len(P), 1)
     if P.shape[1] <= 3:  # linear and quadratic scores: every pair at once

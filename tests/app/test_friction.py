@@ -77,7 +77,8 @@ def shown_sheet(qtbot, window, monkeypatch):
 
 def test_the_shortcut_sheet_is_grouped_by_menu_and_lists_only_real_keys(qtbot, window, monkeypatch):
     titles, rows = shown_sheet(qtbot, window, monkeypatch)
-    assert titles == ["File", "Edit", "View", "Model", "Tools", "Train", "Help", "Canvas"]
+    assert titles == ["File", "Edit", "View", "Model", "Tools", "Train", "Slides", "Help",
+                      "Presenting a lesson deck (F5)", "Canvas"]
     undo = dict((what, keys) for keys, what in rows)["Undo"]
     assert undo.startswith("Ctrl+Z") and "F14" not in undo and "Undo" not in undo
     assert not any("F1" + d in keys for keys, _ in rows for d in "3456789")  # no F13-F19

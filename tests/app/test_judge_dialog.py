@@ -71,3 +71,171 @@ def test_closing_while_the_truth_is_integrated_stops_it(qtbot, window, monkeypat
     assert background._running and "Computing under the true model" in dialog.status.text()
     dialog.close()
     qtbot.waitUntil(lambda: not background._running, timeout=10_000)  # far sooner than the 5 s of the integrals
+
+
+def _roc_corners(p, positive):
+    """Every (FPR, TPR) a threshold on the score p can give, by brute force over the thresholds."""
+    ts = np.r_[np.inf, np.unique(p)[::-1]]
+    return np.array([((p >= t)[~positive].mean(), (p >= t)[positive].mean()) for t in ts])
+
+
+def test_the_confusion_tables_and_losses_on_the_points_held_out_and_under_the_truth(qtbot, window, monkeypatch):
+    """The fruit with a 5:1 loss on missing a peach and a fifth of the points held out: the tables count the
+    decisions on the training and the held-out points (rows the truth), give the proportions under the truth
+    in closed form (LDA's log-odds is Gaussian under each class), and the expected losses beside the Bayes
+    risk (the truth's own log-odds against ln 1/5) and the Brier score (Monte Carlo under the truth)."""
+    win = window
+    assert win.open_path("example:fruit")
+    settle(win)
+    win.doc.set_loss([[0.0, 1.0], [5.0, 0.0]])
+    win.doc.view_state.set_split(0.2, 0)
+    settle(win)
+    dialog = _press_judge(qtbot, win, monkeypatch)
+    held = win.doc.held_out()
+    assert held.sum() > 20
+    model, truth = win.canvas.frame.fit.model, win.doc.truth
+    L = np.array([[0.0, 1.0], [5.0, 0.0]])
+
+    def table(key):
+        t = dialog.tables[key][1]
+        return np.array([[float(t.item(i, j).text()) for j in range(t.columnCount())] for i in range(t.rowCount())])
+
+    for key, mask in (("train", ~held), ("held", held)):
+        X, t = win.doc.X[mask], win.doc.labels[mask]
+        p = model.predict_proba(X)[:, 1]
+        d = (5 * p > 1 - p).astype(int)
+        np.testing.assert_array_equal(table(key), [[np.sum((t == k) & (d == j)) for j in (0, 1)] for k in (0, 1)])
+        assert f"{L[t, d].mean():.4g}" in dialog.losses.text()
+    assert dialog.tables["train"][1].horizontalHeaderItem(1).text() == "→ peach"
+    qtbot.waitUntil(lambda: dialog.decisions is not None and "truth" in dialog.decisions, timeout=120_000)
+    a = np.log(model.predict_proba(np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))).dot([-1, 1])
+    w, w0 = np.array([a[1] - a[0], a[2] - a[0]]), a[0]
+    S = truth.covariances[0][0]
+    sd = np.sqrt(w @ S @ w)
+    peach = [truth.priors[k] * norm.sf((np.log(1 / 5) - (w @ truth.means[k][0] + w0)) / sd) for k in (0, 1)]
+    C = np.array([[truth.priors[0] - peach[0], peach[0]], [truth.priors[1] - peach[1], peach[1]]])
+    np.testing.assert_allclose(table("truth"), C, atol=1e-4)  # shown to 4 decimals
+    loss_true = np.sum(L * C)
+    # the Bayes decision: the truth's own log-odds (one covariance: linear) against ln 1/5
+    m0, m1 = truth.means[0][0], truth.means[1][0]
+    wt = np.linalg.solve(S, m1 - m0)
+    wt0 = -0.5 * (m1 @ np.linalg.solve(S, m1) - m0 @ np.linalg.solve(S, m0)) + np.log(truth.priors[1] / truth.priors[0])
+    sdt = np.sqrt(wt @ S @ wt)
+    miss = truth.priors[1] * norm.cdf((np.log(1 / 5) - (wt @ m1 + wt0)) / sdt)  # a peach decided apple
+    false = truth.priors[0] * norm.sf((np.log(1 / 5) - (wt @ m0 + wt0)) / sdt)
+    text = dialog.losses.text()
+    assert f"under the truth {loss_true:.4g}" in text and f"the Bayes risk {5 * miss + false:.4g}" in text, text
+    Xs, ts = truth.sample(200_000, seed=5)
+    P = model.predict_proba(Xs)
+    brier = np.mean(np.sum((P - np.eye(2)[ts]) ** 2, axis=1))
+    shown = float(text.split("Brier score under the truth ")[1].rstrip("."))
+    assert abs(shown - brier) < 4 * np.std(np.sum((P - np.eye(2)[ts]) ** 2, axis=1)) / np.sqrt(len(ts))
+    dialog.close()
+
+
+def _roc_pixel(dialog, x, y):
+    from PySide6.QtCore import QPointF
+
+    return dialog.roc.mapFromScene(dialog.roc.plotItem.vb.mapViewToScene(QPointF(x, y)))
+
+
+def test_dragging_the_operating_point_moves_the_boundary_on_the_canvas(qtbot, window, monkeypatch):
+    """Two classes, the 0-1 loss: the round mark dragged towards (0.3, 1) lands on the ROC corner nearest there;
+    the document's loss then decides exactly that corner on the training points, the canvas's boundary moves to
+    where p(peach|x) is the loss's threshold, and one Undo puts the 0-1 loss back."""
+    from PySide6.QtTest import QTest
+
+    win = window
+    assert win.open_path("example:fruit")
+    settle(win)
+    dialog = _press_judge(qtbot, win, monkeypatch)
+    assert dialog.target is not None
+    model = win.canvas.frame.fit.model
+    X, t = win.doc.X, win.doc.labels
+    p = model.predict_proba(X)[:, 1]
+    corners = _roc_corners(p, t == 1)
+    vp = dialog.roc.viewport()
+    start = _roc_pixel(dialog, *dialog.target.pos())
+    end = _roc_pixel(dialog, 0.3, 1.0)
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=start)
+    for s in np.linspace(0, 1, 9)[1:]:
+        QTest.qWait(12)
+        qtbot.mouseMove(vp, start + (end - start) * s)
+    held = np.array(dialog.target.pos())  # still in the hand: already on a corner of the curve
+    assert np.min(np.hypot(*(corners - held).T)) < 1e-12
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=end)
+    settle(win)
+    L = np.asarray(win.doc.loss)
+    assert L.shape == (2, 2) and L[1, 0] > L[0, 1]  # missing a peach now costs more: more peaches decided
+    at = np.array(dialog.target.pos())
+    gap = np.hypot(*(corners - at).T)
+    assert gap.min() < 1e-12 and np.hypot(*(at - [0.3, 1.0])) < 0.05  # on a corner of the ROC, where the hand went
+    decide = np.argmin(model.predict_proba(X) @ L, axis=1) == 1
+    np.testing.assert_allclose((decide[t == 0].mean(), decide[t == 1].mean()), at, atol=1e-12)  # that corner's
+    xy = np.column_stack(win.canvas.boundary.getData())
+    xy = xy[np.all(np.isfinite(xy), axis=1)]
+    threshold = L[0, 1] / (L[0, 1] + L[1, 0])  # choose peach where L_10 p(peach) > L_01 p(apple)
+    np.testing.assert_allclose(model.predict_proba(xy)[:, 1], threshold, atol=1e-9)
+    wrong = np.column_stack(win.canvas.wrong.getData())
+    np.testing.assert_allclose(wrong, X[decide != (t == 1)])
+    assert len(win.doc.undo_stack.text(win.doc.undo_stack.index() - 1)) and win.doc.undo_stack.count() == 1
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow)
+    qtbot.keyClick(win, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    settle(win)
+    assert win.doc.loss is None
+    dialog.close()
+
+
+def test_each_corner_of_the_roc_is_the_decision_of_its_loss_matrix():
+    """For scores with ties and near-ties, every corner i of the ROC (i = 0: nothing decided c) is exactly the
+    set decided c by the loss matrix of its threshold: log-odds > tau where tau = ln(L[other][c] / L[c][other])."""
+    from probviz.app.document import MAX_LOSS
+    from probviz.app.judge import loss_for_corner
+    from probviz.decision import roc_points
+
+    rng = np.random.default_rng(7)
+    for scale in (1e-3, 1.0, 5.0):
+        s = np.round(rng.normal(size=60) * scale, 6)
+        s[:5] = s[5]  # a tie: one corner for all of them
+        pos = rng.random(60) < 0.5
+        curve = roc_points(s, pos)
+        for c in (0, 1):
+            for i in range(len(curve["fpr"])):
+                L = np.asarray(loss_for_corner(curve["thresholds"], i, c, MAX_LOSS))
+                a, b = L[1 - c, c], L[c, 1 - c]  # choosing c when the truth is the other; the reverse
+                decided = s > np.log(a / b)
+                assert (decided[~pos].mean(), decided[pos].mean()) == (curve["fpr"][i], curve["tpr"][i]), (scale, i)
+
+
+def test_precision_recall_on_the_points_and_under_the_truth(qtbot, window, monkeypatch):
+    """The curve kind chosen in its box: the points' curve is TP / (TP + FP) against TP / P at each threshold
+    (counted here), the truth's is Monte Carlo's precision of {p(peach|x) above a threshold}."""
+    from pressing import choose
+
+    win = window
+    assert win.open_path("example:fruit")
+    settle(win)
+    dialog = _press_judge(qtbot, win, monkeypatch)
+    qtbot.waitUntil(lambda: dialog.result is not None and "truth" in dialog.result, timeout=120_000)
+    choose(qtbot, dialog.kind, 1)
+    assert dialog.roc.plotItem.getAxis("left").labelText == "precision"
+    curves = {c.name(): c for c in dialog.roc.plotItem.listDataItems() if c.name()}
+    model, X, t = win.canvas.frame.fit.model, win.doc.X, win.doc.labels
+    p = model.predict_proba(X)[:, 1]
+    ts = np.unique(p)[::-1]
+    recall = [np.mean(p[t == 1] >= v) for v in ts]
+    precision = [np.mean(t[p >= v] == 1) for v in ts]
+    pts = curves["on the points"]
+    np.testing.assert_allclose(pts.xData, recall, atol=1e-12)
+    np.testing.assert_allclose(pts.yData, precision, atol=1e-12)
+    truth_curve = curves["under the truth"]
+    i = len(truth_curve.xData) // 2
+    Xs, ls = win.doc.truth.sample(300_000, seed=3)
+    ps = model.predict_proba(Xs)[:, 1]
+    # the drawn point i: find the threshold whose Monte Carlo recall is its recall, compare the precision there
+    r_i, p_i = truth_curve.xData[i], truth_curve.yData[i]
+    v = np.quantile(ps[ls == 1], 1 - r_i)
+    mc = np.mean(ls[ps >= v] == 1)
+    assert abs(mc - p_i) < 0.01, (mc, p_i)
+    dialog.close()

@@ -89,7 +89,7 @@ def test_fit_on_points_without_a_truth_has_a_confusion_only(tmp_path, capsys):
     (["fit", "example:fruit", "--model", "fisher", "--loss", "0,1;5,0"],
      "probviz: error: --loss: Fisher's discriminant gives no p(C_k|x) (Bishop 4.1)"),
     (["fit", "example:fruit", "--model", "logistic", "--optimizer", "gd", "--loss", "0,1;5,0"],
-     "probviz: error: --loss does not combine with --optimizer"),
+     "probviz: error: --loss and --reject-cost do not combine with --optimizer"),
     (["roc", "example:fruit", "--class", "banana"], "probviz: error: --class: no class 'banana'; the classes are "
                                                      "apple, peach (or 1 to 2)"),
     (["roc", "example:fruit", "--class", "3"], "probviz: error: --class: no class '3'"),
@@ -141,3 +141,34 @@ def test_roc_draws_its_figure(tmp_path, capsys):
     assert cli.main(["roc", "example:fruit", "-o", str(out)]) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert f"wrote {out}" in capsys.readouterr().out
+
+
+def test_fit_with_a_reject_cost_counts_the_rejected_points_and_their_cost(capsys):
+    """--reject-cost 0.2 with the 0-1 loss: no decision where max_k p(C_k|x) < 0.8 (Bishop 1.5.3, exercise 1.24);
+    a rejected point costs 0.2 and a mistake 1; under the truth the rejected mass against Monte Carlo."""
+    out = run_json(capsys, "fit", "example:fruit", "--model", "lda", "--reject-cost", "0.2")
+    d = load("fruit")
+    lda = create("lda").fit(d.X, d.labels)
+    P = lda.predict_proba(d.X)
+    rejected = P.max(axis=1) < 0.8
+    decided = np.argmax(P, axis=1)
+    assert out["reject_cost"] == 0.2
+    assert out["confusion_undecided"] == [int(np.sum(rejected & (d.labels == k))) for k in (0, 1)]
+    assert out["confusion"] == [[int(np.sum(~rejected & (d.labels == k) & (decided == j))) for j in (0, 1)]
+                                for k in (0, 1)]
+    wrong = ~rejected & (decided != d.labels)
+    assert out["expected_loss"] == pytest.approx((wrong.sum() + 0.2 * rejected.sum()) / len(d.X), abs=1e-12)
+    Xs, ts = d.truth.sample(400_000, seed=9)
+    Ps = lda.predict_proba(Xs)
+    out_mass = np.array(out["confusion_true_undecided"])
+    mc = np.array([np.mean((Ps.max(axis=1) < 0.8) & (ts == k)) for k in (0, 1)])
+    np.testing.assert_allclose(out_mass, mc, atol=4 * np.sqrt(0.07 / len(ts)))
+    mc_loss = np.mean(np.where(Ps.max(axis=1) < 0.8, 0.2, (np.argmax(Ps, axis=1) != ts).astype(float)))
+    assert out["expected_loss_true"] == pytest.approx(mc_loss, abs=4 * np.sqrt(0.06 / len(ts)))
+    assert out["bayes_risk"] <= out["expected_loss_true"] + 1e-9
+
+
+def test_a_negative_reject_cost_is_refused_in_one_line(capsys):
+    code = cli.main(["fit", "example:fruit", "--reject-cost", "-1"])
+    err = capsys.readouterr().err
+    assert code == 2 and "--reject-cost must be a number from 0 up" in err and "Traceback" not in err

@@ -49,7 +49,7 @@ REFUSED = {
     "negative_l2.probviz": "negative_l2.probviz: not a valid probviz session (logistic: l2 must be a number "
                            "from 0 to 100, got -1)",
     "unknown_basis.probviz": "unknown_basis.probviz: not a valid probviz session (softmax: basis must be one of "
-                             "linear, quadratic, cubic, got 'fourier')",
+                             "linear, quadratic, cubic, rbf, got 'fourier')",
     "huge_shrinkage.probviz": "huge_shrinkage.probviz: not a valid probviz session (lda: reg_covar must be a number "
                               "from 0 to 1, got 1e+308)",
     "null_l2.probviz": "null_l2.probviz: not a valid probviz session (logistic: l2 must be a number from 0 to 100, "
