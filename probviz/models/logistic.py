@@ -103,12 +103,7 @@ class _LinearModel(Classifier):
         self.n_iter_, self.converged_, self.start_, self.separation_, self.gradient_ = 0, True, "zero", "", 0.0
         self.draft_step_ = None
         if K == 1:
-            self.scores_ = single_class_scores(X)
-            self.weights_ = np.zeros((0, F))
-            self.coef_ = np.zeros((0, F - 1))
-            self.intercept_ = np.zeros(0)
-            self.notices_.append("only one class: nothing to discriminate, p(C|x) = 1 everywhere")
-            return
+            return self._one_class(X, F)
         Phi = np.column_stack([np.ones(len(X)), design_matrix((X - center) / scale, degree)])
         self._R = ridge_matrix(self.l2, F, None if self.standardize else self._frame_map(center, scale, degree))
         starts = {}
@@ -123,6 +118,14 @@ class _LinearModel(Classifier):
         del self._R
         self._set_weights(W, center, scale, degree, K)
 
+    def _one_class(self, X, F: int) -> None:
+        """Only one class among the points: no weights to fit, p(C|x) = 1 everywhere (F features with the bias)."""
+        self.scores_ = single_class_scores(X)
+        self.weights_ = np.zeros((0, F))
+        self.coef_ = np.zeros((0, F - 1))
+        self.intercept_ = np.zeros(0)
+        self.notices_.append("only one class: nothing to discriminate, p(C|x) = 1 everywhere")
+
     def _fit_rbf(self, X, codes, K, init=None):
         """The same objective and Newton driver on the features [1, phi_1(x), ..., phi_M(x)] of Gaussian radial
         basis functions (Bishop 4.3.1): phi_m = exp(-||x - mu_m||^2 / (2 s^2)), each between 0 and 1 whatever the
@@ -136,12 +139,7 @@ class _LinearModel(Classifier):
         self.n_iter_, self.converged_, self.start_, self.separation_, self.gradient_ = 0, True, "zero", "", 0.0
         self.draft_step_ = None
         if K == 1:
-            self.scores_ = single_class_scores(X)
-            self.weights_ = np.zeros((0, F))
-            self.coef_ = np.zeros((0, F - 1))
-            self.intercept_ = np.zeros(0)
-            self.notices_.append("only one class: nothing to discriminate, p(C|x) = 1 everywhere")
-            return
+            return self._one_class(X, F)
         Phi = np.column_stack([np.ones(len(X)), rbf.features(X, C, s)])
         self._R = ridge_matrix(self.l2, F)
         starts = {}

@@ -230,13 +230,10 @@ def test_the_reject_region_is_where_max_p_is_below_theta_in_every_format(qapp, t
     style = Style(1.0, False)
     export_figure(session, path, W, H, legend=False, dpi=dpi, style=style)
     rgb = raster(path, reader)
-    xt, yt, _, _ = axis_ticks(rgb, style.foreground)
-    dx, dy = np.mean(np.diff(xt)), np.mean(np.diff(yt))
+    to_data, xt, yt, _, _ = plot_to_data(rgb, style.foreground)
     grey = np.all(np.abs(rgb - np.array(style.reject)) <= 2, axis=2)
-    rows, cols = np.nonzero(grey)
-    xs, ys = (cols - xt[0]) / dx - 1.0, (yt[-1] - rows) / dy - 1.0  # pixel -> data, through the ticks
     model = create("lda").fit(X, labels)
-    p = model.predict_proba(np.c_[xs, ys]).max(axis=1)
+    p = model.predict_proba(to_data(*np.nonzero(grey))).max(axis=1)
     assert np.mean(p < 0.9 + 0.01) > 0.995  # grey pixels are undecided points (edge pixels aside)
     u, v = np.meshgrid(np.linspace(-1, 4, 501), np.linspace(-1, 3, 401))
     share = np.mean(model.predict_proba(np.c_[u.ravel(), v.ravel()]).max(axis=1) < 0.9)
@@ -416,14 +413,23 @@ def test_the_legend_explains_every_line_style_drawn_and_stays_on_the_page(qapp, 
     assert "An extremely long" in text and "…" in text, text
 
 
+def plot_to_data(rgb: np.ndarray, fg):
+    """The plot's frame found in the pixels and a map from pixel (rows, cols) to data coordinates through the
+    ticks, which sit at whole numbers from VIEW's -1: (to_data, xt, yt, row, col), row and col the axes."""
+    xt, yt, row, col = axis_ticks(rgb, fg)
+    dx, dy = np.mean(np.diff(xt)), np.mean(np.diff(yt))
+
+    def to_data(rows, cols):
+        return np.c_[(np.asarray(cols) - xt[0]) / dx - 1.0, (yt[-1] - np.asarray(rows)) / dy - 1.0]
+    return to_data, xt, yt, row, col
+
+
 def inked_points(rgb: np.ndarray, fg, threshold: int = 60) -> tuple[np.ndarray, float]:
     """The plot's inked pixels (off white by more than ``threshold``; the axes and what is outside them left
     out) mapped back to data coordinates through the ticks, which sit at whole numbers from VIEW's -1:
     ((n, 2) points, the pixels per data unit along x)."""
-    xt, yt, row, col = axis_ticks(rgb, fg)
-    dx, dy = np.mean(np.diff(xt)), np.mean(np.diff(yt))
+    to_data, xt, _, row, col = plot_to_data(rgb, fg)
     ink = np.abs(rgb - 255).sum(axis=2) > threshold
     ink[row - 3:, :] = False
     ink[:, :col + 3] = False
-    rows, cols = np.nonzero(ink)
-    return np.c_[(cols - xt[0]) / dx - 1.0, (yt[-1] - rows) / dy - 1.0], dx
+    return to_data(*np.nonzero(ink)), np.mean(np.diff(xt))

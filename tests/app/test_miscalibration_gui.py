@@ -8,7 +8,7 @@ from guihelp import settle, to_pixel
 from pressing import press_button
 from reference import gap_colour as ramp
 from reference import posterior_gap as gap
-from test_figures import BLUE, ORANGE, H, VIEW, W, axis_ticks, raster, to_array
+from test_figures import BLUE, ORANGE, H, VIEW, W, plot_to_data, raster, to_array
 
 from probviz.app.export import export_figure
 from probviz.data.dataset import Dataset
@@ -30,11 +30,10 @@ def test_exported_map_pixels_have_the_colour_of_the_gap_where_the_ticks_say(qapp
     style = Style(1.0, False)
     export_figure(session, path, W, H, legend=False, dpi=dpi, style=style)
     rgb = raster(path, reader)
-    xt, yt, row, col = axis_ticks(rgb, style.foreground)
-    dx, dy = np.mean(np.diff(xt)), np.mean(np.diff(yt))
+    to_data, xt, yt, row, col = plot_to_data(rgb, style.foreground)
     rows, cols = np.mgrid[int(yt[0]) + 3:row - 3:4, col + 4:int(xt[-1]):4]
     rows, cols = rows.ravel(), cols.ravel()
-    xy = np.c_[(cols - xt[0]) / dx - 1.0, (yt[-1] - rows) / dy - 1.0]  # pixel -> data, through the ticks
+    xy = to_data(rows, cols)  # pixel -> data, through the ticks
     model = create("lda").fit(X, labels)
     expected = ramp(gap(model, [0, 1], truth, xy))
     err = np.abs(rgb[rows, cols] - expected).max(axis=1)
