@@ -95,7 +95,7 @@ class SlideShow(QObject):
         self.spec: str = ""  # how messages name it: the file's name or deck:NAME
         self.index = 0
         self.stack = QUndoStack(self)  # the deck's changes (not the canvas's: those are the document's)
-        self.stack.cleanChanged.connect(lambda *_: self.changed.emit())
+        self.stack.cleanChanged.connect(self._clean_changed)  # a bound slot: dropped with this object
         self._loading = False  # True while a slide's session is being put on screen
         self._shown_session = None  # the session the slide on screen was loaded from (or recorded as)
         self._hidden: dict[str, object] = {}  # panels the slide hid that were shown: given back on leaving
@@ -105,6 +105,9 @@ class SlideShow(QObject):
         self._notes_dock()
         window.doc.reset.connect(self._on_reset)
         window.refitter.ready.connect(self._on_frame)
+
+    def _clean_changed(self, _clean: bool) -> None:
+        self.changed.emit()
 
     # --- what the window asks ------------------------------------------------------------------------
     def is_open(self) -> bool:

@@ -504,3 +504,29 @@ def test_opening_a_deck_asks_to_save_the_work_on_screen_first(qtbot, win):
     open_generative(win)  # answered Cancel: nothing changes
     assert len(win.asked) == 1 and "untitled" in win.asked[0]
     assert not win.slides.is_open() and len(win.doc.X) == 1
+
+
+def test_quitting_with_deck_changes_discarded_closes_cleanly(qtbot, settings_kept, monkeypatch):
+    """File > Quit with an unsaved deck change, answered Discard: the window closes and is destroyed without an
+    error (a slot outliving the slide show once raised "Signal source has been deleted" on the way out)."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
+    from probviz.app.main_window import MainWindow
+
+    win = MainWindow()  # not the fixture's: this one is destroyed here, as the program's is at its end
+    win.files.autosave_enabled = False
+    win.show()
+    qtbot.waitExposed(win)
+    open_generative(win)
+    press(win, "Slides", "Move slide down")
+    assert win.slides.is_modified()
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: QMessageBox.StandardButton.Discard)
+    with qtbot.capture_exceptions() as raised:
+        press(win, "File", "Quit")
+        assert not win.isVisible()
+        win.refitter.shutdown()
+        win.deleteLater()
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        QApplication.processEvents()
+    assert not raised, raised
