@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from typing import NamedTuple
 
 from PySide6.QtWidgets import (
@@ -104,6 +104,11 @@ class JudgeDialog(QDialog):
         self._curve = None  # its ROC on the training points, which the operating point is dragged along
         self._snapping = False  # the mark is being put back on the curve (its own move, not the hand's)
         self._shown = None  # (roc_report, class name) drawn: the curve kind redraws it
+        self._key = None  # what the shown numbers judge (the fit, its decision, its points): see follow()
+        self._follow = QTimer(self)  # a moment after the canvas shows another fit or decision: judged anew
+        self._follow.setSingleShot(True)
+        self._follow.setInterval(400)
+        self._follow.timeout.connect(self.refresh)
         self._job = None
         self._asked = 0
         self._closing = False
@@ -202,7 +207,9 @@ class JudgeDialog(QDialog):
         from probviz import decision
         from probviz.app.background import Background
 
+        self._follow.stop()
         judged = self.source()
+        self._key = self._judged_key(judged)
         model, X, labels, names, truth, loss, reject_cost, held = judged
         c = self.positive.currentIndex()
         self._asked += 1
@@ -257,6 +264,21 @@ class JudgeDialog(QDialog):
         self._job = Background(work, self)
         self._job.done.connect(done)
         self._job.start()
+
+    @staticmethod
+    def _judged_key(j: Judged) -> tuple:
+        """What makes the judgement another: the fitted model (a new object per fit), the decision, the truth,
+        the classes and the split."""
+        return (id(j.model), j.loss, j.reject_cost, id(j.truth), tuple(j.names), len(j.X),
+                None if j.held is None else len(j.held[0]))
+
+    def follow(self) -> None:
+        """The window drew a new frame: when it shows another fit or decision (an edit, Undo, another loss),
+        judge it a moment later; not while the operating point is in the hand (the drag is the change)."""
+        if self._stroke is not None or self._closing or self._judged_key(self.source()) == self._key:
+            return
+        self.status.setText("The fit or its decision changed: judging it again…")
+        self._follow.start()
 
     def _say(self, text):
         self.roc.plotItem.clear()
@@ -380,7 +402,8 @@ class JudgeDialog(QDialog):
                                                    pen=pg.mkPen("#222222", width=1.5)))
                 continue
             if key == "operating_points" and self._draggable():
-                self.target = pg.TargetItem(r[key], size=15, symbol="o", movable=True, pen=pg.mkPen("#222222", width=1.5),
+                self.target = pg.TargetItem(r[key], size=15, symbol="o", movable=True,
+                                            pen=pg.mkPen("#222222", width=1.5),
                                             brush=pg.mkBrush(color), hoverPen=pg.mkPen("#222222", width=3),
                                             hoverBrush=pg.mkBrush(color))
                 self.target.setToolTip("Drag along the curve: the decision that makes this trade-off of the two "
@@ -462,4 +485,5 @@ class JudgeDialog(QDialog):
     def stop(self):
         """Stop the truth's integrals (at their next line) and drop their answer."""
         self._closing = True
+        self._follow.stop()
         self._asked += 1

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel, QLineEdit, QMessageBox, QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget,
     QTableWidgetItem, QVBoxLayout, QWidget,
 )
+from shiboken6 import isValid
 
 from probviz.app.collect import collect_on_gui_thread
 from probviz.models.learning import shown_labels
@@ -358,6 +359,9 @@ class LabPanel(QWidget):
     # --- frames -------------------------------------------------------------------------------
     def show_result(self, frame):
         self.frame = frame
+        judge = getattr(self, "judge", None)
+        if judge is not None and isValid(judge):
+            judge.follow()  # the ROC dialog judges what the canvas shows
         fitted = frame.fit.model if frame is not None else None
         self.sample_fitted.setEnabled(fitted is not None and getattr(fitted, "generative", False))
         self._show_errors()
@@ -498,8 +502,6 @@ class LabPanel(QWidget):
 
     def stop_dialogs(self):
         """The window is closing: the ROC dialog's work stops."""
-        from shiboken6 import isValid
-
         judge = getattr(self, "judge", None)
         if judge is not None and isValid(judge):
             judge.stop()
@@ -512,6 +514,11 @@ class LabPanel(QWidget):
             return
         self.judge = JudgeDialog(self.judged, self, getattr(self, "style", Style()),
                                  decide=lambda L, stroke: self.doc.set_loss(L, stroke), new_stroke=self.doc.new_stroke)
+        window = self.window()
+        for name in ("undo_action", "redo_action"):  # Ctrl+Z in the dialog is the document's Undo too
+            action = getattr(window, name, None)
+            if action is not None:
+                self.judge.addAction(action)
         self.judge.show()
 
     # --- learning curves -------------------------------------------------------------------------

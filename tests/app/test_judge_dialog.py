@@ -179,11 +179,18 @@ def test_dragging_the_operating_point_moves_the_boundary_on_the_canvas(qtbot, wi
     wrong = np.column_stack(win.canvas.wrong.getData())
     np.testing.assert_allclose(wrong, X[decide != (t == 1)])
     assert len(win.doc.undo_stack.text(win.doc.undo_stack.index() - 1)) and win.doc.undo_stack.count() == 1
-    win.activateWindow()
-    qtbot.waitUntil(win.isActiveWindow)
-    qtbot.keyClick(win, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    dialog.activateWindow()  # Ctrl+Z where the hand just was, in the dialog: the document's Undo
+    qtbot.waitUntil(dialog.isActiveWindow)
+    qtbot.keyClick(dialog, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     settle(win)
     assert win.doc.loss is None
+    # the dialog follows the canvas: the operating point and the counts of the largest posterior again
+    plain = p > 0.5
+    corner = (plain[t == 0].mean(), plain[t == 1].mean())
+    qtbot.waitUntil(lambda: np.allclose(dialog.target.pos(), corner, atol=1e-12), timeout=5_000)
+    table = dialog.tables["train"][1]
+    counts = [[int(table.item(k, j).text()) for j in (0, 1)] for k in (0, 1)]
+    assert counts == [[int(np.sum((t == k) & (plain == j))) for j in (0, 1)] for k in (0, 1)]
     dialog.close()
 
 
