@@ -330,6 +330,14 @@ class Panel(QWidget):
             for name in ("centers", "width"):
                 self.param_widgets[name].setEnabled(rbf)
             self.param_widgets["standardize"].setEnabled(not rbf)  # the Gaussians are in the units of x
+            if "bayes" in self.param_widgets:  # the Laplace view takes the polynomial bases only
+                box = self.param_widgets["bayes"]
+                box.setEnabled(not rbf or box.isChecked())  # once on, it can always be turned off
+                box.setToolTip(self._bayes_tip if not rbf else "The Bayesian view (Laplace) takes the linear, "
+                               "quadratic and cubic bases; choose one of those for it")
+                self.evidence_button.setEnabled(not rbf)
+                self.evidence_button.setToolTip(self._alpha_tip if not rbf else "The evidence for α is the "
+                                                "Bayesian view's: choose a linear, quadratic or cubic basis")
 
     def _build_form(self, info):
         while self.form.rowCount():
@@ -367,6 +375,9 @@ class Panel(QWidget):
                 "Set α to the value that maximises the Laplace evidence ln p(D|α) (Bishop eq. 4.137) of the "
                 "points as they are (one undo step)")
             self.evidence_button.clicked.connect(self._choose_alpha)
+            self._alpha_tip = self.evidence_button.toolTip()
+            if "bayes" in self.param_widgets:
+                self._bayes_tip = self.param_widgets["bayes"].toolTip()
             self.form.addRow(self.evidence_button)
             self.basis_button = QPushButton("Choose the basis by the evidence")
             self.basis_button.setToolTip(

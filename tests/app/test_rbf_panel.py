@@ -132,3 +132,20 @@ def test_drag_a_centre_on_the_canvas_and_undo(qtbot, window):
     settle(window)
     assert window.doc.params["softmax"]["centers"] == "-1,-1;1,1;-1,1;1,-1"
     assert len(window.doc.X) == 160  # the drag added or moved no point
+
+
+def test_the_bayesian_view_and_the_evidence_for_alpha_are_greyed_for_rbf_saying_why(qtbot, window):
+    """Logistic regression with the rbf basis: the Laplace view takes the polynomial bases only, so its box and
+    "Choose α by the evidence" are greyed with a tooltip that says so; a polynomial basis gives them back."""
+    _choose_model(qtbot, window, "logistic")
+    panel = window.panel
+    bayes, basis = panel.param_widgets["bayes"], panel.param_widgets["basis"]
+    assert bayes.isEnabled() and panel.evidence_button.isEnabled()
+    choose(qtbot, basis, basis.findText("rbf"))
+    assert window.doc.params["logistic"]["basis"] == "rbf"
+    assert not bayes.isEnabled() and not panel.evidence_button.isEnabled()
+    assert "linear, quadratic and cubic" in bayes.toolTip() and "linear, quadratic or cubic" in \
+        panel.evidence_button.toolTip()
+    choose(qtbot, basis, basis.findText("quadratic"))
+    assert bayes.isEnabled() and panel.evidence_button.isEnabled()
+    assert "linear, quadratic and cubic bases; choose" not in bayes.toolTip()
