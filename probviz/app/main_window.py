@@ -448,7 +448,8 @@ class MainWindow(QMainWindow):
             parts.append(f"accuracy {100 * self.result.decided['accuracy']:.1f}%")
         elif res is not None and res.summary:
             parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
-        wrong = self.result is not None and self.result.scene is not None and self.result.scene.miscalibration is not None
+        scene = self.result.scene if self.result is not None else None
+        wrong = scene is not None and scene.miscalibration is not None
         if wrong:  # the map replaces the heatmap: say what its colours are
             parts.append("where p(C_k|x) is wrong")
         if self.slides.is_open():  # a lesson deck: the slide's title first (it says what is shown), 3/10 last
@@ -816,9 +817,10 @@ class MainWindow(QMainWindow):
         elif res.error:
             parts.append(f"cannot fit: {res.error}")
         elif res.summary:
-            if frame.decided:  # decided with the loss matrix: its accuracy and its loss per point
-                parts.append(f"accuracy {100 * frame.decided['accuracy']:.1f}%, expected loss "
+            if frame.decided:  # decided with the loss matrix: its accuracy and its loss per point, and the fit's own
+                parts.append(f"by the loss: accuracy {100 * frame.decided['accuracy']:.1f}%, expected loss "
                              f"{frame.decided['expected_loss']:.4g} per point (eq. 1.80)")
+                parts.append(f"by the largest p(C_k|x): accuracy {100 * res.summary['accuracy']:.1f}%")
             else:
                 parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
             if "log_likelihood" in res.summary:

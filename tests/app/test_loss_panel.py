@@ -42,8 +42,9 @@ def test_a_loss_typed_in_the_panel_moves_the_boundary_and_undo_takes_it_back(qtb
     np.testing.assert_allclose(crossed, win.doc.X[decide != win.doc.labels])
     t = win.doc.labels  # the status line: the loss's decisions, their accuracy and their loss per point
     loss = np.where((decide == 1) & (t == 0), 1.0, np.where((decide == 0) & (t == 1), 5.0, 0.0)).mean()
-    assert (f"accuracy {100 * np.mean(decide == t):.1f}%, expected loss {loss:.4g} per point (eq. 1.80)"
-            in win.message.toolTip() + win.message.text())
+    status = win.message.toolTip() + win.message.text()
+    assert f"by the loss: accuracy {100 * np.mean(decide == t):.1f}%, expected loss {loss:.4g} per point" in status
+    assert f"by the largest p(C_k|x): accuracy {100 * np.mean((P[:, 1] > P[:, 0]) == (t == 1)):.1f}%" in status
     assert "loss 0,1;5,0" in win._shown_label()
     undo = [a for a in win.menuBar().actions() if a.text().replace("&", "") == "Edit"][0].menu().actions()[0]
     assert undo.text().replace("&", "") == "Undo Set the loss matrix"
