@@ -329,6 +329,7 @@ class Panel(QWidget):
             rbf = values.get("basis") == "rbf"
             for name in ("centers", "width"):
                 self.param_widgets[name].setEnabled(rbf)
+            self.feature_button.setEnabled(rbf)
             self.param_widgets["standardize"].setEnabled(not rbf)  # the Gaussians are in the units of x
             if "bayes" in self.param_widgets:  # the Laplace view takes the polynomial bases only
                 box = self.param_widgets["bayes"]
@@ -369,6 +370,12 @@ class Panel(QWidget):
             self.param_widgets[spec.name] = w
         if "width" in self.param_widgets:  # 0: the default width, said as such
             self.param_widgets["width"].spin.setSpecialValueText("auto")
+            self.feature_button = QPushButton("Feature space (φ₁, φ₂)…")
+            self.feature_button.setToolTip("The points at (φ₁(x), φ₂(x)) of the first two basis functions, where "
+                                           "with two centres the curved boundary is a straight line (Bishop 4.3.1, "
+                                           "figure 4.12)")
+            self.feature_button.clicked.connect(self._open_feature_space)
+            self.form.addRow(self.feature_button)
         if "alpha" in self.param_widgets:
             self.evidence_button = QPushButton("Choose α by the evidence")
             self.evidence_button.setToolTip(
@@ -501,7 +508,19 @@ class Panel(QWidget):
         self.theta.setValue(self.doc.theta)
         self.theta.setEnabled("decision" in self.doc.layers)
 
+    def _open_feature_space(self):
+        from probviz.app.feature_view import FeatureSpaceDialog
+
+        canvas = getattr(self.window(), "canvas", None)  # the window's theme (its canvas holds the Style)
+        self.feature_space = FeatureSpaceDialog(self, canvas.style if canvas is not None else None)
+        self.feature_space.show_frame(getattr(self, "_frame", None))
+        self.feature_space.show()
+
     def show_result(self, frame):
+        self._frame = frame
+        view = getattr(self, "feature_space", None)
+        if view is not None and _alive(view):
+            view.show_frame(frame)  # the feature space follows the canvas
         self.params.show_result(frame)
         self.fisher.show_result(frame)
         self.probe.show_result(frame)

@@ -149,3 +149,45 @@ def test_the_bayesian_view_and_the_evidence_for_alpha_are_greyed_for_rbf_saying_
     choose(qtbot, basis, basis.findText("quadratic"))
     assert bayes.isEnabled() and panel.evidence_button.isEnabled()
     assert "linear, quadratic and cubic bases; choose" not in bayes.toolTip()
+
+
+def test_the_feature_space_button_shows_the_points_at_phi_and_the_boundary_as_a_line(qtbot, window, monkeypatch):
+    """Logistic regression on XOR with two centres: "Feature space (φ₁, φ₂)…" shows each point at
+    (exp(-|x - mu_1|^2 / 2s^2), exp(-|x - mu_2|^2 / 2s^2)) written out here, and one straight boundary that puts
+    every point on the side of the class the model decides for it; it follows the canvas (a new width)."""
+    import pyqtgraph as pg
+    from pressing import press_button
+
+    from probviz.app.feature_view import FeatureSpaceDialog
+
+    assert window.open_path("example:xor")
+    settle(window)
+    _choose_model(qtbot, window, "logistic")
+    panel = window.panel
+    basis = panel.param_widgets["basis"]
+    assert not panel.feature_button.isEnabled()
+    choose(qtbot, basis, basis.findText("rbf"))
+    _type(qtbot, panel.param_widgets["centers"], "1,1;-1,-1")
+    settle(window)
+    opened = []
+    shown = FeatureSpaceDialog.show
+    monkeypatch.setattr(FeatureSpaceDialog, "show", lambda self: (opened.append(self), shown(self)))
+    press_button(qtbot, panel.feature_button)
+    [dialog] = opened
+    model, X = window.canvas.frame.fit.model, window.doc.X
+    s = model.scores_.width
+    phi = np.column_stack([np.exp(-np.sum((X - mu) ** 2, axis=1) / (2 * s * s)) for mu in ([1, 1], [-1, -1])])
+    drawn = np.vstack([np.column_stack(item.getData()) for item in dialog.plot.plotItem.items
+                       if isinstance(item, pg.ScatterPlotItem)])
+    np.testing.assert_allclose(np.sort(drawn, axis=0), np.sort(phi, axis=0), atol=1e-12)
+    [line] = [item for item in dialog.plot.plotItem.listDataItems() if item.name() and "boundary" in item.name()]
+    (u0, v0), (u1, v1) = np.column_stack(line.getData())[[0, -1]]
+    side = (u1 - u0) * (phi[:, 1] - v0) - (v1 - v0) * (phi[:, 0] - u0)  # which side of the line each point is on
+    decided = model.predict(X)
+    above, below = set(decided[side > 0]), set(decided[side < 0])
+    assert len(above) == 1 and len(below) == 1 and above != below  # the line parts the model's decisions
+    type_into(qtbot, window, panel.param_widgets["width"], "0.8")
+    settle(window)
+    assert window.canvas.frame.fit.model.scores_.width == 0.8
+    assert "width s = 0.8" in dialog.note.text()
+    dialog.close()
