@@ -379,7 +379,8 @@ class JudgeDialog(QDialog):
         self.roc.setLabel("left", "precision" if pr else "true positive rate")
         chance = pg.mkPen("#999999", width=1, style=Qt.PenStyle.DashLine)
         if pr:  # a score that knows nothing: precision p(C) at every recall
-            roc.plot([0, 1], [self._share("points")] * 2, pen=chance)
+            share = self._share("points")
+            roc.plot([0, 1], [share] * 2, pen=chance, name=f"no skill: precision p(C) = {share:.2f}")
         else:
             roc.plot([0, 1], [0, 1], pen=chance)
         for key, label, color, style in CURVES:

@@ -228,6 +228,8 @@ def test_precision_recall_on_the_points_and_under_the_truth(qtbot, window, monke
     choose(qtbot, dialog.kind, 1)
     assert dialog.roc.plotItem.getAxis("left").labelText == "precision"
     curves = {c.name(): c for c in dialog.roc.plotItem.listDataItems() if c.name()}
+    share = np.mean(win.doc.labels == 1)  # a score that knows nothing: precision p(peach) at every recall
+    np.testing.assert_allclose(curves[f"no skill: precision p(C) = {share:.2f}"].yData, share)
     model, X, t = win.canvas.frame.fit.model, win.doc.X, win.doc.labels
     p = model.predict_proba(X)[:, 1]
     ts = np.unique(p)[::-1]
