@@ -22,7 +22,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 
 from probviz.data.atomic import atomic_write_text
-from probviz.data.files import DataError, decode_text, read_bytes
+from probviz.data.files import DataError, read_text_file
 from probviz.data.session import Session, session_from_obj, session_to_obj
 
 FORMAT = "probviz-deck"
@@ -250,12 +250,7 @@ def deck_from_obj(doc, name: str = "deck") -> Deck:
 
 def read_deck(path: str) -> Deck:
     """A deck file: a regular file of at most MAX_DECK_BYTES, UTF-8 JSON, checked whole."""
-    name = os.path.basename(path) or path
-    raw = read_bytes(path, MAX_DECK_BYTES)
-    try:
-        text = decode_text(raw, name)
-    except DataError:
-        raise DataError(f"{name}: not a probviz deck (not UTF-8 text)") from None
+    name, text = read_text_file(path, MAX_DECK_BYTES, "deck")
     return from_json(text, name)
 
 

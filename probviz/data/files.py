@@ -82,6 +82,17 @@ def decode_text(raw: bytes, name: str) -> str:
     return text
 
 
+def read_text_file(path: str, limit: int, kind: str) -> tuple[str, str]:
+    """(name, text) of one of probviz's own JSON files: a regular file of at most ``limit`` bytes, UTF-8; else
+    a DataError naming the file as "not a probviz ``kind``"."""
+    name = os.path.basename(path) or path
+    raw = read_bytes(path, limit)
+    try:
+        return name, decode_text(raw, name)
+    except DataError:
+        raise DataError(f"{name}: not a probviz {kind} (not UTF-8 text)") from None
+
+
 def decode_table(raw: bytes, name: str) -> tuple[str, str | None]:
     """A CSV's text and, when it was not UTF-8, a notice naming the encoding read: UTF-16 (Excel's
     "Unicode text"), or Windows-1252, what Excel on Windows writes as plain "CSV" (é, ü, € and the

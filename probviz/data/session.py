@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 from dataclasses import dataclass, field, replace
 
@@ -16,7 +15,7 @@ import numpy as np
 
 from probviz.data.atomic import atomic_write_text
 from probviz.data.dataset import Dataset
-from probviz.data.files import MAX_ABS, MAX_CLASSES, DataError, check_name, decode_text, read_bytes
+from probviz.data.files import MAX_ABS, MAX_CLASSES, DataError, check_name, read_text_file
 from probviz.layers import LAYERS, MAX_SAMPLES, SAMPLES, SAMPLES_SEED, THETA_MAX
 from probviz.models.registry import REGISTRY
 from probviz.models.training import MAX_STEPS, OPTIMIZERS, START_LABELS, TrainingSpec
@@ -354,10 +353,5 @@ def _truth(value, n_classes: int, name: str):
 
 def read_session(path: str) -> Session:
     """A session file: a regular file, at most MAX_SESSION_BYTES, UTF-8 JSON, checked whole."""
-    name = os.path.basename(path)
-    raw = read_bytes(path, MAX_SESSION_BYTES)
-    try:
-        text = decode_text(raw, name)
-    except DataError:
-        raise DataError(f"{name}: not a probviz session (not UTF-8 text)") from None
+    name, text = read_text_file(path, MAX_SESSION_BYTES, "session")
     return from_json(text, name)
