@@ -137,19 +137,29 @@ def clip_polyline(P: np.ndarray, rect: tuple[float, float, float, float]) -> lis
     return pieces
 
 
-def legend_key(specs, frame, request) -> list[tuple[str, str]]:
+SHORT_NAMES = {"lda": "LDA", "qda": "QDA", "tied": "tied", "nb": "naive Bayes", "logistic": "logistic",
+               "softmax": "softmax", "probit": "probit", "leastsquares": "least squares", "fisher": "Fisher",
+               "perceptron": "perceptron"}  # a model in a projector's legend, where the caption gives its full name
+
+
+def legend_key(specs, frame, request, brief: bool = False) -> list[tuple[str, str]]:
     """The legend's rows for every line style and marker drawn besides the fitted model and its classes:
     (text, how its sample is drawn: "solid", "dashed", "dashdot", "hatch", "hollow", "cross", "plus", and for
     the Bayesian view "sample" (a thin translucent line), "veil" (the grey of the predictive variance) and
     "dotted" (the boundary of weights clicked in weight space), and "ramp" (the miscalibration map's scale, its
-    darkest shade)). Only what is drawn."""
+    darkest shade)). Only what is drawn. ``brief`` (a projector's legend, beside a caption that names the model):
+    the boundaries by the models' short names ("QDA boundary", "Bayes boundary"), so the legend stays small."""
     key = []
+
+    def boundary(spec) -> str:
+        return f"{SHORT_NAMES.get(spec.name, spec.label)} boundary" if brief else f"{spec.label}: boundary"
+
     if len(specs) > 1 or frame.truth is not None:  # with other lines around, say which one is the fit
-        key.append((f"{specs[0].label}: boundary", "solid"))
+        key.append((boundary(specs[0]), "solid"))
     if len(specs) > 1:
-        key.append((f"{specs[1].label}: boundary", "dashed"))
+        key.append((boundary(specs[1]), "dashed"))
     if frame.truth is not None:
-        key.append(("true model: Bayes boundary", "dashdot"))
+        key.append(("Bayes boundary" if brief else "true model: Bayes boundary", "dashdot"))
     if frame.scene is not None and frame.scene.ambiguous is not None:
         key.append(("undecided", "hatch"))
     if request.held_out is not None and request.held_out.any():

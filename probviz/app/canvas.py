@@ -453,9 +453,10 @@ class Canvas(pg.PlotWidget):
         for k, h in enumerate(H):
             spots.append({"pos": h[0], "symbol": "d", "size": 16 * s.scale, "brush": pg.mkBrush(colors[k]),
                           "pen": pg.mkPen(s.foreground, width=1.5 * s.scale)})
-            for p in h[1:]:
-                spots.append({"pos": p, "symbol": "s", "size": 9 * s.scale, "brush": pg.mkBrush(s.background),
-                              "pen": pg.mkPen(colors[k], width=2 * s.scale)})
+            for p in h[1:]:  # a ring in the plot's ink: no point is drawn so (points are filled, held-out ones
+                # are outlined in their class's colour), so a held-out square is never taken for a handle
+                spots.append({"pos": p, "symbol": "o", "size": 11 * s.scale, "brush": pg.mkBrush(s.background),
+                              "pen": pg.mkPen(s.foreground, width=2 * s.scale)})
         self.truth_handles.setData(spots)
 
     def truth_at(self, pos: QPointF):

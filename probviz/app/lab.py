@@ -82,7 +82,7 @@ class LabPanel(QWidget):
         box = QGroupBox("True model")
         box.setToolTip("The Gaussians the points are drawn from, when known (example:fruit has Bishop's "
                        "apple-and-peach model). Edit the numbers, or show the True model layer and drag a "
-                       "mean (diamond) or an ellipse axis (squares) on the canvas.")
+                       "mean (diamond) or an end of an ellipse axis (the rings) on the canvas.")
         v = QVBoxLayout(box)
         self.truth_status = QLabel()
         self.truth_status.setTextFormat(Qt.TextFormat.PlainText)

@@ -46,17 +46,31 @@ def likelihood_symbol(kind: str) -> str:
     return "Σ_k ln p(t_k|X)" if "one-vs-rest" in kind else kind.split(" ", 1)[1]
 
 
-def _packed(parts, fm: QFontMetricsF, room: float, sep: str = "  ·  ", title: bool = False) -> list[str]:
+def _packed(parts, fm: QFontMetricsF, room: float, sep: str = "  ·  ", title: bool = False,
+            wrap: bool = False) -> list[str]:
     """The caption's parts on as few lines of at most ``room`` pixels as they fit, in order; with ``title``,
-    the first part (a slide's title) is a line of its own unless everything fits on one."""
+    the first part (a slide's title) is a line of its own unless everything fits on one; with ``wrap``, a
+    part wider than ``room`` is broken between its words."""
     if title and len(parts) > 1 and fm.horizontalAdvance(sep.join(parts)) > room:
-        return [parts[0]] + _packed(parts[1:], fm, room, sep)
+        return [parts[0]] + _packed(parts[1:], fm, room, sep, wrap=wrap)
     lines = []
     for part in parts:
         if lines and fm.horizontalAdvance(lines[-1] + sep + part) <= room:
             lines[-1] += sep + part
         else:
-            lines.append(part)
+            lines.extend(_wrapped(part, fm, room) if wrap else [part])
+    return lines
+
+
+def _wrapped(part: str, fm: QFontMetricsF, room: float) -> list[str]:
+    """One caption part on lines of at most ``room`` pixels, broken between words: a part cut with "…"
+    would lose its end, and the end is what changes (a training run's "step 3")."""
+    lines = []
+    for word in part.split(" "):
+        if lines and fm.horizontalAdvance(lines[-1] + " " + word) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
     return lines
 
 
@@ -83,6 +97,7 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.lab_dock, self.weights_dock)
         self.dock.raise_()
         self.dock.visibilityChanged.connect(self._dock_shown)
+        self.training_dock.visibilityChanged.connect(self._dock_shown)  # "." shows it, in F5 too
 
         self.message = ElidedLabel()  # the fit's summary: cut with "…" (whole in its tooltip), never overlapped
         self.hover = QLabel()
@@ -382,8 +397,9 @@ class MainWindow(QMainWindow):
         frame = self.result
         if frame is None or frame.request is None:
             return ()
-        key = legend_key(frame.request.specs, frame, frame.request)
-        if self.presentation_action.isChecked():  # on a projector the legend stays small: lines only
+        presenting = self.presentation_action.isChecked()
+        key = legend_key(frame.request.specs, frame, frame.request, brief=presenting)
+        if presenting:  # on a projector the legend stays small: lines only, by the models' short names
             key = [(text, kind) for text, kind in key if kind not in ("cross", "plus")]
         return tuple(key)
 
@@ -425,18 +441,21 @@ class MainWindow(QMainWindow):
         self.canvas.setFocus()
 
     def _dock_shown(self, visible: bool):
-        """F9 while presenting: the panel's text is larger, so its dock widens to show it whole (up to
-        45% of the window; beyond that it scrolls), after Qt has laid it out."""
+        """F9 (the Model panel) or "." (the Training panel) while presenting: the panel's text is larger, so
+        its dock widens to show its controls whole (up to 45% of the window; beyond that they scroll), after
+        Qt has laid it out."""
         if visible and self.presentation_action.isChecked():
-            QTimer.singleShot(0, self._widen_dock)
+            QTimer.singleShot(0, self._widen_docks)
 
-    def _widen_dock(self):
-        scroll = self.dock.widget()
-        need = (self.panel.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width()
-                + 2 * scroll.frameWidth() + (self.dock.width() - scroll.width()) + 4)
-        width = min(need, int(0.45 * self.width()))
-        if self.dock.isVisible() and width > self.dock.width():
-            self.resizeDocks([self.dock], [width], Qt.Orientation.Horizontal)
+    def _widen_docks(self):
+        for dock, scroll in ((self.dock, self.dock.widget()), (self.training_dock, self.training.controls_scroll)):
+            if not dock.isVisible() or dock.visibleRegion().isEmpty():
+                continue  # a dock tabbed behind the other widens when its tab is chosen
+            need = (scroll.widget().minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width()
+                    + 2 * scroll.frameWidth() + (dock.width() - scroll.width()) + 4)
+            width = min(need, int(0.45 * self.width()))
+            if width > dock.width():
+                self.resizeDocks([dock], [width], Qt.Orientation.Horizontal)
 
     def caption_parts(self) -> list[str]:
         """What presentation mode writes above the plot: the model, its accuracy, the layer set (its
@@ -466,7 +485,7 @@ class MainWindow(QMainWindow):
         """The presentation caption, redone only when its text, style or width changed (it is called
         with every frame, and a new title relays the plot). Its font is CAPTION_SCALE times the
         presentation's text, or smaller down to that text's own size to fit one line; then two lines, then
-        one a part; cut with "…" only when a part alone does not fit."""
+        one a part, a part too wide broken between its words; cut with "…" only where one word does not fit."""
         presenting = self.presentation_action.isChecked()
         key = ((tuple(self.caption_parts()), self.canvas.style, self.canvas.width(),
                 self.canvas.plotItem.getAxis("left").width()) if presenting else None)
@@ -484,15 +503,21 @@ class MainWindow(QMainWindow):
         sizes = [CAPTION_SCALE * s.font_size]
         while sizes[-1] > s.font_size:
             sizes.append(max(float(s.font_size), sizes[-1] * 0.92))
+        titled = self.slides.is_open()
+        done = False
         for most in (1, 2, len(parts)):  # one line if it fits at any size allowed, else two, else one a part
             for size in sizes:
                 font.setPointSizeF(size)
                 fm = QFontMetricsF(font)
-                lines = _packed(parts, fm, room, title=self.slides.is_open())
-                if len(lines) <= most:
+                lines = _packed(parts, fm, room, title=titled)
+                whole = all(fm.horizontalAdvance(line) <= room for line in lines[1 if titled else 0:])
+                if len(lines) <= most and whole:  # (a slide's title alone may be cut: the window title has it)
+                    done = True
                     break
-            if len(lines) <= most:
+            if done:
                 break
+        else:  # a part too wide even alone at the smallest size: broken between its words
+            lines = _packed(parts, fm, room, title=titled, wrap=True)
         lines = [fm.elidedText(line, Qt.TextElideMode.ElideRight, room) for line in lines]  # a narrow window
         item.setTitle("<br>".join(html.escape(line) for line in lines), size=f"{size:.1f}pt",
                       color=QColor(*s.foreground))

@@ -117,6 +117,7 @@ class TrainingPanel(QWidget):
         self.plot.addItem(self.optimum_line)
 
         form = QFormLayout()
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a narrow dock: label above its field
         form.addRow("Optimizer", self.optimizer)
         form.addRow("Learning rate η", self.eta)
         form.addRow("Speed", self.speed)
@@ -130,7 +131,8 @@ class TrainingPanel(QWidget):
         top.addWidget(self.active)
         top.addLayout(form)
         top.addLayout(buttons)
-        scroll = QScrollArea()  # the controls scroll when the text is large (presentation mode); the plot stays
+        scroll = self.controls_scroll = QScrollArea()  # the controls scroll when the text is large
+        # (presentation mode; the window widens the dock first); the plot stays
         scroll.setWidget(controls)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)

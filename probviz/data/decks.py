@@ -107,7 +107,8 @@ def generative() -> Deck:
         _slide("Newton's steps: iterative reweighted least squares", """
             The cross-entropy is convex, with Hessian H = ΦᵀRΦ (Bishop 4.3.3, eqs. 4.97-4.98), so Newton-Raphson,
             w_new = w_old - H⁻¹∇E (eq. 4.92), finds its unique minimum. Each step solves a weighted least-squares
-            problem (eq. 4.99). Here two steps from w = 0; press Step for more: a few steps reach the optimum.""",
+            problem (eq. 4.99). Here two steps from w = 0; press the full stop (.; Train > Step) for one more: a few reach the
+            optimum.""",
                _session("fruit", "logistic", training=TrainingSpec("newton", None, "zero", 2, 0, True)),
                hide=("weights",)),
         _slide("The truth and its Bayes boundary", """
@@ -159,7 +160,8 @@ def discriminant() -> Deck:
                _session("outliers", "perceptron", layers=regions), hide=("weights",)),
         _slide("The perceptron, one point at a time", """
             Sixty-one steps of eq. 4.55 from w = 0, one point per step in file order: the ringed point is this
-            step's, and w changes only when that point is misclassified (Bishop figure 4.7). Step on: a single
+            step's, and w changes only when that point is misclassified (Bishop figure 4.7). Step on with the full stop
+            (.; Train > Step): a single
             update can raise the number of mistakes, since it reduces only that point's share of the criterion
             (section 4.1.7). On classes no line separates the perceptron never settles.""",
                _session("outliers", "perceptron", layers=regions,

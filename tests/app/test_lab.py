@@ -198,6 +198,24 @@ def test_edit_the_truth_in_the_table_and_by_dragging_its_mean(qtbot, window):
     np.testing.assert_allclose(doc.truth.means_[0], [1.0, 1.0])
 
 
+def test_the_truths_axis_handles_look_like_no_point(qtbot, window):
+    """The ends of the truth's ellipse axes are rings in the plot's ink. Drawn as squares outlined in the
+    class's colour they were the picture of a held-out point of a square-marked class (the peach)."""
+    import pyqtgraph as pg
+
+    doc = _fruit(window)
+    doc.set_layer("truth", True)
+    settle(window)
+    spots = window.canvas.truth_handles.data
+    ink = pg.mkColor(window.canvas.style.foreground).name()
+    classes = {pg.mkColor(c.color).name() for c in doc.classes}
+    axis_ends = [spots[3 * k + j] for k in range(2) for j in (1, 2)]
+    assert len(spots) == 6
+    assert ink not in classes
+    for spot in axis_ends:
+        assert spot["symbol"] == "o" and spot["pen"].color().name() == ink
+
+
 def test_the_section_tool_plots_the_posterior_along_the_line(qtbot, window):
     doc = _fruit(window)
     show_lab(window)  # its tab in front: a Lab behind another tab draws nothing

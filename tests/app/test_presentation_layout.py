@@ -105,3 +105,61 @@ def test_wide_tick_labels_do_not_push_the_plot_out_of_the_canvas(qtbot, window):
         assert canvas_rect.left() <= text_rect.left() and text_rect.right() <= canvas_rect.right() + 1
     finally:
         qtbot.keyClick(window, Qt.Key.Key_F5)
+
+
+@pytest.mark.parametrize("name", ["generative", "discriminant"])
+def test_every_slide_of_the_built_in_decks_keeps_its_points_clear_of_the_legend(qtbot, window, name):
+    """On a projector a compared model and the truth add boundary rows to the legend; with the models'
+    full names ("LDA (shared covariance): boundary") it grew to half the plot's width and hid up to 66
+    points of a slide. Brief names keep every slide's points in view."""
+    from probviz.data import decks
+
+    deck = decks.deck(name)
+    window.resize(1024, 768)
+    assert window.open_path(f"deck:{name}")
+    settle(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    try:
+        for i in range(len(deck)):
+            settle(window)
+            assert window.slides.index == i
+            assert points_under_legend(window) <= 3, f"slide {i + 1}: {deck.slides[i].title}"
+            qtbot.keyClick(window, Qt.Key.Key_PageDown)
+    finally:
+        qtbot.keyClick(window, Qt.Key.Key_F5)
+
+
+def test_a_projector_legend_names_each_boundary_by_its_short_name(qtbot, window):
+    """The legend's boundary rows on a projector: which line is which, in a few words (the caption gives
+    the model's full name), and every model has its short name."""
+    from probviz.figure_layout import SHORT_NAMES
+    from probviz.models.registry import REGISTRY
+
+    from probviz.data import decks
+
+    assert set(SHORT_NAMES) == set(REGISTRY)
+    slides = decks.deck("generative").slides
+    truth = next(i for i, s in enumerate(slides) if "truth" in s.session.layers and s.session.compare == "lda")
+    assert window.open_path("deck:generative")
+    settle(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    try:
+        for _ in range(truth):
+            qtbot.keyClick(window, Qt.Key.Key_PageDown)
+        settle(window)
+        rows = [item.text for _, item in window.canvas.legend.items]
+        assert slides[truth].session.model == "softmax"
+        assert rows[-3:] == ["softmax boundary", "LDA boundary", "Bayes boundary"], rows
+    finally:
+        qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    view = next(a for a in window.menuBar().actions() if a.text().replace("&", "") == "View").menu()
+    next(a for a in view.actions() if a.text().replace("&", "") == "Legend").trigger()  # View > Legend
+    settle(window)
+    rows = [item.text for _, item in window.canvas.legend.items]  # at the desk the full names again
+    assert {"Softmax regression: boundary", "LDA (shared covariance): boundary",
+            "true model: Bayes boundary"} <= set(rows), rows
