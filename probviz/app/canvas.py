@@ -449,15 +449,17 @@ class Canvas(pg.PlotWidget):
             return
         s = self.style
         colors = [c.color for c in self.doc.classes]
-        spots = []
+        spots, dots = [], []
         for k, h in enumerate(H):
             spots.append({"pos": h[0], "symbol": "d", "size": 16 * s.scale, "brush": pg.mkBrush(colors[k]),
                           "pen": pg.mkPen(s.foreground, width=1.5 * s.scale)})
-            for p in h[1:]:  # a ring in the plot's ink: no point is drawn so (points are filled, held-out ones
-                # are outlined in their class's colour), so a held-out square is never taken for a handle
-                spots.append({"pos": p, "symbol": "o", "size": 11 * s.scale, "brush": pg.mkBrush(s.background),
-                              "pen": pg.mkPen(s.foreground, width=2 * s.scale)})
-        self.truth_handles.setData(spots)
+            for p in h[1:]:  # a ring in the plot's ink round a dot of the class's colour: no point is drawn so
+                # (points are filled, held-out ones outlined in their class's colour; the probe is a ring alone)
+                spots.append({"pos": p, "symbol": "o", "size": 13 * s.scale, "brush": pg.mkBrush(s.background),
+                              "pen": pg.mkPen(s.foreground, width=1.5 * s.scale)})
+                dots.append({"pos": p, "symbol": "o", "size": 6 * s.scale, "brush": pg.mkBrush(colors[k]),
+                             "pen": pg.mkPen(None)})
+        self.truth_handles.setData(spots + dots)  # [mean, axis end, axis end] a class, then the dots
 
     def truth_at(self, pos: QPointF):
         """(class, handle) of the truth's handle under ``pos`` (0 the mean, 1 and 2 the axis ends), or None."""

@@ -199,8 +199,9 @@ def test_edit_the_truth_in_the_table_and_by_dragging_its_mean(qtbot, window):
 
 
 def test_the_truths_axis_handles_look_like_no_point(qtbot, window):
-    """The ends of the truth's ellipse axes are rings in the plot's ink. Drawn as squares outlined in the
-    class's colour they were the picture of a held-out point of a square-marked class (the peach)."""
+    """The ends of the truth's ellipse axes are rings in the plot's ink round a dot of the class's colour.
+    Drawn as squares outlined in the class's colour they were the picture of a held-out point of a
+    square-marked class (the peach); a ring alone is the probe."""
     import pyqtgraph as pg
 
     doc = _fruit(window)
@@ -210,10 +211,13 @@ def test_the_truths_axis_handles_look_like_no_point(qtbot, window):
     ink = pg.mkColor(window.canvas.style.foreground).name()
     classes = {pg.mkColor(c.color).name() for c in doc.classes}
     axis_ends = [spots[3 * k + j] for k in range(2) for j in (1, 2)]
-    assert len(spots) == 6
+    assert len(spots) == 6 + 4
     assert ink not in classes
     for spot in axis_ends:
         assert spot["symbol"] == "o" and spot["pen"].color().name() == ink
+    for k, j, dot in zip((0, 0, 1, 1), (1, 2, 1, 2), spots[6:]):  # the dot on each axis end, in its class's colour
+        assert (dot["x"], dot["y"]) == (spots[3 * k + j]["x"], spots[3 * k + j]["y"]) and dot["size"] < spots[3 * k + j]["size"]
+        assert dot["brush"].color().name() == pg.mkColor(doc.classes[k].color).name()
 
 
 def test_the_section_tool_plots_the_posterior_along_the_line(qtbot, window):
