@@ -75,3 +75,51 @@ def test_the_training_summary_equals_its_definition(name, labels):
     for bad in unknown:  # beyond the classes, or in a gap between them
         with pytest.raises(ValueError, match="not fitted on"):
             m.evaluate(X[:2], np.array(bad))
+
+
+def _ovr_reference(S, axis):
+    """sigma(a_k) / sum_j sigma(a_j) in log space with scipy (nothing underflows there)."""
+    return softmax(log_expit(np.asarray(S, dtype=np.float64)), axis=axis)
+
+
+_SCORE = st.one_of(st.floats(-50, 50), st.floats(-1e6, 1e6), st.floats(-760, -690), st.floats(-110, -80),
+                   st.sampled_from([0.0, -745.2, -709.8, -708.0, -103.3, -88.7, 36.7, 800.0, -1e300, 1e300]))
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(K=st.integers(2, 10), rows=st.integers(1, 6), data=st.data(), axis=st.sampled_from([0, -1]),
+       shift=st.sampled_from([0.0, -600.0, -700.0, -705.0, -720.0, -800.0, -1e5]))
+def test_one_vs_rest_posteriors_in_linear_space_are_the_log_space_ones(K, rows, data, axis, shift):
+    """sigma(a_k) / sum_j sigma(a_j) as 1 / (1 + e^-a), normalised: the log-space normalisation to rounding,
+    in float64 (the points, the probe) and float32 (the grid), for scores anywhere, also where every sigma
+    underflows (shift: rows far out on every class's wrong side)."""
+    from probviz.models.logistic import ovr_proba
+
+    S = np.array(data.draw(st.lists(st.lists(_SCORE, min_size=K, max_size=K), min_size=rows, max_size=rows)))
+    S = S + shift * data.draw(st.sampled_from([0.0, 1.0]))
+    if axis == 0:
+        S = np.ascontiguousarray(S.T)  # classes first, as the grid has them
+    want = _ovr_reference(S, axis)
+    got = ovr_proba(S, axis)
+    assert got.dtype == np.float64 and np.all(np.isfinite(got))
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(got.sum(axis=axis), 1.0, rtol=1e-14)
+    got32 = ovr_proba(S, axis, np.float32)
+    assert got32.dtype == np.float32 and np.all(np.isfinite(got32))
+    np.testing.assert_allclose(got32, want, rtol=2e-6, atol=2e-7)
+
+
+def test_one_vs_rest_rows_where_every_sigma_underflows_are_normalised_in_log_space():
+    """Far on every class's wrong side: sigma(-800) and sigma(-801) underflow to 0 in linear space, yet
+    their ratio is e: p = (e/(1+e), 1/(1+e)). And a sigma lost at -746 beside one at -700 is e^-46 of it."""
+    from probviz.models.logistic import ovr_proba
+
+    S = np.array([[-800.0, -801.0], [-700.0, -746.0], [-1e6, -1e6 - 2.0]])
+    e = np.e
+    want = np.array([[e / (1 + e), 1 / (1 + e)], [1.0, np.exp(-46.0)], [e**2 / (1 + e**2), 1 / (1 + e**2)]])
+    np.testing.assert_allclose(ovr_proba(S), want, rtol=1e-12, atol=1e-300)
+    np.testing.assert_allclose(ovr_proba(S.T.copy(), axis=0), want.T, rtol=1e-12, atol=1e-300)
+    np.testing.assert_allclose(ovr_proba(S, dtype=np.float32)[[0, 2]], want[[0, 2]], rtol=1e-6)
+    # float32: sigma(-89) is lost (e^89 overflows), and beside sigma(-75) it is e^-14 of the row
+    np.testing.assert_allclose(ovr_proba(np.array([[-75.0, -89.0]]), dtype=np.float32),
+                               [[1 / (1 + np.exp(-14.0)), np.exp(-14.0) / (1 + np.exp(-14.0))]], rtol=1e-6)
