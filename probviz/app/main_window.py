@@ -586,7 +586,7 @@ class MainWindow(QMainWindow):
         """Window size and panel layout for the next start; while presenting, the layout from before
         it (presentation folds the docks away, and the next start would open without them)."""
         settings = QSettings()
-        settings.setValue("geometry", self.saveGeometry())
+        settings.setValue("geometry", self.slides.presenter.geometry_before() or self.saveGeometry())
         self.slides.before_saving_layout()  # the panels a slide hid are the user's again
         before = self._before_presentation
         settings.setValue("state", before[0] if before is not None else self.saveState(LAYOUT_VERSION))

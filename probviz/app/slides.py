@@ -23,6 +23,11 @@ meanings (the arrows move the probe, Space plays the training, Home fits the vie
 Ctrl+End go to the first and last slide. View > Speaker notes (F8; F9 toggles the Model panel) shows the
 slide's notes in a bar below the plot, larger in presentation mode.
 
+Two screens: in presentation mode the notes go to the presenter window (:mod:`probviz.app.presenter`, Slides >
+Presenter view and Swap screens) on the laptop's screen, with the next slide's title and a clock, while the
+slides go full screen on the projector; the notes bar then stays hidden (the class sees the main window).
+The presenter window follows every slide shown, every change of the deck and its closing (``changed``).
+
 The :class:`SlideShow` knows the window; the window knows it only through a few calls (its menus, the
 caption, the title, presentation mode's layout and the settings it saves).
 """
@@ -38,6 +43,7 @@ from PySide6.QtWidgets import (
     QMessageBox, QPlainTextEdit, QScrollArea, QToolBar, QVBoxLayout,
 )
 
+from probviz.app.presenter import Presenter
 from probviz.data import deck as decks_io
 from probviz.data.deck import EXTENSION, MAX_NOTES, MAX_TITLE, PANELS, Deck, Slide, deck_name
 from probviz.models import REGISTRY
@@ -103,6 +109,7 @@ class SlideShow(QObject):
         self._announce: str | None = None  # said in the status line once the slide's fit is drawn
         self._notes_wanted = QSettings().value("speaker_notes", False, type=bool)
         self._notes_dock()
+        self.presenter = Presenter(self)  # the notes on a second screen while presenting (presenter.py)
         window.doc.reset.connect(self._on_reset)
         window.refitter.ready.connect(self._on_frame)
 
@@ -223,6 +230,8 @@ class SlideShow(QObject):
         self.save_as_action = act("Save deck &as…", self.save_as)
         self.close_action = act("&Close deck", self.close_deck,
                                 tip="Back to one document: the slide on screen, as an untitled session")
+        menu.addSeparator()
+        self.presenter.add_actions(menu)  # Presenter view, Swap screens
         self.changed.connect(self._sync_actions)
         self._sync_actions()
 
@@ -288,6 +297,8 @@ class SlideShow(QObject):
             ("PgDown, →, Space", "Next slide"),
             ("PgUp, ←", "Previous slide"),
             ("Home, End", "First slide, last slide"),
+            ("Esc (presenter window)", "End the presentation"),
+            ("R (presenter window)", "Reset the elapsed time"),
         ])
 
     # --- the notes bar ------------------------------------------------------------------------------
@@ -326,7 +337,8 @@ class SlideShow(QObject):
         if not presenting:
             font.setPointSizeF(font.pointSizeF() * NOTES_SCALE)
         self.notes_label.setFont(font)
-        want = slide is not None and self._notes_wanted
+        # never on the main window while the presenter window has the notes: the class sees the main window
+        want = slide is not None and self._notes_wanted and not self.presenter.is_up()
         if want != self.notes_dock.isVisible():
             self.notes_dock.setVisible(want)
             resize = want
@@ -455,7 +467,8 @@ class SlideShow(QObject):
 
     def presentation_changed(self):
         """F5 on or off (after the window laid itself out): the slide's panels hidden again, the keys
-        of presentation mode, the notes' size."""
+        of presentation mode, the notes' size; with two screens the presenter window (before the notes bar)."""
+        self.presenter.sync()
         self.apply_panels()
         self._show_notes(resize=True)
         self._sync_keys()
