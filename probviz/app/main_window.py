@@ -213,8 +213,7 @@ class MainWindow(QMainWindow):
                      [QKeySequence(Qt.Key.Key_Delete), QKeySequence(Qt.Key.Key_Backspace)])
         self._action(edit, "Select &all", lambda: self.canvas.set_selection(np.arange(len(self.doc.X))),
                      QKeySequence.StandardKey.SelectAll)
-        self._action(edit, "Clear selection", lambda: self.canvas.set_selection([]),
-                     QKeySequence(Qt.Key.Key_Escape))
+        self._action(edit, "Clear selection", self._escape, QKeySequence(Qt.Key.Key_Escape))
         self._action(edit, "Move selection to the active &class", self.relabel_selection, QKeySequence("C"))
         edit.addSeparator()
         self._action(edit, "Add c&lass", self.doc.add_class)
@@ -362,6 +361,14 @@ class MainWindow(QMainWindow):
     def _train_step(self):
         self._show_training()
         self.training.step()
+
+    def _escape(self):
+        """Esc: the selection cleared; with nothing selected in presentation mode, F5 left (as a slide show
+        ends on Esc)."""
+        if len(self.canvas.selection) == 0 and self.presentation_action.isChecked():
+            self.presentation_action.trigger()
+        else:
+            self.canvas.set_selection([])
 
     def set_tool(self, tool: str):
         self.canvas.tool = tool

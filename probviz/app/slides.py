@@ -297,7 +297,7 @@ class SlideShow(QObject):
             ("PgDown, →, Space", "Next slide"),
             ("PgUp, ←", "Previous slide"),
             ("Home, End", "First slide, last slide"),
-            ("Esc (presenter window)", "End the presentation"),
+            ("Esc", "End the presentation (in the main window: once nothing is selected)"),
             ("R (presenter window)", "Reset the elapsed time"),
         ])
 

@@ -163,3 +163,26 @@ def test_a_projector_legend_names_each_boundary_by_its_short_name(qtbot, window)
     rows = [item.text for _, item in window.canvas.legend.items]  # at the desk the full names again
     assert {"Softmax regression: boundary", "LDA (shared covariance): boundary",
             "true model: Bayes boundary"} <= set(rows), rows
+
+
+def test_esc_clears_the_selection_then_leaves_presentation_mode(qtbot, window):
+    """Esc in F5: first what it always does (the selection cleared), then, nothing selected, the end of the
+    presentation, as a slide show ends on Esc."""
+    assert window.open_path("example:fruit")
+    settle(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    assert window.presentation_action.isChecked()
+    qtbot.keyClick(window, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)  # Edit > Select all
+    assert len(window.canvas.selection) == len(window.doc.X) > 0
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    settle(window)
+    assert len(window.canvas.selection) == 0 and window.presentation_action.isChecked()
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    settle(window)
+    assert not window.presentation_action.isChecked() and not window.canvas.plotItem.titleLabel.isVisible()
+    qtbot.keyClick(window, Qt.Key.Key_Escape)  # at the desk Esc only clears: F5 stays off
+    settle(window)
+    assert not window.presentation_action.isChecked()
