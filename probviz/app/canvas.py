@@ -101,7 +101,7 @@ class Canvas(pg.PlotWidget):
         self._rest.timeout.connect(self._rested)
         self._rng = np.random.default_rng()
         self._brushes: dict[str, QBrush] = {}
-        self._hover: QPointF | None = None
+        self._hover_scene: QPointF | None = None  # the cursor over the plot, in scene (pixel) coordinates
         self._wrong = None
         self.frame = None  # the frame on screen
 
@@ -535,9 +535,16 @@ class Canvas(pg.PlotWidget):
         radius = self.style.point_size / 2 + GRAB_TOLERANCE
         return i if d2[i] <= radius ** 2 else None
 
+    @property
+    def _hover(self) -> QPointF | None:
+        """The data point under the cursor, through the view as it is now: a cursor that rests while the
+        view changes (a slide, an undo, Fit view) reads where it is, not where it was."""
+        return None if self._hover_scene is None else self.vb.mapSceneToView(self._hover_scene)
+
     def hover_position(self) -> tuple[float, float] | None:
         """Data coordinates under the cursor, or None when it is off the plot."""
-        return None if self._hover is None else (self._hover.x(), self._hover.y())
+        hover = self._hover
+        return None if hover is None else (hover.x(), hover.y())
 
     @property
     def probe_size(self) -> float:
@@ -675,17 +682,18 @@ class Canvas(pg.PlotWidget):
             indices = self.selection
             self.set_selection([])
             self.doc.delete_points(indices)
-        elif self._hover is not None:
-            hit = self.point_at(self._hover)
+        elif (hover := self._hover) is not None:
+            hit = self.point_at(hover)
             if hit is not None:
                 self.doc.delete_points([hit])
 
     def _on_mouse_moved(self, scene_pos):
         if self.vb.sceneBoundingRect().contains(scene_pos):
-            self._hover = self.vb.mapSceneToView(scene_pos)
-            self.hovered.emit(self._hover.x(), self._hover.y())
+            self._hover_scene = QPointF(scene_pos)
+            hover = self._hover
+            self.hovered.emit(hover.x(), hover.y())
         else:
-            self._hover = None
+            self._hover_scene = None
             self.left.emit()
 
     def keyPressEvent(self, ev):
@@ -804,7 +812,7 @@ class Canvas(pg.PlotWidget):
         return min(corners, key=lambda c: (self.points_under(self.legend_rect(c)), corners.index(c)))
 
     def leaveEvent(self, ev):
-        self._hover = None
+        self._hover_scene = None
         self.left.emit()
         super().leaveEvent(ev)
 

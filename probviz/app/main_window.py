@@ -169,6 +169,8 @@ class MainWindow(QMainWindow):
         self.doc.modified_changed.connect(self._on_modified_changed)
         self.canvas.hovered.connect(lambda *_: self._refresh_hover())
         self.canvas.left.connect(self._refresh_hover)
+        self.canvas.vb.sigRangeChanged.connect(self._view_moved)  # a cursor at rest over a zoom or Fit view,
+        self.canvas.vb.sigResized.connect(self._view_moved)  # or over a plot the axes' new labels moved
         self.canvas.vb.sigRangeChanged.connect(lambda *_: self._view_moved())
         self.canvas.vb.sigResized.connect(lambda *_: self._update_caption())  # F9 narrows the canvas
         self._base_font = QApplication.font()
@@ -871,6 +873,9 @@ class MainWindow(QMainWindow):
         if lonely and not any("single point" in n for n in notices):
             notices.append(f"class {', '.join(lonely)} has a single point")
         return "  ·  ".join(parts + notices)
+
+    def _view_moved(self, *_):
+        self._refresh_hover()
 
     def _refresh_hover(self):
         """The readout under the cursor, from the frame on screen: redone on every frame, so it never

@@ -397,3 +397,25 @@ def test_the_density_image_of_many_points_is_made_off_the_gui_thread(qtbot, wind
     col = int((4.2 - x0) / (x1 - x0) * image.shape[1])  # the lone point at (4.2, -4.2) is in the picture
     row = int((-4.2 - y0) / (y1 - y0) * image.shape[0])
     assert image[max(row - 3, 0):row + 4, max(col - 3, 0):col + 4, 3].max() > 0
+
+
+def test_the_hover_readout_follows_the_view_under_a_resting_cursor(qtbot, window):
+    """The cursor rests while the view changes (Fit view, a slide, an undo): the readout gives the point now
+    under the cursor, not the one that was there before."""
+    from PySide6.QtCore import QPoint, QPointF
+
+    assert window.open_path("example:fruit")
+    settle(window)
+    window.canvas.vb.setRange(xRange=(-20, 20), yRange=(-20, 20), padding=0)  # zoomed far out, as a wheel does
+    settle(window)
+    pixel = QPoint(window.canvas.viewport().width() // 3, window.canvas.viewport().height() // 3)
+    qtbot.mouseMove(window.canvas.viewport(), pixel)
+    settle(window)
+    before = window.hover.text()
+    assert before.startswith("x = ")
+    key(qtbot, window, Qt.Key.Key_F)  # View > Fit view: the data fill the plot, the cursor does not move
+    settle(window)
+    here = window.canvas.vb.mapSceneToView(window.canvas.mapToScene(pixel))
+    assert isinstance(here, QPointF)
+    assert window.hover.text().startswith(f"x = {here.x():.3g}, y = {here.y():.3g}"), (before, window.hover.text())
+    assert window.hover.text() != before
