@@ -148,7 +148,8 @@ def export_handout(args) -> int:
                                  model_label=shown_step(first))
         footer = f"{deck.title + ' · ' if deck.title else ''}{n} / {count}"
         pages.append((slide.title, slide.notes, footer, draw))
-    write_handout(args.output, pages, args.width, args.height, args.dpi or 96, style, args.transparent)
+    write_handout(args.output, pages, args.width, args.height, args.dpi or 96, style, args.transparent,
+                  title=deck.title)
     app.processEvents()  # (the application lives until the handout is written)
     print(f"wrote {args.output} ({count} page{'' if count == 1 else 's'}, one per slide of {name})")
     return 0

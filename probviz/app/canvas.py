@@ -11,7 +11,7 @@ import html
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem
 
@@ -26,6 +26,7 @@ from probviz.colors import class_marker
 from probviz.figure_layout import view_of
 from probviz.layers import DEFAULT_LAYERS
 from probviz.style import Style
+from pyqtgraph.graphicsItems.LegendItem import ItemSample
 
 GRAB_TOLERANCE = 3  # screen pixels beyond a marker's edge that still grab it
 DENSITY_THRESHOLD = scenes.DENSITY_THRESHOLD  # more points than this: the frame's density image
@@ -72,6 +73,46 @@ class CanvasViewBox(pg.ViewBox):
             super().mouseDragEvent(ev, axis)
 
 
+
+#: The legend's line styles and the canvas lines whose pens they show.
+KEY_LINES = {"solid": "boundary", "dashed": "compared", "dashdot": "truth_boundary"}
+
+
+def dash_period(pen: QPen) -> float:
+    """One period of a pen's dash pattern in pixels (0 for a solid line): Qt scales it by the pen's width."""
+    if pen.style() in (Qt.PenStyle.SolidLine, Qt.PenStyle.NoPen):
+        return 0.0
+    return float(sum(pen.dashPattern())) * max(pen.widthF(), 1.0)
+
+
+class KeySample(ItemSample):
+    """A legend row's sample: as pyqtgraph draws it, but a line is ``length`` pixels long, at least two
+    periods of the longest dash pattern in the legend. pyqtgraph's 20 pixels hold less than one period of
+    presentation mode's thick dashes, and solid, dashed and dash-dotted then look alike."""
+
+    length = 20.0
+
+    @classmethod
+    def of_length(cls, length: float) -> type:
+        """The sample type of one legend (pyqtgraph's LegendItem takes a class, and tests items against it)."""
+        return type("KeySample", (cls,), {"length": float(length)})
+
+    def __init__(self, item):
+        super().__init__(item)
+        self.line = not isinstance(item, pg.ScatterPlotItem) and item.opts.get("pen") is not None
+        if self.line:
+            self.setFixedWidth(self.length)
+
+    def boundingRect(self):
+        return QRectF(0, 0, self.length, 20) if self.line else super().boundingRect()
+
+    def paint(self, p, *args):
+        if not self.line:
+            return super().paint(p, *args)
+        p.setRenderHint(p.RenderHint.Antialiasing)
+        p.setPen(pg.mkPen(self.item.opts["pen"]))
+        p.drawLine(QPointF(0, 11), QPointF(self.length, 11))
+
 class Canvas(pg.PlotWidget):
     hovered = Signal(float, float)  # data coordinates under the cursor
     left = Signal()  # the cursor left the canvas
@@ -101,7 +142,7 @@ class Canvas(pg.PlotWidget):
         self._rest.timeout.connect(self._rested)
         self._rng = np.random.default_rng()
         self._brushes: dict[str, QBrush] = {}
-        self._hover_scene: QPointF | None = None  # the cursor over the plot, in scene (pixel) coordinates
+        self._hover_global: QPoint | None = None  # the cursor over the plot, in screen coordinates
         self._wrong = None
         self.frame = None  # the frame on screen
 
@@ -537,9 +578,15 @@ class Canvas(pg.PlotWidget):
 
     @property
     def _hover(self) -> QPointF | None:
-        """The data point under the cursor, through the view as it is now: a cursor that rests while the
-        view changes (a slide, an undo, Fit view) reads where it is, not where it was."""
-        return None if self._hover_scene is None else self.vb.mapSceneToView(self._hover_scene)
+        """The data point under the cursor, through the canvas and the view as they are now: a cursor that
+        rests while the view changes (a slide, an undo, Fit view) or the canvas moves (F5 folding the
+        panels) reads where it is, not where it was. None off the plot."""
+        if self._hover_global is None:
+            return None
+        scene_pos = self.mapToScene(self.viewport().mapFromGlobal(self._hover_global))
+        if not self.vb.sceneBoundingRect().contains(scene_pos):
+            return None
+        return self.vb.mapSceneToView(scene_pos)
 
     def hover_position(self) -> tuple[float, float] | None:
         """Data coordinates under the cursor, or None when it is off the plot."""
@@ -689,11 +736,11 @@ class Canvas(pg.PlotWidget):
 
     def _on_mouse_moved(self, scene_pos):
         if self.vb.sceneBoundingRect().contains(scene_pos):
-            self._hover_scene = QPointF(scene_pos)
-            hover = self._hover
+            self._hover_global = self.viewport().mapToGlobal(self.mapFromScene(scene_pos))
+            hover = self.vb.mapSceneToView(scene_pos)
             self.hovered.emit(hover.x(), hover.y())
         else:
-            self._hover_scene = None
+            self._hover_global = None
             self.left.emit()
 
     def keyPressEvent(self, ev):
@@ -728,9 +775,11 @@ class Canvas(pg.PlotWidget):
         if not visible or not entries:
             return
         s = self.style
+        periods = [dash_period(self._key_pen(kind)) for _, kind in key if kind in KEY_LINES]
+        sample = KeySample.of_length(max([20.0] + [2.2 * p for p in periods]))
         self.legend = pg.LegendItem(offset=(10, 10), labelTextColor=s.foreground,
                                     labelTextSize=f"{s.font_size}pt", brush=pg.mkBrush(*s.background, 225),
-                                    pen=pg.mkPen(s.foreground, width=1), verSpacing=-2)
+                                    pen=pg.mkPen(s.foreground, width=1), verSpacing=-2, sampleType=sample)
         self.legend.setParentItem(self.vb)
         if model_label:
             self.legend.addItem(pg.PlotDataItem(pen=None), f"<b>{html.escape(model_label)}</b>")
@@ -742,13 +791,16 @@ class Canvas(pg.PlotWidget):
             self.legend.addItem(self._key_sample(kind), html.escape(text))
         self.place_legend()
 
+    def _key_pen(self, kind: str) -> QPen:
+        """The pen of the canvas line a legend row's line style stands for (KEY_LINES)."""
+        return line_pen(self.style, KEY_LINES[kind], ratio=self.devicePixelRatioF())
+
     def _key_sample(self, kind: str):
-        """A legend sample for a line style ("solid", "dashed", "dashdot") or marker ("hollow", "hatch")."""
+        """A legend sample for a line style ("solid", "dashed", "dashdot": drawn with the pen of the line it
+        names) or marker ("hollow", "hatch")."""
         s = self.style
-        if kind in ("solid", "dashed", "dashdot"):
-            style = {"solid": Qt.PenStyle.SolidLine, "dashed": Qt.PenStyle.DashLine,
-                     "dashdot": Qt.PenStyle.DashDotLine}[kind]
-            return pg.PlotDataItem(pen=pg.mkPen(s.foreground, width=2 * s.scale, style=style))
+        if kind in KEY_LINES:
+            return pg.PlotDataItem(pen=self._key_pen(kind))
         if kind in ("sample", "dotted"):
             return pg.PlotDataItem(pen=line_pen(s, "sample" if kind == "sample" else "weight_probe",
                                                 ratio=self.devicePixelRatioF()))
@@ -812,7 +864,7 @@ class Canvas(pg.PlotWidget):
         return min(corners, key=lambda c: (self.points_under(self.legend_rect(c)), corners.index(c)))
 
     def leaveEvent(self, ev):
-        self._hover_scene = None
+        self._hover_global = None
         self.left.emit()
         super().leaveEvent(ev)
 

@@ -69,9 +69,11 @@ def page_bands(width: int, title: str, notes: str, footer: str, style: Style, dp
 
 
 def write_handout(path: str, pages, width: int, height: int, dpi: int = 96, style: Style | None = None,
-                  transparent: bool = False) -> None:
+                  transparent: bool = False, title: str = "") -> None:
     """Write ``pages``, each (title, notes, footer, draw), ``draw`` painting a width x height figure in
-    its own pixels (:func:`probviz.app.export.figure_painter`), into the PDF ``path``: one page each."""
+    its own pixels (:func:`probviz.app.export.figure_painter`), into the PDF ``path``: one page each;
+    ``title`` (the deck's) is the document's title, as a PDF reader names the file."""
+    document_title = title or "probviz handout"
     style = style or Style()
     fg, bg = QColor(*style.foreground), QColor(*style.background)
     title_font, notes_font, foot_font = _font(1.4 * style.font_px), _font(style.font_px), _font(0.85 * style.font_px)
@@ -86,7 +88,7 @@ def write_handout(path: str, pages, width: int, height: int, dpi: int = 96, styl
     def write(tmp: str) -> None:
         pdf = QPdfWriter(tmp)
         pdf.setResolution(dpi)
-        pdf.setTitle("probviz handout")
+        pdf.setTitle(document_title)
         pdf.setCreator("probviz")
         painter = None
         try:

@@ -52,7 +52,7 @@ def _packed(parts, fm: QFontMetricsF, room: float, sep: str = "  ·  ", title: b
     the first part (a slide's title) is a line of its own unless everything fits on one; with ``wrap``, a
     part wider than ``room`` is broken between its words."""
     if title and len(parts) > 1 and fm.horizontalAdvance(sep.join(parts)) > room:
-        return [parts[0]] + _packed(parts[1:], fm, room, sep, wrap=wrap)
+        return (_wrapped(parts[0], fm, room) if wrap else [parts[0]]) + _packed(parts[1:], fm, room, sep, wrap=wrap)
     lines = []
     for part in parts:
         if lines and fm.horizontalAdvance(lines[-1] + sep + part) <= room:
@@ -169,8 +169,8 @@ class MainWindow(QMainWindow):
         self.doc.modified_changed.connect(self._on_modified_changed)
         self.canvas.hovered.connect(lambda *_: self._refresh_hover())
         self.canvas.left.connect(self._refresh_hover)
-        self.canvas.vb.sigRangeChanged.connect(self._view_moved)  # a cursor at rest over a zoom or Fit view,
-        self.canvas.vb.sigResized.connect(self._view_moved)  # or over a plot the axes' new labels moved
+        self.canvas.vb.sigRangeChanged.connect(self._cursor_moved_in_view)  # a cursor at rest over a zoom,
+        self.canvas.vb.sigResized.connect(self._cursor_moved_in_view)  # Fit view, or a plot that F5 moved
         self.canvas.vb.sigRangeChanged.connect(lambda *_: self._view_moved())
         self.canvas.vb.sigResized.connect(lambda *_: self._update_caption())  # F9 narrows the canvas
         self._base_font = QApplication.font()
@@ -519,8 +519,8 @@ class MainWindow(QMainWindow):
                 font.setPointSizeF(size)
                 fm = QFontMetricsF(font)
                 lines = _packed(parts, fm, room, title=titled)
-                whole = all(fm.horizontalAdvance(line) <= room for line in lines[1 if titled else 0:])
-                if len(lines) <= most and whole:  # (a slide's title alone may be cut: the window title has it)
+                whole = all(fm.horizontalAdvance(line) <= room for line in lines)
+                if len(lines) <= most and whole:
                     done = True
                     break
             if done:
@@ -874,7 +874,8 @@ class MainWindow(QMainWindow):
             notices.append(f"class {', '.join(lonely)} has a single point")
         return "  ·  ".join(parts + notices)
 
-    def _view_moved(self, *_):
+    def _cursor_moved_in_view(self, *_):
+        """The view or the plot moved under a resting cursor: the readout of what is under it now."""
         self._refresh_hover()
 
     def _refresh_hover(self):

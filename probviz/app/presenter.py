@@ -208,6 +208,16 @@ class Presenter(QObject):
         """A projector plugged in or pulled out: the presenter window opens or closes (once Qt has moved the
         windows of a screen that went away)."""
         QTimer.singleShot(0, self.sync)
+        QTimer.singleShot(0, self._sync_swap)
+
+    def _sync_swap(self):
+        """Swap screens is for two screens: greyed, saying so, with one."""
+        if not hasattr(self, "swap_action"):
+            return
+        two = len(self.available_screens()) >= 2
+        self.swap_action.setEnabled(two)
+        self.swap_action.setStatusTip("Two screens: the slides and the presenter window change places" if two else
+                                      "Swap screens needs a second screen (a projector); there is one now")
 
     # --- menus ---------------------------------------------------------------------------------------
     def add_actions(self, menu) -> None:
@@ -215,15 +225,16 @@ class Presenter(QObject):
         a = self.view_action = QAction("Presenter &view", self.win)
         a.setCheckable(True)
         a.setChecked(settings.value("presenter_view", True, type=bool))
-        a.setStatusTip("In presentation mode (F5) with two screens: the slides full screen on one, the notes, "
-                       "the next slide and a clock on the other (off: the notes bar, F8)")
+        a.setStatusTip("F5 on two screens: the notes, next slide and a clock on the laptop, the slides on the "
+                       "projector")
         a.setToolTip(a.statusTip())
         a.toggled.connect(lambda on: self._setting("presenter_view", on, self._view_message(on)))
         self.swap_action = s = QAction("S&wap screens", self.win)
         s.setCheckable(True)
         s.setChecked(settings.value("presenter_swap", False, type=bool))
-        s.setStatusTip("Presenter view: the slides on the primary screen, the presenter window on the other")
+        s.setStatusTip("Two screens: the slides and the presenter window change places")
         s.setToolTip(s.statusTip())
+        self._sync_swap()
         s.toggled.connect(lambda on: self._setting("presenter_swap", on, (
             "Presenter view: the slides on the primary screen, the presenter window on the other" if on else
             "Presenter view: the presenter window on the primary screen, the slides on the other")))
@@ -239,8 +250,7 @@ class Presenter(QObject):
         if not on:
             return "Presenter view off: the speaker notes stay in the notes bar (View > Speaker notes, F8)"
         if len(self.available_screens()) < 2:
-            return ("Presenter view on: with a second screen, presentation mode (F5) puts the notes there "
-                    "(one screen now: the notes bar, F8)")
+            return "Presenter view on, for when there is a second screen (one now: notes in the bar, F8)"
         return ("Presenter view on: in presentation mode (F5) the notes, the next slide and a clock go to "
                 "the second screen")
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QFormLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy,
     QVBoxLayout, QWidget,
@@ -364,6 +364,25 @@ class TrainingPanel(QWidget):
         self.plot.setXRange(0, max(last, 1), padding=0.02)  # step 0 too: the axis reads 0 and 1
         if view is not None:
             self.count_view.setYRange(0, view.n, padding=0.05)
+
+    def _fit_controls(self):
+        """The controls whole above the plot (Step, Play and Reset in view, also in presentation mode's large
+        text), up to 55% of the panel's height; beyond that they scroll and the plot keeps the rest."""
+        scroll = self.controls_scroll
+        controls = scroll.widget()
+        width = scroll.width() - 2 * scroll.frameWidth()  # the form wraps its rows when narrow: taller then
+        high = controls.heightForWidth(width) if controls.hasHeightForWidth() else -1
+        need = max(high, controls.sizeHint().height()) + 2 * scroll.frameWidth()
+        scroll.setMinimumHeight(max(0, min(need, int(0.55 * self.height()))))
+
+    def resizeEvent(self, ev):
+        super().resizeEvent(ev)
+        self._fit_controls()
+
+    def changeEvent(self, ev):
+        super().changeEvent(ev)
+        if ev.type() == QEvent.Type.FontChange:  # presentation mode's text: the controls grow
+            QTimer.singleShot(0, self._fit_controls)
 
     def apply_style(self, style):
         """The plot in the window's theme (light or dark) and text size."""

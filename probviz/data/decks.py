@@ -113,8 +113,8 @@ def generative() -> Deck:
                hide=("weights",)),
         _slide("The truth and its Bayes boundary", """
             These points were drawn from known Gaussians: p(apple) = 0.7, one covariance for both. Deciding by the
-            true posterior minimises the probability of a mistake (Bishop 1.5.1, eq. 1.78); its boundary is dash-
-            dotted. LDA's model is the right one here, so its line lies close to it.""",
+            true posterior minimises the probability of a mistake (Bishop 1.5.1, eq. 1.78); its boundary is
+            dash-dotted. LDA's model is the right one here, so its line lies close to it.""",
                _session("fruit", layers=("boundaries", "points", "truth")), hide=("training", "weights")),
         _slide("When the model is wrong", """
             Here the classes do not share a covariance, so LDA's assumption is wrong while logistic regression

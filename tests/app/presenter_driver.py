@@ -58,6 +58,7 @@ def main(config: str, settings_dir: str, shot: str | None) -> dict:
         for i, text in enumerate(path):
             found = next(a for a in actions if a.text().replace("&", "") == text)
             if i == len(path) - 1:
+                assert found.isEnabled(), f"{' > '.join(path)} is greyed"  # a person cannot press it then
                 found.trigger()
                 settle()
                 return

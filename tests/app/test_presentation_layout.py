@@ -4,10 +4,11 @@ text, the plot stays inside the canvas, and the legend hides at most a few point
 
 import re
 
+import numpy as np
 import pytest
 from guihelp import settle
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QFontMetrics, QImage
 from PySide6.QtWidgets import QDockWidget, QLabel
 
 from probviz.app.widgets import ElidedLabel
@@ -186,3 +187,56 @@ def test_esc_clears_the_selection_then_leaves_presentation_mode(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_Escape)  # at the desk Esc only clears: F5 stays off
     settle(window)
     assert not window.presentation_action.isChecked()
+
+
+def _ink_runs(row, background) -> list[int]:
+    """Lengths of the runs of ink along a row of pixels (anything far from the background)."""
+    ink = np.abs(row.astype(int) - np.array(background)[None]).sum(axis=1) > 150
+    runs, n = [], 0
+    for on in ink:
+        if on:
+            n += 1
+        elif n:
+            runs.append(n)
+            n = 0
+    return runs + ([n] if n else [])
+
+
+def test_a_projector_legend_draws_solid_dashed_and_dash_dotted_apart(qtbot, window):
+    """The legend's line samples on a projector, read from the canvas's pixels: the fit's line one stroke,
+    the compared model's dashes, the truth's dash-dots (long and short strokes). pyqtgraph's 20-pixel
+    sample held less than one period of the thick dashes, and all three looked like one bar."""
+    from probviz.data import decks
+
+    slides = decks.deck("generative").slides
+    last = next(i for i, s in enumerate(slides) if "truth" in s.session.layers and s.session.compare)
+    window.resize(1024, 768)
+    assert window.open_path("deck:generative")
+    settle(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    try:
+        for _ in range(last):
+            qtbot.keyClick(window, Qt.Key.Key_PageDown)
+        settle(window)
+        canvas = window.canvas
+        image = canvas.grab().toImage().convertToFormat(QImage.Format.Format_RGB888)
+        pixels = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
+        pixels = pixels[:, :3 * image.width()].reshape(image.height(), image.width(), 3)
+        ratio = image.width() / canvas.width()
+        bg = canvas.style.background
+        runs = {}
+        for sample, label in canvas.legend.items:
+            if label.text.endswith("boundary"):
+                r = canvas.mapFromScene(sample.mapRectToScene(sample.boundingRect())).boundingRect()
+                y = int(round((r.top() + r.height() * 11 / 20) * ratio))
+                row = pixels[y, int(r.left() * ratio) + 2:int(r.right() * ratio) - 2]
+                runs[label.text] = _ink_runs(row, bg)
+        fit, compared, truth = (runs[k] for k in ("softmax boundary", "LDA boundary", "Bayes boundary"))
+        assert len(fit) == 1, runs  # one stroke
+        assert len(compared) >= 3 and max(compared) < 2 * min(compared[1:-1] or compared), runs  # even dashes
+        inner = truth[1:-1]
+        assert len(truth) >= 4 and max(inner) > 2 * min(inner), runs  # long and short strokes
+    finally:
+        qtbot.keyClick(window, Qt.Key.Key_F5)

@@ -245,7 +245,10 @@ def caption_is_whole(win, i):
     title = GENERATIVE.slides[i].title
     lines = win.caption_lines
     assert "…" not in caption(win) and f"{i + 1}/{N}" in lines[-1], lines
-    assert lines[0] == title if len(lines) > 1 else lines[0].startswith(title), lines
+    if len(lines) == 1:
+        assert lines[0].startswith(title), lines
+    else:  # the title on lines of its own (broken between words when one line cannot hold it)
+        assert any(" ".join(lines[:k]) == title for k in range(1, len(lines))), lines
 
 
 def test_presenting_with_a_clicker_and_the_keyboard(qtbot, win):
@@ -453,7 +456,8 @@ def test_every_slides_entry_does_something_a_person_sees(qtbot, win, monkeypatch
         win.slides.stack.clear()
         action = dict(slides_menu_actions(win))[name]  # the list is made again as the menu opens
         if not action.isEnabled():
-            assert name[-1] in ("Undo deck change", "Redo deck change"), name  # nothing to undo yet
+            # nothing to undo yet; one screen here: nothing to swap
+            assert name[-1] in ("Undo deck change", "Redo deck change", "Swap screens"), name
             continue
         if name[1] == "Go to slide" and action.isChecked():
             continue  # the slide on screen, checked in the list

@@ -124,6 +124,7 @@ def test_the_handout_has_a_page_per_slide_with_its_title_its_notes_and_its_figur
     assert capsys.readouterr().out == f"wrote {out} ({len(d.slides)} pages, one per slide of deck:{name})\n"
     pdf = pdfium.PdfDocument(str(out))
     assert len(pdf) == len(d.slides)
+    assert pdf.get_metadata_dict()["Title"] == d.title  # what a PDF reader calls the file
     scale = 96 / 72  # one pixel of the figure is one pixel of the rendering
     for n, slide in enumerate(d.slides, 1):
         page = pdf[n - 1]
