@@ -297,6 +297,15 @@ class MainWindow(QMainWindow):
         fit.triggered.connect(self.canvas.fit_view)
         tb.addAction(fit)
 
+        tools.addSeparator()  # the Lab's dialogs, reachable in presentation mode too (where the Lab folds away)
+        curves = self._action(tools, "&Learning curves…", lambda *_: self.lab.open_curves())
+        curves.setStatusTip("The true error of the model and the compared one against the training-set size "
+                            "(needs a true model)")
+        judge = self._action(tools, "&ROC and calibration…", lambda *_: self.lab.open_judge())
+        judge.setStatusTip("The shown fit's ROC, confusion and calibration, on the points and under the truth")
+        tools.aboutToShow.connect(self._enable_lab_tools)
+        self._lab_tools = (curves, judge)
+
         train = mb.addMenu("&Train")
         t = self.training
         self.train_show_action = self._action(
@@ -359,6 +368,13 @@ class MainWindow(QMainWindow):
     def _toggle_play(self):
         self._show_training()
         self.training.toggle_play()
+
+    def _enable_lab_tools(self):
+        """Tools > Learning curves… and ROC and calibration…, enabled as the Lab's buttons would be now (the
+        Lab refreshes them only while it is in front)."""
+        curves, judge = self._lab_tools
+        curves.setEnabled(self.doc.usable_truth() is not None)
+        judge.setEnabled(self.result is not None and self.result.fit.model is not None)
 
     def _train_step(self):
         self._show_training()

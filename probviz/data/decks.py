@@ -62,7 +62,8 @@ DISCRIMINANT = "Discriminant functions"
 
 
 @builtin("generative", "the fruit data, LDA, the priors, QDA, shared against own covariances, logistic "
-                       "regression, Newton's steps, the truth and its Bayes boundary (Bishop 1.5, 4.2, 4.3)")
+                       "regression, Newton's steps, the truth and its Bayes boundary, a wrong model, learning "
+                       "curves (Bishop 1.5, 4.2, 4.3)")
 def generative() -> Deck:
     both = ("heatmap", "boundaries", "ellipses", "points")
     return Deck(GENERATIVE, (
@@ -123,6 +124,15 @@ def generative() -> Deck:
             4.3); a generative one can sample data and handle missing inputs (section 1.5.4).""",
                _session("shared-vs-own-covariance", "softmax", layers=("boundaries", "points", "truth"),
                         compare="lda"), hide=("training", "weights")),
+        _slide("How many points each model needs", """
+            Both models are fitted here to 25 of the 250 points; the other 225, hollow, are held out. Tools >
+            Learning curves… draws the true error of each against the number of points per class, averaged over
+            many training sets drawn from the truth. With few points LDA, whose assumptions hold here, is nearer
+            the Bayes error: its means and one shared covariance are estimated well from little data (Bishop
+            4.2.2). Logistic regression fits its M + 1 weights to p(C_k|x) alone (section 4.3.2) and needs more
+            points to settle; as they grow both reach the Bayes error, since the true boundary is a line.""",
+               _session("fruit", layers=("boundaries", "points", "truth"), compare="logistic", split=(0.9, 1)),
+               hide=("training", "weights")),
     ))
 
 

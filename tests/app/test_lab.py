@@ -242,6 +242,43 @@ def test_the_section_tool_plots_the_posterior_along_the_line(qtbot, window):
     assert doc.view_state.section is None
 
 
+def test_tools_menu_opens_the_labs_dialogs_with_the_lab_folded_away(qtbot, window, monkeypatch):
+    """Tools > Learning curves… and ROC and calibration…: in presentation mode the Lab folds away, and a
+    lesson's learning-curves slide sends the teacher to the menu. Greyed without a truth / a fit."""
+    from probviz.app import judge, lab
+
+    opened = []
+    monkeypatch.setattr(lab.LearningDialog, "exec", lambda self: opened.append(("curves", [c.currentData() for c in self.models])) or 0)
+    monkeypatch.setattr(judge.JudgeDialog, "show", lambda self: opened.append(("judge", None)))
+
+    def tools_entry(text):
+        menu = next(a for a in window.menuBar().actions() if a.text().replace("&", "") == "Tools").menu()
+        menu.aboutToShow.emit()
+        return next(a for a in menu.actions() if a.text().replace("&", "") == text)
+
+    assert not tools_entry("Learning curves…").isEnabled()  # a blank document: no truth, no fit
+    assert not tools_entry("ROC and calibration…").isEnabled()
+    _fruit(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    try:
+        assert not window.lab_dock.isVisible()
+        entry = tools_entry("Learning curves…")
+        assert entry.isEnabled()
+        entry.trigger()
+        assert opened and opened[0][0] == "curves" and opened[0][1] == ["lda", "logistic"]
+        entry = tools_entry("ROC and calibration…")
+        assert entry.isEnabled()
+        entry.trigger()
+        assert opened[-1][0] == "judge"
+    finally:
+        qtbot.keyClick(window, Qt.Key.Key_F5)
+        stop = getattr(window.lab, "judge", None)
+        if stop is not None:
+            stop.close()
+
+
 def test_learning_curves_dialog_runs_on_a_worker(qtbot, window):
     from probviz.app.lab import LearningDialog
 

@@ -56,8 +56,8 @@ def test_deck_lists_the_slides(tmp_path, capsys):
 def test_the_built_in_decks_are_listed_by_name(capsys):
     assert cli.main(["deck", "deck:generative"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "Generative against discriminative: 10 slides"
-    assert lines[1] == " 1  Apple or peach?" and lines[-1].startswith("10  ")
+    assert lines[0] == "Generative against discriminative: 11 slides"
+    assert lines[1] == " 1  Apple or peach?" and lines[-1].startswith("11  ")
     assert error_line(["deck", "deck:nope"], capsys) == (
         "probviz: error: no deck named 'nope'; the built-in decks are deck:generative, deck:discriminant\n")
 
