@@ -163,7 +163,8 @@ def legend_key(specs, frame, request, brief: bool = False) -> list[tuple[str, st
     if frame.scene is not None and frame.scene.ambiguous is not None:
         key.append(("undecided", "hatch"))
     if request.held_out is not None and request.held_out.any():
-        key.append((f"held out ({int(request.held_out.sum())}), not fitted", "hollow"))
+        held = int(request.held_out.sum())
+        key.append((f"held out ({held})" if brief else f"held out ({held}), not fitted", "hollow"))
     wrong = frame.wrong
     if "points" in request.layers and wrong is not None and len(wrong) == len(request.X) and wrong.any():
         key.append((f"misclassified ({int(wrong.sum())})", "cross"))
