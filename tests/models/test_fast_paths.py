@@ -128,3 +128,19 @@ def test_one_vs_rest_rows_where_every_sigma_underflows_are_normalised_in_log_spa
     # float32: sigma(-89) is lost (e^89 overflows), and beside sigma(-75) it is e^-14 of the row
     np.testing.assert_allclose(ovr_proba(np.array([[-75.0, -89.0]]), dtype=np.float32),
                                [[1 / (1 + np.exp(-14.0)), np.exp(-14.0) / (1 + np.exp(-14.0))]], rtol=1e-6)
+
+
+def test_one_vs_rest_goes_to_log_space_only_for_rows_under_the_bound(monkeypatch):
+    """The log-space pass is for rows whose sigmas are all tiny (sum under 2^-900 in float64, 2^-60 in
+    float32), and only those: elsewhere the linear path is exact and four times cheaper."""
+    from probviz.models import logistic
+
+    real, rows = logistic.log_sigmoid, []
+    monkeypatch.setattr(logistic, "log_sigmoid", lambda a: rows.append(len(a)) or real(a))
+    tiny = np.array([[-50.0, -50.0]])  # sum 2e-22: above 2^-900, below 2^-60 (9e-19)
+    logistic.ovr_proba(np.vstack([tiny, [[0.0, 1.0]], [[-40.0, -41.0]]]))
+    assert rows == []  # float64: all linear
+    logistic.ovr_proba(np.vstack([tiny, [[-40.0, -40.0]], [[0.0, 1.0]]]), dtype=np.float32)
+    assert rows == [1]  # float32: the first row only (-40: sum 8e-18, above the bound)
+    logistic.ovr_proba(np.array([[-700.0, -701.0], [-600.0, -610.0]]))
+    assert rows == [1, 1]  # float64: e^-700 (1e-304) under 2^-900 (1.2e-271), e^-600 (2.7e-261) above
