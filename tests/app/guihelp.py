@@ -84,3 +84,29 @@ def click_dock_tab(qtbot, window, title: str):
                 settle(window)
                 return
     raise AssertionError(f"no dock tab {title!r}")
+
+
+def menu_item(win, *path):
+    """The action at ``path`` of the menu bar (texts without their &), each menu opened on the way (a menu
+    that fills or enables its entries as it opens does so)."""
+    actions = win.menuBar().actions()
+    for i, text in enumerate(path):
+        found = next((a for a in actions if a.text().replace("&", "") == text), None)
+        assert found is not None, f"no menu entry {' > '.join(path[:i + 1])!r}"
+        if i == len(path) - 1:
+            return found
+        menu = found.menu()
+        menu.aboutToShow.emit()
+        actions = menu.actions()
+
+
+def present(qtbot, win, source: str, size=(1024, 768)):
+    """``source`` (a deck, an example) opened in the window at a projector's ``size``, then F5 pressed in the
+    active window, as a teacher starts a lesson."""
+    win.resize(*size)
+    assert win.open_path(source)
+    settle(win)
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow)
+    qtbot.keyClick(win, Qt.Key.Key_F5)
+    settle(win)

@@ -6,7 +6,7 @@ Training panel with nothing cut."""
 import re
 
 import pytest
-from guihelp import settle
+from guihelp import present, settle
 from PySide6.QtCore import Qt
 
 from probviz.data import decks
@@ -25,12 +25,7 @@ def test_the_key_the_notes_name_takes_a_step_on_a_projector(qtbot, window, name)
     told = [i for i, s in enumerate(deck.slides) if "(.; Train > Step)" in s.notes]
     assert told, "no slide's notes name the Step key"
     assert not any("press Step" in s.notes for s in deck.slides)  # a button F5 folds away
-    window.resize(1024, 768)
-    assert window.open_path(f"deck:{name}")
-    settle(window)
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
-    qtbot.keyClick(window, Qt.Key.Key_F5)
+    present(qtbot, window, f"deck:{name}")
     try:
         for i in told:
             while window.slides.index < i:

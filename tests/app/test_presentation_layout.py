@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from guihelp import settle
+from guihelp import present, settle
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QFontMetrics, QImage
 from PySide6.QtWidgets import QDockWidget, QLabel
@@ -116,12 +116,7 @@ def test_every_slide_of_the_built_in_decks_keeps_its_points_clear_of_the_legend(
     from probviz.data import decks
 
     deck = decks.deck(name)
-    window.resize(1024, 768)
-    assert window.open_path(f"deck:{name}")
-    settle(window)
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
-    qtbot.keyClick(window, Qt.Key.Key_F5)
+    present(qtbot, window, f"deck:{name}")
     try:
         for i in range(len(deck)):
             settle(window)
@@ -143,11 +138,7 @@ def test_a_projector_legend_names_each_boundary_by_its_short_name(qtbot, window)
     assert set(SHORT_NAMES) == set(REGISTRY)
     slides = decks.deck("generative").slides
     truth = next(i for i, s in enumerate(slides) if "truth" in s.session.layers and s.session.compare == "lda")
-    assert window.open_path("deck:generative")
-    settle(window)
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
-    qtbot.keyClick(window, Qt.Key.Key_F5)
+    present(qtbot, window, "deck:generative", window.size().toTuple())
     try:
         for _ in range(truth):
             qtbot.keyClick(window, Qt.Key.Key_PageDown)
@@ -210,12 +201,7 @@ def test_a_projector_legend_draws_solid_dashed_and_dash_dotted_apart(qtbot, wind
 
     slides = decks.deck("generative").slides
     last = next(i for i, s in enumerate(slides) if "truth" in s.session.layers and s.session.compare)
-    window.resize(1024, 768)
-    assert window.open_path("deck:generative")
-    settle(window)
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
-    qtbot.keyClick(window, Qt.Key.Key_F5)
+    present(qtbot, window, "deck:generative")
     try:
         for _ in range(last):
             qtbot.keyClick(window, Qt.Key.Key_PageDown)

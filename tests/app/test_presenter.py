@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from guihelp import settle
+from guihelp import menu_item, settle
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -70,17 +70,6 @@ def win(settings_kept, window, monkeypatch):
         window.slides.stack.setClean()
     if window.presentation_action.isChecked():
         window.set_presentation(False)
-
-
-def menu_item(win, *path):
-    actions = win.menuBar().actions()
-    for i, text in enumerate(path):
-        found = next((a for a in actions if a.text().replace("&", "") == text), None)
-        assert found is not None, f"no menu entry {' > '.join(path[:i + 1])!r}"
-        if i == len(path) - 1:
-            return found
-        found.menu().aboutToShow.emit()
-        actions = found.menu().actions()
 
 
 def key(qtbot, win, k):

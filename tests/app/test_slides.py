@@ -4,7 +4,7 @@ PageUp (a clicker), F5, the Slides menu, Ctrl+S. Every slide is checked against 
 
 import numpy as np
 import pytest
-from guihelp import click, click_dock_tab, settle
+from guihelp import click, click_dock_tab, menu_item, settle
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QToolBar
 
@@ -16,20 +16,6 @@ N = len(GENERATIVE)
 
 
 # --- pressing, as a person does -----------------------------------------------------------------------------
-
-def menu_item(win, *path):
-    """The action at ``path`` of the menu bar (texts without their &), each menu opened on the way (a
-    menu that fills itself when it opens is filled)."""
-    actions = win.menuBar().actions()
-    for i, text in enumerate(path):
-        found = next((a for a in actions if a.text().replace("&", "") == text), None)
-        assert found is not None, f"no menu entry {' > '.join(path[:i + 1])!r}"
-        if i == len(path) - 1:
-            return found
-        menu = found.menu()
-        menu.aboutToShow.emit()
-        actions = menu.actions()
-
 
 def press(win, *path):
     a = menu_item(win, *path)
@@ -190,13 +176,13 @@ def test_add_rename_move_delete_and_notes_each_undo(qtbot, win, monkeypatch):
 
     answer("Fruit, <b>renamed</b>")
     key(qtbot, win, Qt.Key.Key_F2)
-    assert titles()[0] == "Fruit, <b>renamed</b>" and "1/10: Fruit, <b>renamed</b>" in win.windowTitle()
+    assert titles()[0] == "Fruit, <b>renamed</b>" and f"1/{N}: Fruit, <b>renamed</b>" in win.windowTitle()
     key(qtbot, win, *undo)
     assert titles() == original
     press(win, "Slides", "Move slide down")
-    assert titles()[:2] == original[1::-1] and "2/10: Apple" in win.windowTitle()
+    assert titles()[:2] == original[1::-1] and f"2/{N}: Apple" in win.windowTitle()
     key(qtbot, win, *undo)
-    assert titles() == original and "1/10: Apple" in win.windowTitle()
+    assert titles() == original and f"1/{N}: Apple" in win.windowTitle()
     press(win, "Slides", "Add slide from current state after this one")
     assert len(titles()) == N + 1 and f"2/{N + 1}" in win.windowTitle()
     key(qtbot, win, *undo)
@@ -331,7 +317,7 @@ def test_ctrl_s_writes_the_deck_and_reading_it_gives_it_back(qtbot, win, monkeyp
     assert win.open_path(str(path))
     settle(win)
     assert win.slides.is_open() and len(win.doc.X) == len(back.slides[0].session.dataset.X)
-    assert "Generative against discriminative — 1/10" in win.windowTitle()
+    assert f"Generative against discriminative — 1/{N}" in win.windowTitle()
 
 
 def test_unsaved_deck_changes_are_asked_about(qtbot, win, monkeypatch):
@@ -340,14 +326,14 @@ def test_unsaved_deck_changes_are_asked_about(qtbot, win, monkeypatch):
     press(win, "Slides", "Move slide up")
     press(win, "File", "New")  # the answer is Cancel: the deck stays
     assert len(win.asked) == 1 and "lesson deck" in win.asked[0]
-    assert win.slides.is_open() and "1/10: LDA" in win.windowTitle()
+    assert win.slides.is_open() and f"1/{N}: LDA" in win.windowTitle()
     press(win, "File", "Examples", "xor")
     assert len(win.asked) == 2 and win.slides.is_open()
     win.close()
     assert len(win.asked) == 3 and win.isVisible()
     monkeypatch.setattr(QMessageBox, "exec", lambda box: QMessageBox.StandardButton.Discard)
     press(win, "File", "Examples", "xor")
-    assert not win.slides.is_open() and win.doc.title == "xor" and "/10" not in win.windowTitle()
+    assert not win.slides.is_open() and win.doc.title == "xor" and f"/{N}" not in win.windowTitle()
 
 
 def test_speaker_notes_bar(qtbot, win):
