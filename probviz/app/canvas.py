@@ -11,6 +11,7 @@ import html
 
 import numpy as np
 import pyqtgraph as pg
+from pyqtgraph.graphicsItems.LegendItem import ItemSample
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem
@@ -26,7 +27,6 @@ from probviz.colors import class_marker
 from probviz.figure_layout import view_of
 from probviz.layers import DEFAULT_LAYERS
 from probviz.style import Style
-from pyqtgraph.graphicsItems.LegendItem import ItemSample
 
 GRAB_TOLERANCE = 3  # screen pixels beyond a marker's edge that still grab it
 DENSITY_THRESHOLD = scenes.DENSITY_THRESHOLD  # more points than this: the frame's density image
@@ -73,7 +73,6 @@ class CanvasViewBox(pg.ViewBox):
             super().mouseDragEvent(ev, axis)
 
 
-
 #: The legend's line styles and the canvas lines whose pens they show.
 KEY_LINES = {"solid": "boundary", "dashed": "compared", "dashdot": "truth_boundary"}
 
@@ -112,6 +111,7 @@ class KeySample(ItemSample):
         p.setRenderHint(p.RenderHint.Antialiasing)
         p.setPen(pg.mkPen(self.item.opts["pen"]))
         p.drawLine(QPointF(0, 11), QPointF(self.length, 11))
+
 
 class Canvas(pg.PlotWidget):
     hovered = Signal(float, float)  # data coordinates under the cursor

@@ -207,8 +207,8 @@ class Presenter(QObject):
     def _screens_changed(self, *_):
         """A projector plugged in or pulled out: the presenter window opens or closes (once Qt has moved the
         windows of a screen that went away)."""
-        QTimer.singleShot(0, self.sync)
-        QTimer.singleShot(0, self._sync_swap)
+        QTimer.singleShot(0, self, self.sync)
+        QTimer.singleShot(0, self, self._sync_swap)
 
     def _sync_swap(self):
         """Swap screens is for two screens: greyed, saying so, with one."""

@@ -367,13 +367,16 @@ class TrainingPanel(QWidget):
 
     def _fit_controls(self):
         """The controls whole above the plot (Step, Play and Reset in view, also in presentation mode's large
-        text), up to 55% of the panel's height; beyond that they scroll and the plot keeps the rest."""
+        text), up to 55% of the panel's height; beyond that they scroll. The plot's largest height gives way,
+        not a smallest height of the controls: that would hold the whole window above the size it is given."""
         scroll = self.controls_scroll
         controls = scroll.widget()
         width = scroll.width() - 2 * scroll.frameWidth()  # the form wraps its rows when narrow: taller then
         high = controls.heightForWidth(width) if controls.hasHeightForWidth() else -1
         need = max(high, controls.sizeHint().height()) + 2 * scroll.frameWidth()
-        scroll.setMinimumHeight(max(0, min(need, int(0.55 * self.height()))))
+        spacing = max(self.layout().spacing(), 0)
+        rest = self.height() - self.readout.sizeHint().height() - 2 * spacing
+        self.plot.setMaximumHeight(max(0, int(0.45 * rest), rest - need))
 
     def resizeEvent(self, ev):
         super().resizeEvent(ev)
@@ -382,7 +385,7 @@ class TrainingPanel(QWidget):
     def changeEvent(self, ev):
         super().changeEvent(ev)
         if ev.type() == QEvent.Type.FontChange:  # presentation mode's text: the controls grow
-            QTimer.singleShot(0, self._fit_controls)
+            QTimer.singleShot(0, self, self._fit_controls)  # (not called once the panel is gone)
 
     def apply_style(self, style):
         """The plot in the window's theme (light or dark) and text size."""

@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import QEvent, QtMsgType
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QAbstractButton, QAbstractSpinBox, QApplication, QComboBox, QDockWidget, QFormLayout, QSlider,
+    QAbstractButton, QAbstractSpinBox, QApplication, QComboBox, QDialog, QDockWidget, QFormLayout, QSlider,
 )
 
 from guihelp import settle
@@ -113,10 +113,11 @@ def reset_window(win, example, model, base_doc, base_view) -> None:
     """Back to the start: window state as code, the document reloaded only if a press changed it."""
     from pressing import document_state
 
-    # a dialog left open by a press (closing one may delete another: ask Qt again each time)
+    # a dialog left open by a press, modal or not (the ROC dialog from Tools: its controls would join the
+    # Lab's); closing one may delete another: ask Qt again each time
     for _ in range(20):
         dialog = next((w for w in QApplication.topLevelWidgets()
-                       if w is not win and w.isVisible() and w.isModal()), None)
+                       if w is not win and w.isVisible() and (w.isModal() or isinstance(w, QDialog))), None)
         if dialog is None:
             break
         dialog.close()
