@@ -126,8 +126,8 @@ def generative() -> Deck:
                         compare="lda"), hide=("training", "weights")),
         _slide("How many points each model needs", """
             Both models are fitted here to 25 of the 250 points; the other 225, hollow, are held out. Tools >
-            Learning curves… draws the true error of each against the number of points per class, averaged over
-            many training sets drawn from the truth. With few points LDA, whose assumptions hold here, is nearer
+            Learning curves…, then Run, draws the true error of each against the number of points per class,
+            averaged over many training sets drawn from the truth. With few points LDA, whose assumptions hold here, is nearer
             the Bayes error: its means and one shared covariance (eqs. 4.75-4.80) are estimated well from little
             data (Bishop 4.2.2). Logistic regression fits its M + 1 weights to p(C_k|x) alone (section 4.3.2) and needs more
             points to settle; as they grow both reach the Bayes error, since the true boundary is a line.""",
