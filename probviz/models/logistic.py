@@ -419,10 +419,10 @@ def ovr_proba(S: np.ndarray, axis: int = -1, dtype=np.float64) -> np.ndarray:
     """One-vs-rest's posterior sigma(a_k) / sum_j sigma(a_j) along ``axis``, in ``dtype``.
 
     In linear space, sigma(a) = 1 / (1 + e^-a): four passes and a sum, against a dozen in log space. It is
-    exact to rounding wherever sum_j sigma(a_j) is at least 2^-900 (2^-60 in float32): a sigma that
-    underflows to 0 (where e^-a overflows: a < -709.8; -88.7 in float32) is then below the sum by a factor 2^-100 (2^-40), far
-    under the rounding of the largest p. Rows under that bound (far from every class's data, each one-vs-
-    rest model says "not mine") are redone in log space, where nothing underflows."""
+    exact to rounding wherever sum_j sigma(a_j) is at least 2^-900 (2^-60 in float32): a sigma lost to 0
+    (where e^-a overflows: a < -709.8, or -88.7 in float32) is then under 2^-100 of the sum (2^-40 in
+    float32), far below the rounding of the largest p. Rows under that bound (far from every class's data,
+    each one-vs-rest model says "not mine") are redone in log space, where nothing underflows."""
     P = np.empty(S.shape, dtype=dtype)
     with np.errstate(over="ignore", invalid="ignore"):  # e^-a is inf where a < -709: sigma(a) is then 0;
         np.negative(S, out=P, casting="same_kind")  # rows whose sigmas are all 0 (0/0) are redone below
