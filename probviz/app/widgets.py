@@ -261,8 +261,11 @@ class ShortcutsDialog(QDialog):
         lay.addWidget(buttons)
         width = table.horizontalHeader().length() + table.verticalScrollBar().sizeHint().width() + 40
         screen = self.screen().availableGeometry() if self.screen() is not None else None
-        self.resize(min(width, screen.width() - 40) if screen else width,
-                    min(720, screen.height() - 60) if screen else 640)
+        if screen is not None and width > screen.width() - 40:  # a projector's width in large type: the
+            table.setWordWrap(True)  # "Does" column takes the room there is and wraps, never cut or scrolled
+            h.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+            width = screen.width() - 40
+        self.resize(width, min(720, screen.height() - 60) if screen else 640)
 
     def rows(self) -> list[tuple[str, str]]:
         """(keys, what they do), every section's, in order."""

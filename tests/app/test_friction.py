@@ -249,3 +249,40 @@ def test_the_perceptron_on_three_classes_offers_no_step(qtbot, window):
     window.doc.set_model("logistic")  # one-vs-rest takes three classes
     settle(window)
     assert t.step_button.isEnabled()
+
+
+def test_the_shortcut_sheet_in_presentation_mode_cuts_no_text(qtbot, window, monkeypatch):
+    """F1 in F5 (large type) on a screen narrower than the sheet: the "Does" column wraps within the
+    dialog; no cell's text is cut and the sheet does not scroll sideways."""
+    from PySide6.QtGui import QFontMetrics
+
+    seen = []
+
+    def record(self):
+        self.show()
+        QApplication.processEvents()
+        table, bad = self.table, []
+        for r in range(table.rowCount()):
+            for c in range(2):
+                item = table.item(r, c)
+                if item is None or table.columnSpan(r, c) > 1:
+                    continue
+                rect = table.visualRect(table.model().index(r, c))
+                fm = QFontMetrics(item.font() if item.font() != QApplication.font() else table.font())
+                text = fm.boundingRect(rect.adjusted(3, 0, -3, 0), int(Qt.TextFlag.TextWordWrap), item.text())
+                if text.width() > rect.width() - 2 or text.height() > rect.height() + 1:
+                    bad.append((item.text(), text.size().toTuple(), rect.size().toTuple()))
+        seen.append((self.width() <= self.screen().availableGeometry().width(),
+                     table.horizontalScrollBar().maximum(), bad))
+        self.reject()
+        return 0
+    monkeypatch.setattr(ShortcutsDialog, "exec", record)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    try:
+        qtbot.keyClick(window, Qt.Key.Key_F1)
+    finally:
+        qtbot.keyClick(window, Qt.Key.Key_F5)
+    fits, sideways, bad = seen[-1]
+    assert fits and sideways == 0 and bad == [], bad[:3]
