@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem
 from probviz import scene as scenes
 from probviz.models.rbf import format_centers
 from probviz.models.truth import handles as truth_handles
+from probviz.models.truth import with_axis as truth_with_axis
 from probviz.models.truth import with_handle as truth_with_handle
 from probviz.app.pens import line_pen, outline_pen
 from probviz.app.document import Document
@@ -113,6 +114,22 @@ class KeySample(ItemSample):
         p.drawLine(QPointF(0, 11), QPointF(self.length, 11))
 
 
+def steady_handles(H: np.ndarray, before: np.ndarray | None) -> np.ndarray:
+    """The truth's handles (K, 3, 2) [mean, axis end, axis end] as drawn: each class's two axis ends taken at
+    whichever ends of its axes (and in whichever order) lie nearest the handles drawn before. An eigenvector's
+    sign and the order of the axes are arbitrary, so without this a handle being dragged showed up at the
+    far end of its axis, or the other axis's handle jumped across the mean."""
+    if before is None or before.shape != H.shape:
+        return H
+    out = H.copy()
+    for k in range(len(H)):
+        mu, a, b = H[k, 0], H[k, 1] - H[k, 0], H[k, 2] - H[k, 0]
+        options = [(mu + s * x, mu + t * y) for x, y in ((a, b), (b, a)) for s in (1, -1) for t in (1, -1)]
+        out[k, 1], out[k, 2] = min(options, key=lambda o: float(np.sum((o[0] - before[k, 1]) ** 2)
+                                                                + np.sum((o[1] - before[k, 2]) ** 2)))
+    return out
+
+
 class Canvas(pg.PlotWidget):
     hovered = Signal(float, float)  # data coordinates under the cursor
     left = Signal()  # the cursor left the canvas
@@ -143,6 +160,7 @@ class Canvas(pg.PlotWidget):
         self._rng = np.random.default_rng()
         self._brushes: dict[str, QBrush] = {}
         self._hover_global: QPoint | None = None  # the cursor over the plot, in screen coordinates
+        self._handles_drawn = None  # the truth's handles where they are drawn (steady_handles)
         self._wrong = None
         self.frame = None  # the frame on screen
 
@@ -486,8 +504,10 @@ class Canvas(pg.PlotWidget):
         self._handles_key = (truth, rest)
         H = self._truth_handles()
         if H is None:
+            self._handles_drawn = None
             self.truth_handles.setData(pos=np.empty((0, 2)))
             return
+        H = self._handles_drawn = steady_handles(H, self._handles_drawn)
         s = self.style
         colors = [c.color for c in self.doc.classes]
         spots, dots = [], []
@@ -503,10 +523,14 @@ class Canvas(pg.PlotWidget):
         self.truth_handles.setData(spots + dots)  # [mean, axis end, axis end] a class, then the dots
 
     def truth_at(self, pos: QPointF):
-        """(class, handle) of the truth's handle under ``pos`` (0 the mean, 1 and 2 the axis ends), or None."""
+        """(class, handle) of the truth's handle under ``pos`` (0 the mean, 1 and 2 the axis ends as drawn), or
+        None."""
         H = self._truth_handles()
         if H is None:
             return None
+        drawn = self._handles_drawn
+        if drawn is not None and drawn.shape == H.shape:
+            H = drawn
         pw, ph = self.vb.viewPixelSize()
         d2 = ((H[..., 0] - pos.x()) / pw) ** 2 + ((H[..., 1] - pos.y()) / ph) ** 2
         k, which = np.unravel_index(int(np.argmin(d2)), d2.shape)
@@ -646,8 +670,11 @@ class Canvas(pg.PlotWidget):
             handle = self.truth_at(start) if self.tool != "brush" else None
             if self.tool == "section":
                 self._drag = ("section", (start.x(), start.y()))
-            elif handle is not None:
-                self._drag = ("truth", handle, self.doc.new_stroke())
+            elif handle is not None:  # an axis end: the other axis keeps its drawn length through the drag
+                k, which = handle
+                H = self._handles_drawn if self._handles_drawn is not None else self._truth_handles()
+                other = float(np.hypot(*(H[k, 3 - which] - H[k, 0]))) if which else None
+                self._drag = ("truth", handle, self.doc.new_stroke(), other)
             elif self.tool != "brush" and self.rbf_center_at(start) is not None:  # drawn over the points
                 self._drag = ("rbf", self.rbf_center_at(start), np.array(self.frame.rbf_centers, float),
                               self.doc.new_stroke())
@@ -676,9 +703,11 @@ class Canvas(pg.PlotWidget):
             if (pos.x(), pos.y()) != a:
                 self.doc.view_state.set_section((a, (pos.x(), pos.y())))
         elif kind == "truth":
-            (k, which), stroke = self._drag[1], self._drag[2]
+            (k, which), stroke, other = self._drag[1], self._drag[2], self._drag[3]
             try:
-                truth = truth_with_handle(self.doc.truth, k, which, (pos.x(), pos.y()))
+                xy = (pos.x(), pos.y())
+                truth = (truth_with_axis(self.doc.truth, k, xy, other) if which else
+                         truth_with_handle(self.doc.truth, k, 0, xy))
             except ValueError:  # a degenerate shape (an axis of zero length): keep the last good one
                 truth = None
             if truth is not None:

@@ -551,18 +551,26 @@ def with_handle(truth: Truth, k: int, which: int, xy) -> Truth:
     """The truth with class k's handle ``which`` (0 the mean, 1 the major axis end, 2 the minor) moved to
     ``xy``: the mean moves the Gaussian; an axis end sets that axis's direction and 2-sigma length, the
     other axis keeping its length at right angles."""
-    means, covs = truth.means_.copy(), truth.covariances_.copy()
-    xy = np.asarray(xy, float)
     if which == 0:
-        means[k] = xy
-    else:
-        h = handles(truth)[k]
-        v = xy - means[k]
-        length = float(np.hypot(*v))
-        if not length > 0:
-            return truth
-        u = v / length
-        other = float(np.hypot(*(h[3 - which] - h[0])))  # the other axis's 2-sigma length
-        perp = np.array([-u[1], u[0]])
-        covs[k] = (np.outer(u, u) * length ** 2 + np.outer(perp, perp) * other ** 2) / 4.0
+        means = truth.means_.copy()
+        means[k] = np.asarray(xy, float)
+        return Truth.make(truth.priors, means, truth.covariances_.copy())
+    h = handles(truth)[k]
+    return with_axis(truth, k, xy, float(np.hypot(*(h[3 - which] - h[0]))))
+
+
+def with_axis(truth: Truth, k: int, end, other: float) -> Truth:
+    """The truth with class k's 2-sigma ellipse turned and stretched so that one axis ends at ``end``, the
+    other at right angles keeping the 2-sigma half-length ``other``: Sigma = (L^2 u u^T + other^2 p p^T) / 4,
+    u the unit vector from the mean to ``end``, L its distance, p = u turned by 90 degrees. A drag keeps
+    ``other`` from its start, so which axis is the longer (the order :func:`handles` gives) never matters.
+    The truth itself when ``end`` is the mean."""
+    means, covs = truth.means_.copy(), truth.covariances_.copy()
+    v = np.asarray(end, float) - means[k]
+    length = float(np.hypot(*v))
+    if not length > 0:
+        return truth
+    u = v / length
+    perp = np.array([-u[1], u[0]])
+    covs[k] = (np.outer(u, u) * length ** 2 + np.outer(perp, perp) * float(other) ** 2) / 4.0
     return Truth.make(truth.priors, means, covs)

@@ -514,3 +514,31 @@ def test_many_low_degree_roots_at_once_are_numpys_roots(rows, linear, tangent):
             assert np.min(np.abs(mine - x), initial=np.inf) <= 1e-7 * max(1.0, abs(x)), (r, mine, ref)
         if len(mine) > len(ref):  # a double root only
             assert len(mine) == 2 and mine[0] == pytest.approx(mine[1], rel=1e-6, abs=1e-9), (r, mine, ref)
+
+
+@pytest.mark.parametrize("offset, scale", [(0.0, 1.0), (1e6, 1.0), (0.0, 1e-6), (0.0, 1e6), (-3e5, 1e-3)])
+def test_with_axis_puts_the_end_and_the_perpendicular_on_the_two_sigma_ellipse(offset, scale):
+    """with_axis: the dragged end and the point ``other`` from the mean at right angles both lie on the new
+    2-sigma ellipse ((x - mu)^T Sigma^-1 (x - mu) = 4), and det Sigma = (L other / 4)^2; the other class and
+    the means stay. Checked with scipy's Mahalanobis distance, at offsets and scales."""
+    from scipy.spatial.distance import mahalanobis
+
+    from probviz.models.truth import Truth, with_axis
+
+    means = np.array([[offset, offset], [offset + 2 * scale, offset + scale]])
+    covs = np.array([np.diag([1.0, 0.5]), [[0.6, 0.2], [0.2, 0.4]]]) * scale ** 2
+    t = Truth.make([0.4, 0.6], means, covs)
+    end = means[1] + scale * np.array([-1.5, 2.0])
+    other = 0.7 * scale
+    new = with_axis(t, 1, end, other)
+    S = new.covariances_[1]
+    VI = np.linalg.inv(S)
+    u = (end - means[1]) / np.hypot(*(end - means[1]))
+    side = means[1] + other * np.array([-u[1], u[0]])
+    rel = 1e-9 + 8 * 2.0 ** -52 * abs(offset) / scale  # the points themselves are rounded at the offset's size
+    assert mahalanobis(end, means[1], VI) == pytest.approx(2.0, rel=rel)
+    assert mahalanobis(side, means[1], VI) == pytest.approx(2.0, rel=rel)
+    assert np.linalg.det(S) == pytest.approx((np.hypot(*(end - means[1])) * other / 4) ** 2, rel=1e-9)
+    np.testing.assert_array_equal(new.means_, means)
+    np.testing.assert_array_equal(new.covariances_[0], t.covariances_[0])
+    assert with_axis(t, 1, means[1], other) is t  # an end on the mean: nothing to turn
