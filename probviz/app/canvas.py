@@ -114,19 +114,34 @@ class KeySample(ItemSample):
         p.drawLine(QPointF(0, 11), QPointF(self.length, 11))
 
 
-def steady_handles(H: np.ndarray, before: np.ndarray | None) -> np.ndarray:
-    """The truth's handles (K, 3, 2) [mean, axis end, axis end] as drawn: each class's two axis ends taken at
-    whichever ends of its axes (and in whichever order) lie nearest the handles drawn before. An eigenvector's
-    sign and the order of the axes are arbitrary, so without this a handle being dragged showed up at the
-    far end of its axis, or the other axis's handle jumped across the mean."""
-    if before is None or before.shape != H.shape:
+def _turn(u, v) -> float:
+    """The sign of the turn from u to v (the z of their cross product)."""
+    return float(np.sign(u[0] * v[1] - u[1] * v[0]))
+
+
+def steady_handles(H: np.ndarray, before: np.ndarray | None, drag=None) -> np.ndarray:
+    """The truth's handles (K, 3, 2) [mean, axis end, axis end] as drawn. An eigenvector's sign and the order
+    of the axes are arbitrary: each class's two axis ends are taken at whichever ends of its axes (and in
+    whichever order) lie nearest the handles drawn before. While an axis end is dragged, ``drag`` = (class,
+    handle, the hand's point, the turn from that axis to the other at the drag's start): that class's dragged
+    handle is the end nearest the hand and the other keeps its side, however far the hand moved between two
+    draws. Without this the dragged handle showed up at the far end of its axis, or the other leapt across
+    the mean."""
+    if (before is None or before.shape != H.shape) and drag is None:
         return H
     out = H.copy()
     for k in range(len(H)):
         mu, a, b = H[k, 0], H[k, 1] - H[k, 0], H[k, 2] - H[k, 0]
         options = [(mu + s * x, mu + t * y) for x, y in ((a, b), (b, a)) for s in (1, -1) for t in (1, -1)]
-        out[k, 1], out[k, 2] = min(options, key=lambda o: float(np.sum((o[0] - before[k, 1]) ** 2)
-                                                                + np.sum((o[1] - before[k, 2]) ** 2)))
+        if drag is not None and drag[0] == k:
+            _, which, hand, turn = drag
+            ends = [o if which == 1 else o[::-1] for o in options]  # (the dragged end, the other)
+            ends = [e for e in ends if _turn(e[0] - mu, e[1] - mu) == turn] or ends
+            near = min(ends, key=lambda e: float(np.sum((e[0] - np.asarray(hand)) ** 2)))
+            out[k, which], out[k, 3 - which] = near
+        elif before is not None and before.shape == H.shape:
+            out[k, 1], out[k, 2] = min(options, key=lambda o: float(np.sum((o[0] - before[k, 1]) ** 2)
+                                                                    + np.sum((o[1] - before[k, 2]) ** 2)))
     return out
 
 
@@ -491,9 +506,10 @@ class Canvas(pg.PlotWidget):
             return None
         return truth_handles(truth)
 
-    def update_truth_handles(self) -> None:
-        """Called with every frame; redone only when the truth, its layer, the colours or the style change
-        (a drag of the points redraws every frame and moves no handle)."""
+    def update_truth_handles(self, drag=None) -> None:
+        """Called with every frame, and by a drag of the truth's axis end with every move (``drag``, as
+        :func:`steady_handles` takes it); redone only when the truth, its layer, the colours or the style
+        change (a drag of the points redraws every frame and moves no handle)."""
         doc = self.doc
         truth = doc.usable_truth() if doc is not None else None  # immutable: an edit makes a new one
         rest = ("truth" in doc.layers if doc is not None else False,
@@ -507,7 +523,7 @@ class Canvas(pg.PlotWidget):
             self._handles_drawn = None
             self.truth_handles.setData(pos=np.empty((0, 2)))
             return
-        H = self._handles_drawn = steady_handles(H, self._handles_drawn)
+        H = self._handles_drawn = steady_handles(H, self._handles_drawn, drag)
         s = self.style
         colors = [c.color for c in self.doc.classes]
         spots, dots = [], []
@@ -674,7 +690,8 @@ class Canvas(pg.PlotWidget):
                 k, which = handle
                 H = self._handles_drawn if self._handles_drawn is not None else self._truth_handles()
                 other = float(np.hypot(*(H[k, 3 - which] - H[k, 0]))) if which else None
-                self._drag = ("truth", handle, self.doc.new_stroke(), other)
+                turn = _turn(H[k, which] - H[k, 0], H[k, 3 - which] - H[k, 0]) if which else 0.0
+                self._drag = ("truth", handle, self.doc.new_stroke(), other, turn)
             elif self.tool != "brush" and self.rbf_center_at(start) is not None:  # drawn over the points
                 self._drag = ("rbf", self.rbf_center_at(start), np.array(self.frame.rbf_centers, float),
                               self.doc.new_stroke())
@@ -703,7 +720,7 @@ class Canvas(pg.PlotWidget):
             if (pos.x(), pos.y()) != a:
                 self.doc.view_state.set_section((a, (pos.x(), pos.y())))
         elif kind == "truth":
-            (k, which), stroke, other = self._drag[1], self._drag[2], self._drag[3]
+            (k, which), stroke, other, turn = self._drag[1:]
             try:
                 xy = (pos.x(), pos.y())
                 truth = (truth_with_axis(self.doc.truth, k, xy, other) if which else
@@ -712,6 +729,8 @@ class Canvas(pg.PlotWidget):
                 truth = None
             if truth is not None:
                 self.doc.set_truth(truth, "Edit the true model", stroke)
+                if which:  # the handles follow the hand now, not at the next frame
+                    self.update_truth_handles(drag=(k, which, xy, turn))
         elif kind == "probe":
             self.doc.set_probe((pos.x(), pos.y()), self._drag[1])
         elif kind == "rbf":  # the centres as text, the dragged one where the hand is: one merged undo step

@@ -262,6 +262,33 @@ def test_a_dragged_axis_end_stays_under_the_hand_all_the_way_round(qtbot, window
     assert doc.undo_stack.count() >= 1 and doc.undo_stack.undoText() == "Edit the true model"
 
 
+@pytest.mark.parametrize("which", [1, 2])
+@pytest.mark.parametrize("degrees", [30, 120, 170, -150])
+def test_a_dragged_handle_keeps_to_the_hand_when_frames_are_far_apart(which, degrees):
+    """In a real window the hand can turn an axis end far between two draws (an X server's mouse moves come
+    faster than frames): the dragged handle is still the end nearest the hand, and the other end keeps its
+    side (the turn from the dragged axis to the other, as at the drag's start). Nearest-to-before alone put
+    the dragged handle at the far end of its axis once the turn passed 90 degrees."""
+    from probviz.app.canvas import steady_handles
+    from probviz.models.truth import Truth, handles, with_axis
+
+    t = Truth.make([0.5, 0.5], [[0.0, 0.0], [3.0, 1.0]], [[[1.0, 0.3], [0.3, 0.5]], [[0.4, 0.0], [0.0, 0.9]]])
+    before = handles(t)
+    mu = before[1, 0]
+    v = before[1, which] - mu
+    u = before[1, 3 - which] - mu
+    turn = np.sign(v[0] * u[1] - v[1] * u[0])
+    c, s = np.cos(np.radians(degrees)), np.sin(np.radians(degrees))
+    hand = mu + 0.8 * np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]])
+    moved = with_axis(t, 1, hand, float(np.hypot(*u)))
+    drawn = steady_handles(handles(moved), before, drag=(1, which, tuple(hand), turn))
+    np.testing.assert_allclose(drawn[1, which], hand, atol=1e-9)
+    w = drawn[1, 3 - which] - mu
+    d = drawn[1, which] - mu
+    assert np.sign(d[0] * w[1] - d[1] * w[0]) == turn  # the other end on the side it started on
+    np.testing.assert_allclose(drawn[0, 0], before[0, 0])  # the other class's mean untouched
+
+
 def test_the_section_tool_plots_the_posterior_along_the_line(qtbot, window):
     doc = _fruit(window)
     show_lab(window)  # its tab in front: a Lab behind another tab draws nothing
