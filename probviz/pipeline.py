@@ -192,6 +192,7 @@ class Frame:
     errors: dict = field(default_factory=dict)  # "bayes" and each fit's spec -> its error under the truth
     errors_pending: bool = False  # some of them are still being computed
     density: np.ndarray | None = None  # the points as a density image over the request's bounds (many points)
+    density_bins: scenes.Density | None = None  # what the image is made of: the next frame of a drag updates it
     weights: object = None  # a probviz.weight_space.WeightSpace, or a str: why there is none (request.weights)
     weight_line: list = field(default_factory=list)  # polylines: the boundary of request.weight_probe's weights
     decided_wrong: np.ndarray | None = None  # with a loss matrix: the points its decision gets wrong
@@ -331,12 +332,14 @@ def _truth_scene(truth, bounds):
     return scene
 
 
-def build_frame(request: FrameRequest, fits: list) -> Frame:
-    """The frame of ``request`` showing ``fits`` (fitted by :func:`fit_all` or by a trainer)."""
+def build_frame(request: FrameRequest, fits: list, previous: "Frame | None" = None, moved=None) -> Frame:
+    """The frame of ``request`` showing ``fits`` (fitted by :func:`fit_all` or by a trainer). With ``moved``
+    (indices, rows before) the only change to the points since ``previous``, the density image of many
+    points is updated from ``previous``'s for the moved points alone."""
     frame = Frame(request, list(fits))
-    if len(request.X) > scenes.DENSITY_THRESHOLD and "points" in request.layers:  # a pass over every point
-        frame.density = scenes.density_image(request.X, request.labels, request.colors, request.bounds,
-                                             scenes.DENSITY_SHAPE, request.background)
+    if len(request.X) > scenes.DENSITY_THRESHOLD and "points" in request.layers:
+        frame.density_bins = _density(request, previous, moved)
+        frame.density = frame.density_bins.image
     truth = request.truth
     if truth is not None and truth.K != len(request.class_names):
         truth = None
@@ -391,6 +394,17 @@ def build_frame(request: FrameRequest, fits: list) -> Frame:
                                    request.theta if "decision" in request.layers else 0.0))
         frame.probe = Probe(tuple(request.probe), label, lines)
     return frame
+
+
+def _density(request: FrameRequest, previous: "Frame | None", moved) -> scenes.Density:
+    """The density of the request's points: ``previous``'s moved (a drag: O(moved points)) when it was
+    made over the same view in the same colours, else a pass over every point."""
+    bins = previous.density_bins if previous is not None and moved is not None else None
+    if (bins is not None and bins.bounds == tuple(request.bounds) and bins.shape == scenes.DENSITY_SHAPE
+            and len(request.X) == len(previous.request.X) and np.array_equal(bins.rgb, scenes.rgb_ints(request.colors))):
+        indices, before = moved
+        return scenes.density_moved(bins, before, request.X[indices], request.labels[indices])
+    return scenes.density(request.X, request.labels, request.colors, request.bounds, scenes.DENSITY_SHAPE)
 
 
 def _decide_by_loss(fit: Fit, request: FrameRequest, loss) -> np.ndarray:
@@ -456,7 +470,7 @@ def compute(request: FrameRequest, previous: "Frame | None" = None, refit: bool 
         fits, view = _training_fits(request, training, previous, moved, evaluate)
     else:
         fits, view = fit_all(request, previous, moved, evaluate), None
-    frame = build_frame(request, fits)
+    frame = build_frame(request, fits, previous, moved)
     frame.training = view
     return frame
 

@@ -171,32 +171,97 @@ DENSITY_THRESHOLD = 50_000  # more points than this are drawn as a density image
 DENSITY_SHAPE = (480, 360)
 
 
-def density_image(X: np.ndarray, labels: np.ndarray, colors, bounds: Bounds, shape=(400, 300),
-                  background=(255, 255, 255)) -> np.ndarray:
+@dataclass(frozen=True)
+class Density:
+    """Many points binned on the pixels of an image over ``bounds`` (``shape`` = cols x rows): each class's
+    count per pixel, their totals, and the RGBA image they make (see :func:`density`)."""
+
+    counts: np.ndarray  # (K, rows * cols) int64
+    total: np.ndarray  # (rows * cols,) int64
+    image: np.ndarray  # (rows, cols, 4) uint8
+    bounds: tuple
+    shape: tuple
+    rgb: np.ndarray  # (K, 3) int64, the class colours
+
+
+def rgb_ints(colors) -> np.ndarray:
+    """(K, 3) int64 in [0, 255]: the class colours a density image mixes."""
+    return np.rint(rgb_array(colors)).astype(np.int64)
+
+
+def _pixel_index(X: np.ndarray, bounds: Bounds, shape) -> np.ndarray:
+    """The flat pixel (row * cols + col) each point falls in, -1 outside the view."""
+    cols, rows = shape
+    x0, x1, y0, y1 = bounds
+    ix = np.floor((X[:, 0] - x0) * (cols / (x1 - x0))).astype(np.int64)
+    iy = np.floor((X[:, 1] - y0) * (rows / (y1 - y0))).astype(np.int64)
+    return np.where((ix >= 0) & (ix < cols) & (iy >= 0) & (iy < rows), iy * cols + ix, -1)
+
+
+def _shade(d: Density, pixels: np.ndarray, lut: np.ndarray) -> None:
+    """Paint ``pixels`` of ``d.image`` from their counts, in integers (the same bytes however many are
+    painted at once): the count-weighted mix of the class colours rounded half up, the opacity from
+    ``lut`` (by the pixel's total)."""
+    flat = d.image.reshape(-1, 4)
+    total = d.total[pixels]
+    hit = total > 0
+    mixed = d.counts[:, pixels].T @ d.rgb  # (n, 3) exact integers
+    safe = np.maximum(total, 1)[:, None]
+    flat[pixels, :3] = np.where(hit[:, None], (2 * mixed + safe) // (2 * safe), 0)
+    flat[pixels, 3] = lut[total]
+
+
+def _opacity(most: int) -> np.ndarray:
+    """Opacity by a pixel's count n: 90 + 165 log(1 + n) / log(1 + n_max), rounded; 0 for none."""
+    n = np.arange(most + 1, dtype=float)
+    lut = (90.5 + 165.0 * np.log1p(n) / np.log1p(max(most, 1))).astype(np.uint8)
+    lut[0] = 0
+    return lut
+
+
+def density(X: np.ndarray, labels: np.ndarray, colors, bounds: Bounds, shape=(400, 300)) -> Density:
     """Many points as one RGBA image (cols x rows pixels over ``bounds``): each pixel's colour is
     the count-weighted mix of the class colours in it, its opacity grows with log(1 + count).
 
     Every class with a point in view tints the pixels it falls in, however outnumbered.
     """
     cols, rows = shape
-    x0, x1, y0, y1 = bounds
-    ix = np.floor((X[:, 0] - x0) * (cols / (x1 - x0))).astype(np.int64)
-    iy = np.floor((X[:, 1] - y0) * (rows / (y1 - y0))).astype(np.int64)
-    keep = (ix >= 0) & (ix < cols) & (iy >= 0) & (iy < rows)
-    pix = iy[keep] * cols + ix[keep]
-    K = len(colors)
-    counts = np.bincount(labels[keep] * (rows * cols) + pix, minlength=K * rows * cols)
-    counts = counts.reshape(K, rows * cols).astype(np.float32)
+    rgb = rgb_ints(colors)
+    K, P = len(rgb), rows * cols
+    pix = _pixel_index(X, bounds, shape)
+    keep = pix >= 0
+    counts = np.bincount(labels[keep] * P + pix[keep], minlength=K * P).reshape(K, P)
     total = counts.sum(axis=0)
-    rgb = rgb_array(colors)
-    out = np.zeros((rows * cols, 4), dtype=np.uint8)
-    hit = total > 0
-    if hit.any():
-        mix = (counts[:, hit].T @ rgb) / total[hit, None]
-        out[hit, :3] = mix + 0.5
-        level = np.log1p(total[hit]) / np.log1p(total.max())
-        out[hit, 3] = 90.5 + 165 * level  # rounded, like the colours
-    return out.reshape(rows, cols, 4)
+    d = Density(counts, total, np.zeros((rows, cols, 4), np.uint8), tuple(bounds), tuple(shape), rgb)
+    _shade(d, np.flatnonzero(total), _opacity(int(total.max(initial=0))))
+    return d
+
+
+def density_moved(d: Density, old: np.ndarray, new: np.ndarray, labels: np.ndarray) -> Density:
+    """``d`` after the points of ``labels`` at ``old`` moved to ``new`` (a drag): the same counts and image
+    as :func:`density` of the points as they are now, in O(moved points) unless the largest count
+    changes (every pixel's opacity then changes with it)."""
+    P = len(d.total)
+    before, after = _pixel_index(old, d.bounds, d.shape), _pixel_index(new, d.bounds, d.shape)
+    counts, total = d.counts.copy(), d.total.copy()
+    for pix, sign in ((before, -1), (after, 1)):
+        inside = pix >= 0
+        np.add.at(counts.reshape(-1), labels[inside] * P + pix[inside], sign)
+        np.add.at(total, pix[inside], sign)
+    out = Density(counts, total, d.image.copy(), d.bounds, d.shape, d.rgb)
+    most, was = int(total.max(initial=0)), int(d.total.max(initial=0))
+    changed = np.unique(np.r_[before, after])
+    changed = changed[changed >= 0]
+    if most != was:
+        changed = np.flatnonzero(total)
+        out.image[...] = 0
+    _shade(out, changed, _opacity(most))
+    return out
+
+
+def density_image(X: np.ndarray, labels: np.ndarray, colors, bounds: Bounds, shape=(400, 300)) -> np.ndarray:
+    """The image of :func:`density`."""
+    return density(X, labels, colors, bounds, shape).image
 
 
 # --- boundaries -----------------------------------------------------------------

@@ -531,3 +531,75 @@ def test_a_draft_of_curved_boundaries_lies_on_them_and_misses_none(seed, K, mode
         near = np.min(np.linalg.norm(E[:, None, :] - V[None, :, :], axis=2), axis=1)
         assert np.quantile(near, 0.99) <= cell and np.max(near) <= 5 * cell, (
             np.quantile(near, 0.99) / cell, np.max(near) / cell)
+
+
+# --- a drag's density image: updated for the moved points alone -----------------------------------
+
+def _drag_density(X, labels, colors, bounds, shape, moves):
+    """Apply ``moves`` (index arrays and their new rows) one after another to the density of X, and to X."""
+    d = scene.density(X, labels, colors, bounds, shape)
+    X = X.copy()
+    for idx, rows in moves:
+        before = X[idx].copy()
+        X[idx] = rows
+        d = scene.density_moved(d, before, X[idx], labels[idx])
+    return d, X
+
+
+def _same_density(d, X, labels, colors, bounds, shape):
+    fresh = scene.density(X, labels, colors, bounds, shape)
+    np.testing.assert_array_equal(d.counts, fresh.counts)
+    np.testing.assert_array_equal(d.total, fresh.total)
+    np.testing.assert_array_equal(d.image, fresh.image)
+
+
+def test_a_moved_point_updates_the_density_image_as_a_fresh_one_would():
+    """Into the densest pixel (every opacity changes), out of it, out of the view and back, onto its own pixel,
+    two classes at once: after each move the counts and the image are those of the points as they are."""
+    X = np.array([[0.1, 0.1]] * 5 + [[0.6, 0.6]] * 3 + [[0.9, 0.1], [0.35, 0.85], [2.0, 2.0]])
+    labels = np.array([0, 0, 1, 0, 0, 1, 1, 0, 1, 0, 1])
+    colors, bounds, shape = ["#FF0000", "#0000FF"], (0, 1, 0, 1), (4, 4)
+    steps = [([8], [[0.1, 0.12]]),  # into the densest pixel: its count 5 -> 6, the largest
+             ([0, 1], [[0.6, 0.61], [0.62, 0.6]]),  # two out of it: the largest is 5, then the mixed pixel's
+             ([9], [[-3.0, 0.5]]),  # out of the view
+             ([10], [[0.36, 0.86]]),  # from outside into a pixel with a point of the other class
+             ([5], [[0.61, 0.62]]),  # within its own pixel
+             ([2, 9], [[0.9, 0.9], [0.35, 0.85]])]  # back into the view, and a class-1 point away
+    d = scene.density(X, labels, colors, bounds, shape)
+    Y = X.copy()
+    for idx, rows in steps:
+        before = Y[idx].copy()
+        Y[idx] = rows
+        d = scene.density_moved(d, before, Y[idx], labels[idx])
+        _same_density(d, Y, labels, colors, bounds, shape)
+    assert d.image[0, 0, 3] == round(90 + 165 * np.log1p(3) / np.log1p(5))  # (0.1, 0.1): 3 points, 5 at most
+
+
+def test_the_density_before_a_move_is_left_as_it_was():
+    """A frame's density is shared with the frame on screen: the next one is a new object."""
+    X = np.array([[0.1, 0.1], [0.6, 0.6]])
+    labels = np.array([0, 1])
+    d = scene.density(X, labels, ["#FF0000", "#0000FF"], (0, 1, 0, 1), (4, 4))
+    copies = d.counts.copy(), d.total.copy(), d.image.copy()
+    scene.density_moved(d, X[:1], np.array([[0.9, 0.9]]), labels[:1])
+    for a, b in zip(copies, (d.counts, d.total, d.image)):
+        np.testing.assert_array_equal(a, b)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.integers(2, 10), st.integers(1, 40), st.integers(0, 2**32 - 1), st.sampled_from([1e-6, 1.0, 1e6]),
+       st.sampled_from([0.0, 1e6]))
+def test_any_drag_updates_the_density_as_a_fresh_one_would(K, n, seed, scale, offset):
+    """Up to ten classes, clustered points (pixels of large counts), moves inside, across and out of the view,
+    at offsets of 1e6 and scales from 1e-6 to 1e6."""
+    from probviz.colors import class_color
+
+    rng = np.random.default_rng(seed)
+    X = offset + scale * rng.integers(-2, 6, size=(n, 2)) / 4  # on a lattice: many points share pixels
+    labels = rng.integers(0, K, n)
+    bounds = (offset, offset + scale, offset, offset + scale)
+    moves = [(idx := rng.choice(n, size=rng.integers(1, min(n, 3) + 1), replace=False),
+              offset + scale * rng.integers(-2, 6, size=(len(idx), 2)) / 4) for _ in range(6)]
+    colors = [class_color(k) for k in range(K)]
+    d, Y = _drag_density(X, labels, colors, bounds, (4, 3), moves)
+    _same_density(d, Y, labels, colors, bounds, (4, 3))

@@ -878,6 +878,8 @@ class MainWindow(QMainWindow):
                              f"{res.summary['log_likelihood']:.2f}")
             elif res.summary.get("undecided"):
                 parts.append(f"{res.summary['undecided']} points undecided")
+        elif res.model is not None:  # many points: their summary (a pass over all) comes once the hand rests
+            parts.append("accuracy …")
         if frame.scene is not None and frame.scene.ambiguous is not None:
             parts.append("hatched: undecided")  # as the figures' legends say
         if self.canvas.dense:

@@ -69,7 +69,8 @@ def complete(job: Job, frame: Frame) -> Frame:
 
 class _Worker(QObject):
     """Fits on its own thread. A large fit is shown in two steps: the model and its scene first,
-    then, unless newer edits are waiting, the summary that needs a pass over every point. Between fits
+    then, unless newer edits are waiting or the hand is still moving (a draft frame), the summary that
+    needs a pass over every point. Between fits
     it computes the true errors a frame is waiting for (seconds for a mixture truth), giving way to any
     newer fit."""
 
@@ -119,9 +120,9 @@ class _Worker(QObject):
         frame = run(job, evaluate=False)
         if not self.has_pending() and frame.fit.ok and not frame.fit.summary:
             self.partial.emit(frame)
-            if not self.has_pending():
-                frame = complete(job, frame)
-        self.done.emit(frame)
+            # while the hand moves (a draft) its next move comes first: the summary waits until it rests
+            frame = None if self.has_pending() or job.request.draft else complete(job, frame)
+        self.done.emit(frame)  # None: nothing more to show than the partial frame
 
 
 class Refitter(QObject):

@@ -381,8 +381,8 @@ def test_the_density_image_of_many_points_is_made_off_the_gui_thread(qtbot, wind
     window.load(Dataset(X, rng.integers(0, 2, len(X)), ["a", "b"]))
     window.canvas.vb.setRange(xRange=(-5, 5), yRange=(-5, 5), padding=0)
     made = []
-    real = scene.density_image
-    monkeypatch.setattr(scene, "density_image", lambda *a, **k: made.append(threading.current_thread()) or real(*a, **k))
+    real = scene.density
+    monkeypatch.setattr(scene, "density", lambda *a, **k: made.append(threading.current_thread()) or real(*a, **k))
 
     def shown():
         r = window.result
