@@ -102,7 +102,7 @@ def fit_model(spec: ModelSpec, X, labels, previous: Fit | None = None, moved=Non
         return out
     prev = previous.model if previous is not None else None
     try:
-        model = _incremental(spec, X, labels, prev, moved)
+        model = _incremental(spec, X, labels, prev, moved, draft)
         out.incremental = model is not None
         if model is None:  # not a drag, another model, or an update that would lose precision
             model = spec.create()
@@ -119,13 +119,17 @@ def fit_model(spec: ModelSpec, X, labels, previous: Fit | None = None, moved=Non
     return out
 
 
-def _incremental(spec, X, labels, prev, moved):
-    if (moved is None or prev is None or not getattr(prev, "generative", False)
-            or not REGISTRY[spec.name].generative):
+def _incremental(spec, X, labels, prev, moved, draft=False):
+    """A Gaussian model updated from ``prev``'s sufficient statistics, or (``draft``) a discriminative draft
+    from ``prev``'s draft's sums, for the moved points alone; None when neither applies."""
+    if moved is None or prev is None:
         return None
     indices, old = moved
-    codes = np.searchsorted(prev.classes_, labels[indices])
-    return spec.create().fit_moved(prev, codes, old, X[indices])
+    if getattr(prev, "generative", False) and REGISTRY[spec.name].generative:
+        return spec.create().fit_moved(prev, np.searchsorted(prev.classes_, labels[indices]), old, X[indices])
+    if draft and getattr(prev, "draft_state_", None) is not None:
+        return spec.create().draft_moved(prev, np.searchsorted(prev.classes_, labels[indices]), old, X[indices])
+    return None
 
 
 def evaluate(fit: Fit, X, labels) -> Fit:

@@ -519,3 +519,148 @@ def test_a_drafts_fits_are_finished_when_the_hand_rests(data):
         ref = create(spec.name).fit(X2, y)
         np.testing.assert_allclose(f.model.predict_proba(X2), ref.predict_proba(X2), atol=1e-9)
     np.testing.assert_array_equal(rested.fits[0].wrong, rested.fits[0].model.predict(X2) != y)
+
+
+def test_a_drag_through_many_points_updates_their_density_image_and_draws_what_a_fresh_frame_draws(monkeypatch):
+    """Above the density threshold a drag's frame updates the frame before's density for the moved point
+    (no pass over the others); the image is the one a fresh frame of the moved points has. A new view, new
+    colours or a point added start afresh."""
+    rng = np.random.default_rng(3)
+    n = scene.DENSITY_THRESHOLD + 5
+    X = rng.normal(size=(n, 2))
+    y = rng.integers(0, 3, n)
+    spec = (ModelSpec.make("lda"),)
+    first = compute(request(X, y, spec))
+    moved = X.copy()
+    moved[[7, 11]] = [[0.05, 0.02], [-9.0, 0.0]]  # one within the view, one out of it
+    after = request(moved, y, spec)
+    fresh = compute(after)
+    passes = []
+    real = scene.density
+    monkeypatch.setattr(scene, "density", lambda *a, **k: passes.append(1) or real(*a, **k))
+    dragged = compute(after, first, moved=(np.array([7, 11]), X[[7, 11]]))
+    assert not passes, "a drag's frame makes no pass over every point"
+    np.testing.assert_array_equal(dragged.density, fresh.density)
+    assert not np.array_equal(dragged.density, first.density)
+    for changed in (request(moved, y, spec, bounds=(-4.0, 6.0, -4.0, 5.0)),
+                    replace(after, colors=("#000000",) + COLORS[1:]),
+                    request(np.vstack([moved, [[0.0, 0.0]]]), np.r_[y, 0], spec)):
+        passes.clear()
+        got = compute(changed, first, moved=(np.array([7, 11]), X[[7, 11]]))
+        assert passes == [1]
+        own = real(changed.X, changed.labels, changed.colors, changed.bounds, scene.DENSITY_SHAPE)
+        np.testing.assert_array_equal(got.density, own.image)
+
+
+def _one_step_over_every_point(name, params, X, y, start, monkeypatch):
+    """The draft as the first move of a drag takes it: one Newton step from ``start``'s weights, summed over
+    every point (newton_step; no sums kept)."""
+    import probviz.models.logistic as logistic
+
+    with monkeypatch.context() as m:
+        m.setattr(logistic, "DRAFT_MOVED_MIN", 10**9)
+        ref = create(name, **params).fit(X, y, init=start, draft=True)
+    assert ref.draft_state_ is None
+    return ref
+
+
+_SETS = [(2, 2, 0.0, 1.0), (3, 3, 1e6, 1.0), (4, 4, 0.0, 1e-6), (5, 3, -1e6, 1e6), (10, 2, 0.0, 1.0)]
+
+
+@pytest.mark.parametrize("name, params, K, per, offset, scale", [
+    (name, params, *data) for name, params in [("logistic", {}), ("softmax", {}), ("probit", {}),
+                                               ("softmax", {"basis": "cubic", "l2": 0.5})] for data in _SETS
+] + [("logistic", {"basis": "quadratic", "standardize": False}, *data) for data in _SETS if not data[2]])
+def test_a_drags_drafts_are_updated_for_the_moved_point_alone(name, params, K, per, offset, scale, monkeypatch):
+    """Many points: a drag's first draft keeps the gradient and curvature it summed over every point at its
+    start, and every later move updates them by the moved point's two terms alone (fit_model says it was
+    incremental). Each draft is the step the first move's way takes over every point from the same start,
+    to rounding: posteriors compared on a grid around the points, and the frame it reports is the points'.
+    (Unstandardized quadratic features at an offset of 1e6 are left out: the penalty on their raw
+    coefficients is so ill-conditioned there that one Newton step is nowhere near the optimum, and two
+    frames' steps differ by its conditioning, whichever way they are summed.)"""
+    import probviz.models.logistic as logistic
+    from probviz.models.base import data_frame
+
+    monkeypatch.setattr(logistic, "DRAFT_MOVED_MIN", 0)  # these few points count as many
+    params = {"l2": 0.1, **params}
+    X, y = _adversarial(K, per, offset, scale, seed=K * per)
+    spec = ModelSpec.make(name, params)
+    start = fit_model(spec, X, y)
+    rng = np.random.default_rng(K)
+    fit, X = start, X.copy()
+    G = offset + scale * rng.uniform(-4, 4, (400, 2))
+    for move in range(5):
+        i = rng.choice(len(X), size=1 + move % 2, replace=False)
+        old = X[i].copy()
+        X[i] += rng.normal(0, 0.4 * scale, old.shape)
+        fit = fit_model(spec, X, y, previous=fit, moved=(i, old), draft=True)
+        assert fit.draft and fit.incremental == (move > 0) and fit.model.draft_state_ is not None
+        ref = _one_step_over_every_point(name, params, X, y, start.model, monkeypatch)
+        np.testing.assert_allclose(fit.model.predict_proba(G), ref.predict_proba(G), atol=1e-9)
+        np.testing.assert_allclose(fit.model.weights_, ref.weights_, rtol=1e-6,  # the weights as the model keeps
+                                   atol=1e-9 * np.abs(ref.weights_).max())     # them (softmax: mean bias 0)
+        if params.get("standardize", True):
+            for got, want in zip(fit.model.frame_, data_frame(X)):
+                np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * scale)
+    assert fit.model.n_iter_ == 1 and not fit.model.converged_ and fit.model.notices_ == start.model.notices_
+
+
+def test_a_drafts_sums_are_not_used_for_another_model_or_points_without_spread(monkeypatch):
+    """The sums belong to one model's objective: a changed penalty takes a pass over every point; points that
+    lose their spread along a coordinate cannot be standardized from sums."""
+    import probviz.models.logistic as logistic
+
+    monkeypatch.setattr(logistic, "DRAFT_MOVED_MIN", 0)
+    X, y = _adversarial(3, 4, 0.0, 1.0, seed=1)
+    spec = ModelSpec.make("logistic", {"l2": 0.1})
+    first = fit_model(spec, X, y)
+    X2 = X.copy()
+    X2[0] += 0.5
+    draft = fit_model(spec, X2, y, previous=first, moved=(np.array([0]), X[:1]), draft=True)
+    other = ModelSpec.make("logistic", {"l2": 0.2})
+    X3 = X2.copy()
+    X3[1] += 0.5
+    changed = fit_model(other, X3, y, previous=draft, moved=(np.array([1]), X2[1:2]), draft=True)
+    assert changed.draft and not changed.incremental
+    ref = _one_step_over_every_point("logistic", {"l2": 0.2}, X3, y, draft.model, monkeypatch)
+    np.testing.assert_allclose(changed.model.predict_proba(X3), ref.predict_proba(X3), atol=1e-12)
+    flat = np.c_[X[:, 0], np.full(len(X), 2.0)]
+    flat[0, 1] = 3.0
+    first = fit_model(spec, flat, y)
+    moved = flat.copy()
+    moved[1, 1] = 2.5
+    draft = fit_model(spec, moved, y, previous=first, moved=(np.array([1]), flat[1:2]), draft=True)
+    assert draft.model.draft_state_ is not None
+    back = moved.copy()
+    back[:2, 1] = 2.0  # every y the same: no spread
+    assert create("logistic", l2=0.1).draft_moved(draft.model, y[:2], moved[:2], back[:2]) is None
+    back[0, 1] = 2.02  # a spread of a hundredth of the one the sums began with is still taken from them
+    assert create("logistic", l2=0.1).draft_moved(draft.model, y[:2], moved[:2], back[:2]) is not None
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(name=st.sampled_from(["logistic", "softmax", "probit"]), K=st.integers(2, 10), per=st.integers(2, 4),
+       offset=st.sampled_from([0.0, 1e6, -1e6]), scale=st.sampled_from([1e-6, 1.0, 1e6]),
+       seed=st.integers(0, 2**31), moves=st.integers(1, 8))
+def test_any_drag_keeps_its_drafts_sums_as_a_pass_over_every_point_would(name, K, per, offset, scale, seed, moves):
+    import probviz.models.logistic as logistic
+
+    X, y = _adversarial(K, per, offset, scale, seed)
+    spec = ModelSpec.make(name, {"l2": 0.1})
+    low = logistic.DRAFT_MOVED_MIN
+    try:
+        logistic.DRAFT_MOVED_MIN = 0
+        start = fit = fit_model(spec, X, y)
+        rng = np.random.default_rng(seed)
+        for _ in range(moves):
+            i = rng.choice(len(X), size=rng.integers(1, 4), replace=False)
+            old = X[i].copy()
+            X[i] = old + rng.normal(0, 0.5 * scale, old.shape)
+            fit = fit_model(spec, X, y, previous=fit, moved=(i, old), draft=True)
+        logistic.DRAFT_MOVED_MIN = 10**9
+        ref = create(name, l2=0.1).fit(X, y, init=start.model, draft=True)
+    finally:
+        logistic.DRAFT_MOVED_MIN = low
+    G = offset + scale * np.random.default_rng(1).uniform(-5, 5, (300, 2))
+    np.testing.assert_allclose(fit.model.predict_proba(G), ref.predict_proba(G), atol=1e-8)

@@ -26,7 +26,7 @@ import numpy as np
 from scipy.special import erfcx, expit, log_ndtr, logsumexp, ndtr
 
 from probviz.models.base import data_frame
-from probviz.models.newton import GTOL, BinaryBatch, log_sigmoid, newton, newton_solve
+from probviz.models.newton import GTOL, BinaryBatch, gram, log_sigmoid, newton
 from probviz.models.poly import BASES, Poly2D, design_matrix, monomials
 
 PROBIT_LAMBDA2 = np.pi / 8
@@ -183,14 +183,14 @@ class BinaryProbit:
             out[deep] = (x + K) * K
         return np.clip(out, 0.0, 1.0)
 
+    def curvature(self, W, S):
+        """The data term's Hessian per problem (K, F, F), without the penalty: Phi^T diag(r (r + s)) Phi."""
+        return gram(self.Phi, self.weights(S))
+
     def solve(self, W, S, G, free, damping):
-        H = _gram(self.Phi, self.weights(S)) + self.R + damping * np.eye(self.Phi.shape[1])
-        return np.stack([newton_solve(H[k], G[k]) for k in range(len(G))]) * free
+        return self.direction(self.curvature(W, S), self.R, G, free, damping)
 
-
-def _gram(Phi, weights):
-    """sum_n weights[n, k] phi_n phi_n^T for each column k: (K, F, F)."""
-    return np.stack([(Phi * weights[:, k, None]).T @ Phi for k in range(weights.shape[1])])
+    direction = staticmethod(BinaryBatch.direction)
 
 
 # --- the Laplace approximation (Bishop 4.4, 4.5.1) ----------------------------------------------
@@ -387,7 +387,7 @@ def _laplace(data: _Data, alpha: float, W0=None, max_iter: int = 100) -> Laplace
     A = Phi @ V.T
     sign = 1.0 - 2.0 * T
     log_lik = -np.sum(np.logaddexp(0.0, sign * A), axis=0)  # ln p(D | w) = -sum softplus((1 - 2t) a)
-    D = _gram(Phi, expit(A) * expit(-A))  # sum_n y (1 - y) phi phi^T, y (1 - y) exact in both tails
+    D = gram(Phi, expit(A) * expit(-A))  # sum_n y (1 - y) phi phi^T, y (1 - y) exact in both tails
     H = D + R  # S_N^-1 on the standardized weights (eq. 4.143)
     roots, covs, log_dets = [], [], []
     for k in range(P):

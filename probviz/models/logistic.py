@@ -9,6 +9,8 @@ and verified by :mod:`probviz.models.newton`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import numpy as np
 
 from probviz.models.base import Classifier, data_frame, single_class_scores
@@ -30,6 +32,44 @@ DEFAULT_WIDTH = 0.0  # none given: the lattice's spacing (probviz.models.rbf.def
 DEFAULT_STANDARDIZE = True
 DEFAULT_ALPHA = 1.0  # the Bayesian view's prior precision: a unit Gaussian on each standardized weight
 QUASI_SEPARABLE_STEPS = 25  # without a finite optimum, how far to follow the weights out
+#: from this many points a drag's drafts are kept up to date for the moved points alone (see ``draft_moved``)
+DRAFT_MOVED_MIN = 5_000
+
+
+@dataclass(frozen=True)
+class DraftState:
+    """What one Newton step from W0 takes, summed over the points as they are: the data term's gradient G
+    and curvature C at W0 (no penalty), on the features of the frame (center, scale), and the points' count
+    and first two moments in that frame (from which the standardized frame of the points as they are
+    follows). A sum over the points: a moved point changes it by its own two terms."""
+
+    W0: np.ndarray  # (rows, F) the weights the step starts from, zero where not free
+    free: np.ndarray  # (rows, F) bool
+    G: np.ndarray  # (rows, F)
+    C: np.ndarray  # (rows, F, F) per two-class problem, or (K F, K F) for softmax
+    center: np.ndarray
+    scale: np.ndarray
+    n: int
+    sums: np.ndarray  # (2, 2): sum z, sum z^2 per coordinate, z = (x - center) / scale
+
+    def frame(self):
+        """(center, scale) of the points as they are (their mean and standard deviation), or None when a
+        coordinate's spread fell below a hundredth of the frame's (the sums would then keep too few digits
+        of it: a pass over every point takes over)."""
+        mean = self.sums[0] / self.n
+        var = self.sums[1] / self.n - np.square(mean)
+        if not np.all(np.isfinite(var) & (var > 1e-4)):
+            return None
+        return self.center + self.scale * mean, self.scale * np.sqrt(var)
+
+    def step(self, direction, R) -> tuple[np.ndarray, float]:
+        """One Newton step from W0 with the penalty (1/2) w^T R w: (W, the step's largest entry); W0 itself
+        when the step is not finite (as :func:`~probviz.models.newton.newton_step`)."""
+        with np.errstate(invalid="ignore", over="ignore"):
+            d = direction(self.C, R, self.G + self.W0 @ R, self.free)
+        if not np.all(np.isfinite(d)):
+            return self.W0, 0.0
+        return self.W0 - d, float(np.max(np.abs(d))) if d.size else 0.0
 
 
 def _gaussian_scores(X, codes, center, scale, degree):
@@ -101,11 +141,12 @@ class _LinearModel(Classifier):
         center, scale = data_frame(X)
         self.frame_ = (center, scale) if self.standardize else (np.zeros(2), np.ones(2))
         self.n_iter_, self.converged_, self.start_, self.separation_, self.gradient_ = 0, True, "zero", "", 0.0
-        self.draft_step_ = None
+        self.draft_step_, self.draft_state_ = None, None
         if K == 1:
             return self._one_class(X, F)
-        Phi = np.column_stack([np.ones(len(X)), design_matrix((X - center) / scale, degree)])
+        Phi = self._features(X, center, scale, degree)
         self._R = ridge_matrix(self.l2, F, None if self.standardize else self._frame_map(center, scale, degree))
+        self._points = (X, center, scale)  # what a draft's state sums over
         starts = {}
         if init is not None and type(init) is type(self) and getattr(init, "basis", None) == self.basis \
                 and hasattr(init, "scores_") and len(init.classes_) == K:
@@ -115,8 +156,65 @@ class _LinearModel(Classifier):
             if generative is not None:
                 starts["the Gaussian model's log-odds"] = generative
         W = self._solve(Phi, codes, K, starts)
-        del self._R
+        del self._R, self._points
         self._set_weights(W, center, scale, degree, K)
+
+    @staticmethod
+    def _features(X, center, scale, degree):
+        """[1, phi((x - center) / scale)] per point: the solver's features."""
+        return np.column_stack([np.ones(len(X)), design_matrix((X - center) / scale, degree)])
+
+    def _draft_key(self):
+        return type(self), self.l2, self.basis, self.standardize, getattr(self, "bayes", False)
+
+    def draft_moved(self, previous, codes, old, new) -> "_LinearModel | None":
+        """The draft after points moved (the hand dragging them): one Newton step from the same weights as
+        ``previous``'s draft, with its gradient and curvature updated by the moved points' own terms, in
+        O(moved points): the step ``fit(X, y, init=..., draft=True)`` takes from there over every point, to
+        rounding. ``codes`` index ``previous.classes_``; ``old`` and ``new`` are the moved points' rows before
+        and after. None when ``previous`` kept no such state (a drag's first draft takes a pass over every
+        point) or is another model, or the points lost their spread."""
+        state = getattr(previous, "draft_state_", None)
+        if state is None or previous._draft_key() != self._draft_key() or self.basis not in BASES:
+            return None
+        degree, K = BASES[self.basis], len(previous.classes_)
+        F = state.W0.shape[1]
+        zero = np.zeros((F, F))
+        G, C = state.G.copy(), state.C.copy()
+        for rows, sign in ((old, -1.0), (new, 1.0)):
+            rows = np.asarray(rows, dtype=float).reshape(-1, 2)
+            part = self._problem(self._features(rows, state.center, state.scale, degree), codes, K, zero)
+            cache = part.state(state.W0)
+            G += sign * part.gradient(state.W0, cache)
+            C += sign * part.curvature(state.W0, cache)
+        z_old, z_new = ((np.asarray(r, dtype=float).reshape(-1, 2) - state.center) / state.scale for r in (old, new))
+        sums = state.sums + np.stack([z_new.sum(axis=0) - z_old.sum(axis=0),
+                                      np.square(z_new).sum(axis=0) - np.square(z_old).sum(axis=0)])
+        state = replace(state, G=G, C=C, sums=sums)
+        frame = state.frame()
+        if frame is None:
+            return None
+        self.classes_, self.class_names_ = previous.classes_, list(previous.class_names_)
+        self.notices_, self.n_features_in_ = list(previous.notices_), 2
+        self.ovr_ = getattr(previous, "ovr_", False)
+        if hasattr(previous, "laplace_"):
+            self.laplace_ = None  # (the Bayesian view is never a draft)
+        self.frame_ = frame if self.standardize else (np.zeros(2), np.ones(2))
+        W = self._take_draft(state, ridge_matrix(self.l2, F, self._frame_map(state.center, state.scale, degree)))
+        self.n_iter_, self.converged_, self.separation_, self.gradient_ = 1, False, "", 0.0
+        self.start_ = "the fit where the drag began"  # every draft of the drag steps from there
+        self._set_weights(self._finish(W), state.center, state.scale, degree, K)
+        return self
+
+    def _take_draft(self, state: DraftState, R) -> np.ndarray:
+        """The draft's weights: one Newton step from ``state`` with the penalty R (kept, for the next move)."""
+        W, self.draft_step_ = state.step(self._problem_type().direction, R)
+        self.draft_state_ = state
+        return W
+
+    def _finish(self, W):
+        """The solver's weights as the model keeps them."""
+        return W
 
     def _one_class(self, X, F: int) -> None:
         """Only one class among the points: no weights to fit, p(C|x) = 1 everywhere (F features with the bias)."""
@@ -137,7 +235,7 @@ class _LinearModel(Classifier):
         self.frame_ = (center, scale)
         F = len(C) + 1
         self.n_iter_, self.converged_, self.start_, self.separation_, self.gradient_ = 0, True, "zero", "", 0.0
-        self.draft_step_ = None
+        self.draft_step_, self.draft_state_ = None, None
         if K == 1:
             return self._one_class(X, F)
         Phi = np.column_stack([np.ones(len(X)), rbf.features(X, C, s)])
@@ -184,7 +282,7 @@ class _LinearModel(Classifier):
         model.ovr_ = model._one_vs_rest(K)
         model.frame_ = (np.asarray(frame[0], float), np.asarray(frame[1], float))
         model.n_iter_, model.converged_, model.start_, model.separation_, model.gradient_ = steps, False, "zero", "", 0.0
-        model.draft_step_ = None
+        model.draft_step_, model.draft_state_ = None, None
         model._set_weights(np.asarray(W, float), *model.frame_, BASES[model.basis], K)
         return model
 
@@ -222,8 +320,17 @@ class _LinearModel(Classifier):
         ends anywhere but the optimum is dropped for the plain zero start."""
         W0 = starts.get("the previous fit")
         if getattr(self, "_drafting", False) and W0 is not None and W0.shape == (K_rows, F) and np.all(np.isfinite(W0)):
-            W, step = newton_step(problem, W0, free)
-            self.draft_step_ = max(self.draft_step_ or 0.0, step)
+            X, center, scale = getattr(self, "_points", (np.empty((0, 2)), None, None))
+            if len(X) < DRAFT_MOVED_MIN:  # (radial basis functions take this step too)
+                W, step = newton_step(problem, W0, free)
+                self.draft_step_ = max(self.draft_step_ or 0.0, step)
+                return NewtonResult(W, 1, False, "draft"), "the previous fit"
+            W0 = np.where(free, W0, 0.0)  # many points: the step from sums that the drag's next moves update
+            cache = problem.state(W0)
+            z = (X - center) / scale
+            W = self._take_draft(DraftState(W0, free, problem.gradient(W0, cache) - W0 @ problem.R,
+                                            problem.curvature(W0, cache), center, scale, len(X),
+                                            np.stack([z.sum(axis=0), np.square(z).sum(axis=0)])), problem.R)
             return NewtonResult(W, 1, False, "draft"), "the previous fit"
         candidates = {"zero": np.zeros((K_rows, F))}
         for name, W0 in starts.items():
@@ -322,7 +429,7 @@ class LogisticRegression(_LinearModel):
         lap = self.laplace_ = fit_laplace(X, codes, K, float(self.alpha), self.basis, self.standardize)
         self.frame_ = (lap.center, lap.scale)
         self.n_iter_, self.converged_, self.start_, self.separation_, self.gradient_ = 0, lap.converged, "zero", "", 0.0
-        self.draft_step_ = None
+        self.draft_step_, self.draft_state_ = None, None
         self.ovr_ = K > 2
         if self.ovr_:
             self.notices_.append(f"{K} classes: a Bayesian one-vs-rest fit per class (Bishop 4.1.2), each with its "
@@ -337,6 +444,13 @@ class LogisticRegression(_LinearModel):
         M is the number of centres)."""
         F = M + 1 if basis == "rbf" else len(monomials(BASES[basis])) + 1
         return 0 if K < 2 else (F if K == 2 else K * F)
+
+    def _problem(self, Phi, codes, K, R):
+        """The objective on features Phi (rows) of points of classes ``codes``, with the penalty R."""
+        return self.binary_problem(Phi, self._targets(codes, K), R)
+
+    def _problem_type(self):
+        return self.binary_problem
 
     def _targets(self, codes, K):
         return np.stack([codes == k for k in range(K)], axis=1) if K > 2 else (codes == 1)[:, None]
@@ -370,7 +484,7 @@ class LogisticRegression(_LinearModel):
                                  "shown is sigma(a_k) normalised over k")
         free = np.ones((T.shape[1], F), bool)
         if self.l2 > 0:  # a finite optimum for every problem: solve them together
-            return self._record(*self._run(self.binary_problem(Phi, T, self._R), free, starts, T.shape[1], F))
+            return self._record(*self._run(self._problem(Phi, codes, K, self._R), free, starts, T.shape[1], F))
         # without a penalty each problem may be separable on its own, and is told so on its own
         rows = []
         for k in range(T.shape[1]):
@@ -476,12 +590,25 @@ class SoftmaxRegression(_LinearModel):
         else:
             free[-1] = False  # unpenalised: class K is the reference
         starts = {name: self._gauge(W0) for name, W0 in starts.items() if W0 is not None}
-        problem = Multinomial(Phi, codes, K, self._R)
+        problem = self._problem(Phi, codes, K, self._R)
         if self.l2 > 0:
             W = self._record(*self._run(problem, free, starts, K, F))
         else:
             W = self._record(*self._run_unpenalised(problem, free, starts, K, F, codes, K, Phi))
+        return self._finish(W)
+
+    def _finish(self, W):
+        """The solver's weights (one bias pinned at zero with a penalty, or class K's row without) moved to the
+        gauge the model keeps: mean bias zero (and mean weights zero without a penalty)."""
+        F = W.shape[1]
         return W - (W.mean(axis=0) if self.l2 == 0 else np.r_[W[:, 0].mean(), np.zeros(F - 1)])
+
+    def _problem(self, Phi, codes, K, R):
+        return Multinomial(Phi, codes, K, R)
+
+    @staticmethod
+    def _problem_type():
+        return Multinomial
 
     def _score_rows(self, W):
         return W

@@ -85,6 +85,10 @@ class Multinomial:
 
     def hessian(self, W, P):
         """(K F, K F): H[(k,a),(j,b)] = sum_n P_nk (I_kj - P_nj) phi_na phi_nb + ridge."""
+        return self.curvature(W, P) + np.kron(np.eye(self.K), self.R)
+
+    def curvature(self, W, P):
+        """The data term's Hessian (K F, K F), without the penalty: a sum over the points."""
         N, F = self.Phi.shape
         K = self.K
         # 1 - P_nk as the sum of the other classes' P: for the winning class P_nk - P_nk^2 would keep only
@@ -102,13 +106,19 @@ class Multinomial:
             pp = p[:, :, None] * p[:, None, :]
             pp[:, diag, diag] = -p * O[start:start + _CHUNK]  # so that -pp holds P_nk (1 - P_nk) there
             H -= (pp.reshape(len(p), K * K).T @ outer).reshape(K, K, F * F)
-        H = H.reshape(K, K, F, F).transpose(0, 2, 1, 3).reshape(K * F, K * F)
-        return H + np.kron(np.eye(K), self.R)
+        return H.reshape(K, K, F, F).transpose(0, 2, 1, 3).reshape(K * F, K * F)
 
     def solve(self, W, P, G, free, damping):
         """The step d (K, F) with (H + damping I) d = G on the free entries, zero elsewhere."""
+        return self.direction(self.curvature(W, P), self.R, G, free, damping)
+
+    @staticmethod
+    def direction(C, R, G, free, damping=0.0):
+        """d (K, F) with (C + R in each diagonal block + damping I) d = G on the free entries, zero elsewhere;
+        C a curvature (K F, K F)."""
+        K = len(G)
         idx = np.flatnonzero(free.ravel())
-        H = self.hessian(W, P)[np.ix_(idx, idx)]
+        H = (C + np.kron(np.eye(K), R))[np.ix_(idx, idx)]
         H[np.diag_indices_from(H)] += damping
         d = np.zeros(G.size)
         d[idx] = newton_solve(H, G.ravel()[idx])
@@ -141,16 +151,27 @@ class BinaryBatch:
     def gradient(self, W, A):
         return (self.sign * expit(self.sign * A)).T @ self.Phi + W @ self.R
 
-    def solve(self, W, A, G, free, damping):
+    def curvature(self, W, A):
+        """The data term's Hessian per problem (K, F, F), without the penalty: Phi^T diag(y (1 - y)) Phi."""
         # sigma(a) sigma(-a) = e / (1 + e)^2 with e = exp(-|a|): one exponential, no cancellation
         e = np.abs(A)
         np.negative(e, out=e)
         np.exp(e, out=e)
-        weights = e / np.square(1.0 + e)
-        F = self.Phi.shape[1]
-        extra = self.R + damping * np.eye(F)
-        return np.stack([newton_solve((self.Phi * weights[:, k:k + 1]).T @ self.Phi + extra, G[k])
-                         for k in range(len(G))]) * free
+        return gram(self.Phi, e / np.square(1.0 + e))
+
+    def solve(self, W, A, G, free, damping):
+        return self.direction(self.curvature(W, A), self.R, G, free, damping)
+
+    @staticmethod
+    def direction(C, R, G, free, damping=0.0):
+        """d (K, F) with (C_k + R + damping I) d_k = G_k for each problem k (zero where not free); C (K, F, F)."""
+        extra = R + damping * np.eye(G.shape[1])
+        return np.stack([newton_solve(C[k] + extra, G[k]) for k in range(len(G))]) * free
+
+
+def gram(Phi, weights):
+    """sum_n weights[n, k] phi_n phi_n^T for each column k: (K, F, F)."""
+    return np.stack([(Phi * weights[:, k, None]).T @ Phi for k in range(weights.shape[1])])
 
 
 def newton_solve(H, g):

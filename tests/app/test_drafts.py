@@ -2,6 +2,7 @@
 once it rests or lets go, the frame on screen has the exact curves. Pressed as a person presses."""
 
 import numpy as np
+import pytest
 from guihelp import settle, to_pixel
 from pressing import choose
 from PySide6.QtCore import QPoint, Qt
@@ -79,3 +80,49 @@ def test_a_drag_draws_one_newton_step_per_move_and_the_optimum_once_the_hand_res
     qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 24, a.y() - 15))
     settle(win)
     assert not win.canvas.frame.fit.draft and win.canvas.frame.fit.model.converged_
+
+
+@pytest.mark.parametrize("model", ["lda", "logistic"])
+def test_a_drag_through_many_points_waits_for_the_hand_to_rest_before_the_summary(qtbot, window, model):
+    """60,000 points (fitted on the worker, drawn as a density image): while a point is dragged each frame
+    is the fit and the density of the points as they are (the image the same as a fresh one's), and the
+    status line says the accuracy is still to come, since the pass over every point that gives it would
+    hold up the next move; held still, the frame gets its summary: the fit's accuracy, counted here.
+    Logistic regression's drafts after the first move are updated for the moved point alone."""
+    from probviz import scene
+    from probviz.data.dataset import Dataset
+    from probviz.models import create
+
+    win = window
+    rng = np.random.default_rng(2)
+    labels = rng.integers(0, 2, 60_000)
+    X = rng.normal(size=(60_000, 2)) + np.array([[-1.5, 0.0], [1.5, 0.5]])[labels]
+    win.load(Dataset(X, labels, ["a", "b"]))
+    if model != "lda":
+        choose(qtbot, win.panel.model, win.panel.model.findData(model))
+    qtbot.waitUntil(lambda: win.result is not None and win.result.fit.spec.name == model
+                    and bool(win.result.fit.summary), timeout=20_000)
+    i = int(np.argmax(X[:, 0]))  # the right-most point: alone under the cursor
+    vp = win.canvas.viewport()
+    a = to_pixel(win, *X[i])
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    for m in range(1, 4):
+        QTest.qWait(15)
+        qtbot.mouseMove(vp, QPoint(a.x() - 9 * m, a.y() + 4 * m))
+        win.refitter.flush()
+        qtbot.waitUntil(lambda: win.result.revision == win.doc.revision and win.busy_label.text() == "",
+                        timeout=10_000)
+        frame = win.result
+        assert frame.request.draft and not frame.fit.summary and "accuracy …" in win.message.text()
+        if model == "logistic":
+            assert frame.fit.draft and frame.fit.incremental == (m > 1)
+        fresh = scene.density(win.doc.X, win.doc.labels, frame.request.colors, frame.request.bounds,
+                              scene.DENSITY_SHAPE)
+        np.testing.assert_array_equal(win.canvas.density.image, fresh.image)
+    assert not np.array_equal(win.doc.X[i], X[i])
+    qtbot.waitUntil(lambda: bool(win.result.fit.summary), timeout=10_000)  # held still
+    assert not win.result.fit.draft
+    accuracy = np.mean(create(model).fit(win.doc.X, labels).predict(win.doc.X) == labels)
+    assert f"accuracy {100 * accuracy:.1f}%" in win.message.text() and "…" not in win.message.text()
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() - 27, a.y() + 12))
+    settle(win)
