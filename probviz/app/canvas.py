@@ -54,6 +54,16 @@ def _pass(ev) -> None:
     ev.ignore()
 
 
+class Marks(pg.ScatterPlotItem):
+    """A scatter of marks that costs nothing to paint while it holds none: most of the canvas's marks (the
+    misclassified, the selection, the probe, the means...) are empty most of the time, and pyqtgraph
+    culls and transforms even an empty scatter on every paint."""
+
+    def paint(self, p, *args):
+        if len(self.data):
+            super().paint(p, *args)
+
+
 class CanvasViewBox(pg.ViewBox):
     """Routes mouse gestures to the canvas's tools; pans and zooms otherwise."""
 
@@ -221,28 +231,28 @@ class Canvas(pg.PlotWidget):
         self.truth_items: list[pg.PlotCurveItem] = []  # the truth's ellipses, dotted
         self.section_line = pg.PlotCurveItem()  # the cross-section
         self.section_line.setZValue(14)
-        self.holes = pg.ScatterPlotItem(pxMode=True)  # held-out points are drawn hollow
+        self.holes = Marks(pxMode=True)  # held-out points are drawn hollow
         self.holes.setZValue(10.5)
-        self.truth_handles = pg.ScatterPlotItem(pxMode=True)  # drag the truth: means and ellipse axes
+        self.truth_handles = Marks(pxMode=True)  # drag the truth: means and ellipse axes
         self.truth_handles.setZValue(12.8)
         self.ellipse_items: list[pg.PlotCurveItem] = []
         self.density_items: list[pg.PlotCurveItem] = []
-        self.means = pg.ScatterPlotItem(symbol="+", pxMode=True)
+        self.means = Marks(symbol="+", pxMode=True)
         self.means.setZValue(11.5)  # over the points: dense data must not hide where the means are
-        self.rbf_centers = pg.ScatterPlotItem(symbol="d", pxMode=True, brush=None)  # an rbf fit's centres, open
+        self.rbf_centers = Marks(symbol="d", pxMode=True, brush=None)  # an rbf fit's centres, open
         self.rbf_centers.setZValue(11.6)
-        self.rbf_outline = pg.ScatterPlotItem(symbol="d", pxMode=True, brush=None)  # their halo, as in the figures
+        self.rbf_outline = Marks(symbol="d", pxMode=True, brush=None)  # their halo, as in the figures
         self.rbf_outline.setZValue(11.55)
         self.class_points: list[pg.ScatterPlotItem] = []  # one item per class: one brush each
         self.density = pg.ImageItem(axisOrder="row-major")  # all points, when there are too many
         self.density.setZValue(10)
-        self.wrong = pg.ScatterPlotItem(symbol="x", pxMode=True)
+        self.wrong = Marks(symbol="x", pxMode=True)
         self.wrong.setZValue(11)
-        self.selected = pg.ScatterPlotItem(pxMode=True, brush=None)
+        self.selected = Marks(pxMode=True, brush=None)
         self.selected.setZValue(12)
-        self.probe = pg.ScatterPlotItem(symbol="o", pxMode=True)
+        self.probe = Marks(symbol="o", pxMode=True)
         self.probe.setZValue(13)
-        self.spotlight = pg.ScatterPlotItem(symbol="o", pxMode=True, brush=None)  # the point SGD just used
+        self.spotlight = Marks(symbol="o", pxMode=True, brush=None)  # the point SGD just used
         self.spotlight.setZValue(12.5)
         self.probe_label = pg.TextItem(anchor=(0, 1.2))
         self.probe_label.setZValue(13)
@@ -354,7 +364,7 @@ class Canvas(pg.PlotWidget):
         s = self.style
         dense = self.dense
         while len(self.class_points) < len(colors):
-            item = pg.ScatterPlotItem(pxMode=True)
+            item = Marks(pxMode=True)
             item.setZValue(10)
             self._add_passive(item)
             self.class_points.append(item)

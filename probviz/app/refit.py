@@ -68,14 +68,14 @@ def complete(job: Job, frame: Frame) -> Frame:
 
 
 class _Worker(QObject):
-    """Fits on its own thread. A large fit is shown in two steps: the model and its scene first,
-    then, unless newer edits are waiting or the hand is still moving (a draft frame), the summary that
-    needs a pass over every point. Between fits
-    it computes the true errors a frame is waiting for (seconds for a mixture truth), giving way to any
-    newer fit."""
+    """Fits on its own thread, one newest job after another without waiting for the GUI thread in between
+    (a drag's next move is often waiting when a frame is done). A large fit is shown in two steps: the model
+    and its scene first, then, unless newer edits are waiting or the hand is still moving (a draft frame),
+    the summary that needs a pass over every point. With no job waiting it computes the true errors a frame
+    is waiting for (seconds for a mixture truth), giving way to any newer fit; then it says it is idle."""
 
-    partial = Signal(object)
-    done = Signal(object)
+    partial = Signal(object)  # a frame to show (the model and its scene; its summary may follow)
+    done = Signal()  # no job is waiting: the worker is idle
     errors_known = Signal()
 
     def __init__(self):
@@ -108,21 +108,20 @@ class _Worker(QObject):
 
     @Slot()
     def run(self):
-        job = self._take()
-        if job is None:
-            with self._lock:
-                task, self._errors = self._errors, None
-            if task is not None:
-                compute_errors(*task, cancelled=lambda: self.stopping or self.has_pending())
-                self.errors_known.emit()
-            self.done.emit(None)
-            return
-        frame = run(job, evaluate=False)
-        if not self.has_pending() and frame.fit.ok and not frame.fit.summary:
-            self.partial.emit(frame)
-            # while the hand moves (a draft) its next move comes first: the summary waits until it rests
-            frame = None if self.has_pending() or job.request.draft else complete(job, frame)
-        self.done.emit(frame)  # None: nothing more to show than the partial frame
+        while not self.stopping and (job := self._take()) is not None:
+            frame = run(job, evaluate=False)
+            if not self.has_pending() and frame.fit.ok and not frame.fit.summary:
+                self.partial.emit(frame)
+                # while the hand moves (a draft) its next move comes first: the summary waits until it rests
+                frame = None if self.has_pending() or job.request.draft else complete(job, frame)
+            if frame is not None:
+                self.partial.emit(frame)
+        with self._lock:
+            task, self._errors = self._errors, None
+        if task is not None and not self.stopping:
+            compute_errors(*task, cancelled=lambda: self.stopping or self.has_pending())
+            self.errors_known.emit()
+        self.done.emit()
 
 
 class Refitter(QObject):
@@ -202,11 +201,9 @@ class Refitter(QObject):
             return  # the frame on screen has them all already (an earlier task's answer came first)
         self.schedule(refit=False)  # the frame again, now with its true errors
 
-    @Slot(object)
-    def _on_worker_done(self, frame):
-        if frame is not None:
-            self._deliver(frame)
-        if self._worker.has_work():  # newer edits (or errors to compute) arrived meanwhile
+    @Slot()
+    def _on_worker_done(self):
+        if self._worker.has_work():  # newer edits (or errors to compute) arrived as it went idle
             self._kick.emit()
         else:
             self._in_flight = False
