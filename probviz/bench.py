@@ -343,8 +343,11 @@ def main(args) -> int:
 
 
 REAL_WINDOW_WHY = (" - here the X server is Xvfb, drawing the 1000x700 window in software on the same two "
-                   "cores (about 8-10 ms a frame more than offscreen), and the refit, summary and curved "
-                   "boundaries of 10,000 points take the rest")
+                   "cores as the app and xdotool; painting 10,000 markers alone takes about 13 ms offscreen")
+REAL_WINDOW_WHY_DENSE = (" - the fit itself is O(moved points) for every model, but each frame still takes "
+                         "about 10 ms on the worker (the posterior grid, the boundaries) and 15-20 ms on the GUI "
+                         "thread (the mouse event, the views, the paint), while Xvfb and xdotool share the same "
+                         "two cores")
 
 WHY_SLOW = {
     "logistic": "one-vs-rest solves K binary problems (batched Newton), each pass of its E(w) a softplus "
@@ -413,8 +416,10 @@ def verdicts(result: dict) -> list[str]:
             if "median_ms" not in v:
                 continue
             if int(n) > 10_000:
-                out.append(f"reported: real window N={int(n):,} {name} median {v['median_ms']:.1f} ms, "
-                           f"p95 {v['p95_ms']:.1f} ms (no target at this size)")
+                ok = v["median_ms"] <= 33
+                out.append(f"{'met' if ok else 'NOT met'}: real window N={int(n):,} {name} median "
+                           f"{v['median_ms']:.1f} ms, p95 {v['p95_ms']:.1f} ms (target 33 ms, 30 frames a second)"
+                           + ("" if ok else REAL_WINDOW_WHY_DENSE))
                 continue
             ok = v["median_ms"] <= 16.7
             out.append(f"{'met' if ok else 'NOT met'}: real window N={int(n):,} {name} median "

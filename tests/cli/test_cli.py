@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -323,3 +324,19 @@ def test_the_window_starts_without_scipys_optimisers_linear_algebra_or_quadratur
                        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert r.returncode == 0, r.stderr
     assert r.stdout.split("\n")[-2] == "[]"
+
+
+def test_the_bench_judges_a_real_windows_drag_by_its_size():
+    """One 60 Hz frame at 10,000 points, 30 frames a second at 100,000 (medians)."""
+    from probviz.bench import verdicts
+
+    result = {"rows": [], "real_window": {"10000": {"lda": {"median_ms": 16.5, "p95_ms": 20.0},
+                                        "qda": {"median_ms": 16.9, "p95_ms": 20.0}},
+                              "100000": {"lda": {"median_ms": 32.9, "p95_ms": 50.0},
+                                         "nb": {"median_ms": 33.2, "p95_ms": 50.0}}}}
+    lines = verdicts(result)
+    judged = {re.search(r"N=([\d,]+) (\w+) median", line).groups(): line.split(":")[0]
+              for line in lines if "real window" in line}
+    assert judged == {("10,000", "lda"): "met", ("10,000", "qda"): "NOT met",
+                      ("100,000", "lda"): "met", ("100,000", "nb"): "NOT met"}
+    assert all("30 frames a second" in line for line in lines if "N=100,000" in line)
