@@ -536,14 +536,15 @@ def test_a_draft_of_curved_boundaries_lies_on_them_and_misses_none(seed, K, mode
 # --- a drag's density image: updated for the moved points alone -----------------------------------
 
 def _drag_density(X, labels, colors, bounds, shape, moves):
-    """Apply ``moves`` (index arrays and their new rows) one after another to the density of X, and to X."""
+    """Apply ``moves`` (index arrays and their new rows) one after another to the density of X, and to X:
+    (density, points) after each move."""
     d = scene.density(X, labels, colors, bounds, shape)
     X = X.copy()
     for idx, rows in moves:
         before = X[idx].copy()
         X[idx] = rows
         d = scene.density_moved(d, before, X[idx], labels[idx])
-    return d, X
+        yield d, X.copy()
 
 
 def _same_density(d, X, labels, colors, bounds, shape):
@@ -565,12 +566,7 @@ def test_a_moved_point_updates_the_density_image_as_a_fresh_one_would():
              ([10], [[0.36, 0.86]]),  # from outside into a pixel with a point of the other class
              ([5], [[0.61, 0.62]]),  # within its own pixel
              ([2, 9], [[0.9, 0.9], [0.35, 0.85]])]  # back into the view, and a class-1 point away
-    d = scene.density(X, labels, colors, bounds, shape)
-    Y = X.copy()
-    for idx, rows in steps:
-        before = Y[idx].copy()
-        Y[idx] = rows
-        d = scene.density_moved(d, before, Y[idx], labels[idx])
+    for d, Y in _drag_density(X, labels, colors, bounds, shape, steps):
         _same_density(d, Y, labels, colors, bounds, shape)
     assert d.image[0, 0, 3] == round(90 + 165 * np.log1p(3) / np.log1p(5))  # (0.1, 0.1): 3 points, 5 at most
 
@@ -601,5 +597,5 @@ def test_any_drag_updates_the_density_as_a_fresh_one_would(K, n, seed, scale, of
     moves = [(idx := rng.choice(n, size=rng.integers(1, min(n, 3) + 1), replace=False),
               offset + scale * rng.integers(-2, 6, size=(len(idx), 2)) / 4) for _ in range(6)]
     colors = [class_color(k) for k in range(K)]
-    d, Y = _drag_density(X, labels, colors, bounds, (4, 3), moves)
+    *_, (d, Y) = _drag_density(X, labels, colors, bounds, (4, 3), moves)
     _same_density(d, Y, labels, colors, bounds, (4, 3))
