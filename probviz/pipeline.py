@@ -77,7 +77,7 @@ class Fit:
     wrong: np.ndarray | None = None  # misclassified training points
     notices: list = field(default_factory=list)
     error: str = ""
-    incremental: bool = False  # updated from the previous fit's sufficient statistics
+    incremental: bool = False  # updated for the moved points alone: statistics, or a draft's sums
     held_out: dict = field(default_factory=dict)  # accuracy (and likelihood) on the held-out points
 
     @property
