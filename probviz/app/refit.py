@@ -139,6 +139,7 @@ class Refitter(QObject):
         self.shown = -1
         self.last: Frame | None = None
         self._want_refit = True
+        self._refit_generation = 0  # the generation of the newest frame that fits the points anew
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self._run)
         self._thread: QThread | None = None
@@ -167,7 +168,12 @@ class Refitter(QObject):
 
     def _run(self):
         self.generation += 1
-        job = self._make_job(self.generation, self._want_refit, self.last)
+        # a new view reuses the fits on screen only if they are of the document as it is: while a refit asked
+        # for earlier is still on the worker (a file just opened), the frame on screen has the old data's fits
+        refit = self._want_refit or self._refit_generation > self.shown
+        if refit:
+            self._refit_generation = self.generation
+        job = self._make_job(self.generation, refit, self.last)
         self._want_refit = False
         request = job.request
         dense = len(request.X) > scene.DENSITY_THRESHOLD and "points" in request.layers  # an image of every point
