@@ -168,7 +168,10 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
             if getattr(model, "draft_step_", None) is not None:
                 state = "a draft while the points move"
             start = "zero weights" if model.start_ == "zero" else model.start_
-            out.plain(f"Newton steps: {model.n_iter_} from {start} ({state})")
+            if model.n_iter_ == 0 and model.converged_ and model.start_ != "zero":  # (after a drag, say)
+                out.plain(f"Newton steps: none needed, {start} is already the optimum (converged)")
+            else:
+                out.plain(f"Newton steps: {model.n_iter_} from {start} ({state})")
     if two_class_w is not None:
         w, w0 = two_class_w
         out.equation(f"{out.posterior_lhs(names[0], basis)}{eq}{_vec(w, fmt)}", f"{out.sym('w0')}{eq}{_fmt(w0)}")

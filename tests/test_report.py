@@ -95,3 +95,18 @@ def test_latex_compiles_as_it_is(tmp_path, name):
     r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stdout[-2000:]
+
+
+def test_a_fit_that_starts_at_its_optimum_says_no_step_was_needed():
+    """After a drag the rest-frame's fit often starts where the optimum is: "0 Newton steps" read as "not
+    fitted"; it says none was needed. A fit that took steps counts them from where it started."""
+    from probviz.data.examples import load
+
+    d = load("fruit")
+    first = create("logistic").fit(d.X, d.labels)
+    again = create("logistic").fit(d.X, d.labels, init=first)
+    assert first.n_iter_ > 0 and again.n_iter_ == 0 and again.converged_
+    text = "\n".join(model_lines(again, d.class_names))
+    assert "Newton steps: none needed, the previous fit is already the optimum (converged)" in text
+    assert f"Newton steps: {first.n_iter_} from the Gaussian model's log-odds (converged)" in model_lines(
+        first, d.class_names)

@@ -31,6 +31,7 @@ from probviz.style import Style
 
 GRAB_TOLERANCE = 3  # screen pixels beyond a marker's edge that still grab it
 DENSITY_THRESHOLD = scenes.DENSITY_THRESHOLD  # more points than this: the frame's density image
+CARRIED_MAX = 2_000  # with many points, a drag draws the points it carries as markers, up to this many
 
 
 def _move_in_place(item: pg.ScatterPlotItem, pos: np.ndarray) -> bool:
@@ -248,6 +249,8 @@ class Canvas(pg.PlotWidget):
         self.density.setZValue(10)
         self.wrong = Marks(symbol="x", pxMode=True)
         self.wrong.setZValue(11)
+        self.carried = Marks(pxMode=True)  # with many points, the ones a drag carries, drawn as markers
+        self.carried.setZValue(12)
         self.selected = Marks(pxMode=True, brush=None)
         self.selected.setZValue(12)
         self.probe = Marks(symbol="o", pxMode=True)
@@ -267,7 +270,7 @@ class Canvas(pg.PlotWidget):
                      self.boundary_outline, self.boundary, self.weight_outline, self.weight_line,
                      self.overlay, self.truth_outline, self.truth_boundary, self.section_line, self.holes, self.truth_handles,
                      self.means,
-                     self.density, self.wrong, self.selected, self.spotlight,
+                     self.density, self.wrong, self.carried, self.selected, self.spotlight,
                      self.probe, self.probe_label):
             self._add_passive(item)
         self._add_passive(self.rbf_centers)
@@ -384,6 +387,14 @@ class Canvas(pg.PlotWidget):
                 item.setVisible(False)
         # many points: the frame brings their density image, computed off the GUI thread (show_frame)
         self.density.setVisible(dense and visible and self.density.image is not None)
+        drag = self._drag
+        carried = drag[1] if dense and visible and drag is not None and drag[0] == "move" else ()
+        if 0 < len(carried) <= CARRIED_MAX:  # a point is a pixel of the density image: the one in hand is drawn
+            k = labels[carried]
+            self.carried.setData(pos=X[carried], brush=[self._brush(colors[c]) for c in k], size=s.point_size,
+                                 pen=pen, symbol=[marker_path(class_marker(c)) for c in k])
+        else:
+            self.carried.setData(pos=np.empty((0, 2)))
         self._update_wrong()
         sel = self.selection[self.selection < len(X)]
         self.selected.setData(pos=X[sel], size=s.point_size + 8 * s.scale, brush=None)
@@ -765,6 +776,7 @@ class Canvas(pg.PlotWidget):
                 self.set_selection(np.flatnonzero(inside))
         if ev.isFinish():
             self._drag = None
+            self.carried.setData(pos=np.empty((0, 2)))  # let go: back into the density image
             self.drafting = False  # the frame of this last move is drawn exactly
             self._rest.stop()
         return True

@@ -492,6 +492,8 @@ class MainWindow(QMainWindow):
             parts.append(f"accuracy {100 * self.result.decided['accuracy']:.1f}%")
         elif res is not None and res.summary:
             parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
+        elif res is not None and res.model is not None:  # many points: it comes once the hand rests
+            parts.append("accuracy …")
         scene = self.result.scene if self.result is not None else None
         wrong = scene is not None and scene.miscalibration is not None
         if wrong:  # the map replaces the heatmap: say what its colours are

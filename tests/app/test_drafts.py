@@ -114,11 +114,13 @@ def test_a_drag_through_many_points_waits_for_the_hand_to_rest_before_the_summar
                         timeout=10_000)
         frame = win.result
         assert frame.request.draft and not frame.fit.summary and "accuracy …" in win.message.text()
+        assert "accuracy …" in win.caption_parts()  # what F5's caption says
         if model == "logistic":
             assert frame.fit.draft and frame.fit.incremental == (m > 1)
         fresh = scene.density(win.doc.X, win.doc.labels, frame.request.colors, frame.request.bounds,
                               scene.DENSITY_SHAPE)
         np.testing.assert_array_equal(win.canvas.density.image, fresh.image)
+        _carried_marker_drawn(win, i)
     assert not np.array_equal(win.doc.X[i], X[i])
     qtbot.waitUntil(lambda: bool(win.result.fit.summary), timeout=10_000)  # held still
     assert not win.result.fit.draft
@@ -126,3 +128,17 @@ def test_a_drag_through_many_points_waits_for_the_hand_to_rest_before_the_summar
     assert f"accuracy {100 * accuracy:.1f}%" in win.message.text() and "…" not in win.message.text()
     qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() - 27, a.y() + 12))
     settle(win)
+    assert len(win.canvas.carried.data) == 0  # let go: the point is back in the density image
+
+
+def _carried_marker_drawn(win, i):
+    """The dragged point, a pixel of the density image, is drawn as its class's marker where the axes say it
+    is: the canvas's pixels two pixels around it have the class's colour."""
+    from probviz.colors import hex_to_rgb
+
+    image = win.canvas.viewport().grab().toImage()
+    p = to_pixel(win, *win.doc.X[i])
+    colour = np.array(hex_to_rgb(win.doc.classes[win.doc.labels[i]].color)[:3])
+    for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2)):
+        c = image.pixelColor(p.x() + dx, p.y() + dy)
+        assert np.abs(np.array([c.red(), c.green(), c.blue()]) - colour).max() <= 40, (dx, dy, c.getRgb())
