@@ -604,6 +604,11 @@ def test_a_drags_drafts_are_updated_for_the_moved_point_alone(name, params, K, p
             for got, want in zip(fit.model.frame_, data_frame(X)):
                 np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * scale)
     assert fit.model.n_iter_ == 1 and not fit.model.converged_ and fit.model.notices_ == start.model.notices_
+    assert fit.model.draft_step_ > 0
+    rested = fit_model(spec, X, y, previous=fit, moved=(np.array([], int), np.empty((0, 2))))  # the hand rests
+    assert not rested.draft and not rested.incremental and rested.model.converged_
+    exact = create(name, **params).fit(X, y)
+    np.testing.assert_allclose(rested.model.predict_proba(G), exact.predict_proba(G), atol=1e-8)
 
 
 def test_a_drafts_sums_are_not_used_for_another_model_or_points_without_spread(monkeypatch):

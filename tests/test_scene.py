@@ -571,6 +571,13 @@ def test_a_moved_point_updates_the_density_image_as_a_fresh_one_would():
     assert d.image[0, 0, 3] == round(90 + 165 * np.log1p(3) / np.log1p(5))  # (0.1, 0.1): 3 points, 5 at most
 
 
+def test_lone_points_are_drawn_opaque():
+    """One point to a pixel at most: every hit pixel has the largest count, opacity 255."""
+    d = scene.density(np.array([[0.1, 0.1], [0.6, 0.6]]), np.array([0, 1]), ["#FF0000", "#0000FF"], (0, 1, 0, 1),
+                      (4, 4))
+    assert sorted(d.image[..., 3].ravel())[-2:] == [255, 255] and np.count_nonzero(d.image[..., 3]) == 2
+
+
 def test_the_density_before_a_move_is_left_as_it_was():
     """A frame's density is shared with the frame on screen: the next one is a new object."""
     X = np.array([[0.1, 0.1], [0.6, 0.6]])
