@@ -109,9 +109,11 @@ def features_text(basis: str, tex: bool = False) -> str:
     return "(" + ", ".join(terms) + ")"
 
 
-def model_lines(model, class_names, summary: dict | None = None, fmt: str = "text") -> list[str]:
+def model_lines(model, class_names, summary: dict | None = None, fmt: str = "text", pending: bool = False) -> list[str]:
     """One line per quantity. ``summary`` is the fit's training summary (accuracy, likelihood), if
     known; ``fmt`` is "text" or "latex" (each quantity then an equation that compiles as it is).
+    ``pending``: the summary is still to come (many points while the hand moves): its lines say "…", as
+    many as it will have, so that the text keeps its place.
 
     With two classes every linear model states the same orientation: w, w0 of
     p(C_1|x) = sigma(w^T phi(x) + w0), C_1 the first class (Bishop eqs. 4.65-4.67 for LDA).
@@ -121,7 +123,7 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
     out = _Writer(fmt)
     eq = " = "
     if not getattr(model, "probabilistic", True):
-        return _discriminant_lines(model, names, summary, out)
+        return _discriminant_lines(model, names, summary, out, pending)
     basis = getattr(model, "basis", "linear")
     two_class_w = None
     if getattr(model, "generative", False):
@@ -184,10 +186,16 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
         for n, v in zip(names, summary.get("binary_log_likelihoods", [])):
             out.plain(f"  {n} against the rest: ln p(t|X) = {v:.4f}")
         out.plain(f"Cross-entropy: {summary['cross_entropy']:.4f}")
+    elif pending:
+        out.plain("Training accuracy: …")
+        out.plain("Log-likelihood: …")
+        for n in (names if getattr(model, "ovr_", False) else []):
+            out.plain(f"  {n} against the rest: ln p(t|X) = …")
+        out.plain("Cross-entropy: …")
     return out.lines
 
 
-def _discriminant_lines(model, names, summary, out) -> list[str]:
+def _discriminant_lines(model, names, summary, out, pending: bool = False) -> list[str]:
     """Least squares, Fisher, the perceptron: their weights in the units of x and what decides."""
     fmt, eq = out.fmt, " = "
     K = len(names)
@@ -219,6 +227,8 @@ def _discriminant_lines(model, names, summary, out) -> list[str]:
         out.plain(f"Training accuracy: {100 * summary['accuracy']:.1f}%")
         if summary.get("undecided"):
             out.plain(f"Undecided training points: {summary['undecided']}")
+    elif pending:
+        out.plain("Training accuracy: …")
     out.plain("No probabilities: a discriminant function assigns a class, it gives no p(C_k|x) (Bishop 4.1)")
     return out.lines
 

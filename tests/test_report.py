@@ -110,3 +110,18 @@ def test_a_fit_that_starts_at_its_optimum_says_no_step_was_needed():
     assert "Newton steps: none needed, the previous fit is already the optimum (converged)" in text
     assert f"Newton steps: {first.n_iter_} from the Gaussian model's log-odds (converged)" in model_lines(
         first, d.class_names)
+
+
+@pytest.mark.parametrize("name", ["logistic", "softmax", "probit", "lda", "leastsquares"])
+def test_a_summary_still_to_come_keeps_its_lines_in_their_place(name):
+    """While the hand moves through many points the summary comes later: the panel's text has its lines, each
+    saying "…", so nothing below them jumps (three classes: one-vs-rest adds a line per class)."""
+    from probviz.data.examples import load
+
+    d = load("iris")
+    m = create(name).fit(d.X, d.labels)
+    done = model_lines(m, d.class_names, m.evaluate(d.X, d.labels)[0])
+    pending = model_lines(m, d.class_names, pending=True)
+    assert len(pending) == len(done) > len(model_lines(m, d.class_names))
+    for a, b in zip(done, pending):
+        assert a == b or (b.endswith("…") and a.split(":")[0].split(",")[0] == b.split(":")[0].split(",")[0]), (a, b)

@@ -69,7 +69,8 @@ class ParamsBox(QGroupBox):
         frame = self.result
         if frame is None or frame.fit.model is None:
             return []
-        return model_lines(frame.fit.model, list(frame.request.class_names), frame.fit.summary, fmt)
+        fit = frame.fit  # with many points the summary comes once the hand rests: its lines keep their place
+        return model_lines(fit.model, list(frame.request.class_names), fit.summary, fmt, pending=not fit.summary)
 
     def show_result(self, frame):
         self.result = frame

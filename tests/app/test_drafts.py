@@ -103,6 +103,7 @@ def test_a_drag_through_many_points_waits_for_the_hand_to_rest_before_the_summar
     qtbot.waitUntil(lambda: win.result is not None and win.result.fit.spec.name == model
                     and bool(win.result.fit.summary), timeout=20_000)
     i = int(np.argmax(X[:, 0]))  # the right-most point: alone under the cursor
+    lines = len(win.panel.params.text.plain().splitlines())
     vp = win.canvas.viewport()
     a = to_pixel(win, *X[i])
     qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
@@ -115,6 +116,8 @@ def test_a_drag_through_many_points_waits_for_the_hand_to_rest_before_the_summar
         frame = win.result
         assert frame.request.draft and not frame.fit.summary and "accuracy …" in win.message.text()
         assert "accuracy …" in win.caption_parts()  # what F5's caption says
+        panel = win.panel.params.text.plain()  # the Model panel keeps the summary's lines in their place
+        assert "Training accuracy: …" in panel and len(panel.splitlines()) == lines
         if model == "logistic":
             assert frame.fit.draft and frame.fit.incremental == (m > 1)
         fresh = scene.density(win.doc.X, win.doc.labels, frame.request.colors, frame.request.bounds,
@@ -126,6 +129,8 @@ def test_a_drag_through_many_points_waits_for_the_hand_to_rest_before_the_summar
     assert not win.result.fit.draft
     accuracy = np.mean(create(model).fit(win.doc.X, labels).predict(win.doc.X) == labels)
     assert f"accuracy {100 * accuracy:.1f}%" in win.message.text() and "…" not in win.message.text()
+    panel = win.panel.params.text.plain()
+    assert f"Training accuracy: {100 * accuracy:.1f}%" in panel and len(panel.splitlines()) == lines
     qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() - 27, a.y() + 12))
     settle(win)
     assert len(win.canvas.carried.data) == 0  # let go: the point is back in the density image
