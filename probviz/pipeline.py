@@ -195,13 +195,17 @@ class Frame:
     section: scenes.Section | None = None  # the shown model (and the truth) along the section line
     errors: dict = field(default_factory=dict)  # "bayes" and each fit's spec -> its error under the truth
     errors_pending: bool = False  # some of them are still being computed
-    density: np.ndarray | None = None  # the points as a density image over the request's bounds (many points)
-    density_bins: scenes.Density | None = None  # what the image is made of: the next frame of a drag updates it
+    density_bins: scenes.Density | None = None  # many points binned over the request's bounds (a drag updates them)
     weights: object = None  # a probviz.weight_space.WeightSpace, or a str: why there is none (request.weights)
     weight_line: list = field(default_factory=list)  # polylines: the boundary of request.weight_probe's weights
     decided_wrong: np.ndarray | None = None  # with a loss matrix: the points its decision gets wrong
     decided: dict = field(default_factory=dict)  # with a loss matrix: its accuracy and loss per training point
     rbf_centers: np.ndarray | None = None  # (M, 2): the centres of the shown fit's radial basis functions
+
+    @property
+    def density(self) -> np.ndarray | None:
+        """The points as a density image over the request's bounds (many points), or None."""
+        return self.density_bins.image if self.density_bins is not None else None
 
     @property
     def wrong(self) -> np.ndarray | None:
@@ -343,7 +347,6 @@ def build_frame(request: FrameRequest, fits: list, previous: "Frame | None" = No
     frame = Frame(request, list(fits))
     if len(request.X) > scenes.DENSITY_THRESHOLD and "points" in request.layers:
         frame.density_bins = _density(request, previous, moved)
-        frame.density = frame.density_bins.image
     truth = request.truth
     if truth is not None and truth.K != len(request.class_names):
         truth = None

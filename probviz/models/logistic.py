@@ -51,6 +51,7 @@ class DraftState:
     scale: np.ndarray
     n: int
     sums: np.ndarray  # (2, 2): sum z, sum z^2 per coordinate, z = (x - center) / scale
+    direction: object  # the problem's Newton direction: (C, R, G, free) -> d
 
     def frame(self):
         """(center, scale) of the points as they are (their mean and standard deviation), or None when a
@@ -62,11 +63,11 @@ class DraftState:
             return None
         return self.center + self.scale * mean, self.scale * np.sqrt(var)
 
-    def step(self, direction, R) -> tuple[np.ndarray, float]:
+    def step(self, R) -> tuple[np.ndarray, float]:
         """One Newton step from W0 with the penalty (1/2) w^T R w: (W, the step's largest entry); W0 itself
         when the step is not finite (as :func:`~probviz.models.newton.newton_step`)."""
         with np.errstate(invalid="ignore", over="ignore"):
-            d = direction(self.C, R, self.G + self.W0 @ R, self.free)
+            d = self.direction(self.C, R, self.G + self.W0 @ R, self.free)
         if not np.all(np.isfinite(d)):
             return self.W0, 0.0
         return self.W0 - d, float(np.max(np.abs(d))) if d.size else 0.0
@@ -180,16 +181,15 @@ class _LinearModel(Classifier):
         degree, K = BASES[self.basis], len(previous.classes_)
         F = state.W0.shape[1]
         zero = np.zeros((F, F))
-        G, C = state.G.copy(), state.C.copy()
+        G, C, sums = state.G.copy(), state.C.copy(), state.sums.copy()
         for rows, sign in ((old, -1.0), (new, 1.0)):
             rows = np.asarray(rows, dtype=float).reshape(-1, 2)
             part = self._problem(self._features(rows, state.center, state.scale, degree), codes, K, zero)
             cache = part.state(state.W0)
             G += sign * part.gradient(state.W0, cache)
             C += sign * part.curvature(state.W0, cache)
-        z_old, z_new = ((np.asarray(r, dtype=float).reshape(-1, 2) - state.center) / state.scale for r in (old, new))
-        sums = state.sums + np.stack([z_new.sum(axis=0) - z_old.sum(axis=0),
-                                      np.square(z_new).sum(axis=0) - np.square(z_old).sum(axis=0)])
+            z = (rows - state.center) / state.scale
+            sums += sign * np.stack([z.sum(axis=0), np.square(z).sum(axis=0)])
         state = replace(state, G=G, C=C, sums=sums)
         frame = state.frame()
         if frame is None:
@@ -208,7 +208,7 @@ class _LinearModel(Classifier):
 
     def _take_draft(self, state: DraftState, R) -> np.ndarray:
         """The draft's weights: one Newton step from ``state`` with the penalty R (kept, for the next move)."""
-        W, self.draft_step_ = state.step(self._problem_type().direction, R)
+        W, self.draft_step_ = state.step(R)
         self.draft_state_ = state
         return W
 
@@ -330,7 +330,8 @@ class _LinearModel(Classifier):
             z = (X - center) / scale
             W = self._take_draft(DraftState(W0, free, problem.gradient(W0, cache) - W0 @ problem.R,
                                             problem.curvature(W0, cache), center, scale, len(X),
-                                            np.stack([z.sum(axis=0), np.square(z).sum(axis=0)])), problem.R)
+                                            np.stack([z.sum(axis=0), np.square(z).sum(axis=0)]),
+                                            type(problem).direction), problem.R)
             return NewtonResult(W, 1, False, "draft"), "the previous fit"
         candidates = {"zero": np.zeros((K_rows, F))}
         for name, W0 in starts.items():
@@ -448,9 +449,6 @@ class LogisticRegression(_LinearModel):
     def _problem(self, Phi, codes, K, R):
         """The objective on features Phi (rows) of points of classes ``codes``, with the penalty R."""
         return self.binary_problem(Phi, self._targets(codes, K), R)
-
-    def _problem_type(self):
-        return self.binary_problem
 
     def _targets(self, codes, K):
         return np.stack([codes == k for k in range(K)], axis=1) if K > 2 else (codes == 1)[:, None]
@@ -605,10 +603,6 @@ class SoftmaxRegression(_LinearModel):
 
     def _problem(self, Phi, codes, K, R):
         return Multinomial(Phi, codes, K, R)
-
-    @staticmethod
-    def _problem_type():
-        return Multinomial
 
     def _score_rows(self, W):
         return W
