@@ -8,6 +8,7 @@ import os
 import sys
 
 from probviz import WINDOW_BLAS_ENV, __version__
+from probviz.allocator import keep_freed_blocks
 from probviz.cli_options import (
     add_model_options, add_training_options, model_overrides, training_args, whole_number,
 )
@@ -583,6 +584,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] in (["--version"], ["-h"], ["--help"]):  # answered without numpy, scipy or Qt
         _parser(light=True).parse_args(argv[:1])
     _print_anything()
+    keep_freed_blocks()  # every frame's arrays reuse the last frame's memory (no page faults)
     if (not argv or argv[0] == "gui") and "numpy" not in sys.modules:  # before the parser loads numpy
         for name, value in WINDOW_BLAS_ENV.items():
             os.environ.setdefault(name, value)

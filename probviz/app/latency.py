@@ -214,7 +214,10 @@ if __name__ == "__main__":  # python -m probviz.app.latency --real N: JSON on st
     import json
     import sys
 
+    from probviz.allocator import keep_freed_blocks
     from probviz.models import PROBABILISTIC_NAMES as MODEL_NAMES  # the targets are for these
+
+    keep_freed_blocks()  # as the window does (probviz.cli.main)
 
     n = int(sys.argv[sys.argv.index("--real") + 1]) if "--real" in sys.argv else 10_000
     print(json.dumps(measure_real(MODEL_NAMES, n=n)))
