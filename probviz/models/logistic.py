@@ -535,7 +535,7 @@ def ovr_proba(S: np.ndarray, axis: int = -1, dtype=np.float64) -> np.ndarray:
     (where e^-a overflows: a < -709.8, or -88.7 in float32) is then under 2^-100 of the sum (2^-40 in
     float32), far below the rounding of the largest p. Rows under that bound (far from every class's data,
     each one-vs-rest model says "not mine") are redone in log space, where nothing underflows."""
-    P = np.empty(S.shape, dtype=dtype)
+    P = np.empty_like(S, dtype=dtype)  # S's own layout: the sum over classes then adds K long rows
     with np.errstate(over="ignore", invalid="ignore"):  # e^-a is inf where a < -709: sigma(a) is then 0;
         np.negative(S, out=P, casting="same_kind")  # rows whose sigmas are all 0 (0/0) are redone below
         np.exp(P, out=P)
