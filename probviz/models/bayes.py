@@ -21,12 +21,13 @@ covariance are those of the raw weights.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from scipy.special import erfcx, expit, log_ndtr, logsumexp, ndtr
 
 from probviz.models.base import data_frame
-from probviz.models.newton import GTOL, BinaryBatch, gram, log_sigmoid, newton
+from probviz.models.newton import GTOL, BinaryBatch, gram, log_sigmoid, newton, outer_products
 from probviz.models.poly import BASES, Poly2D, design_matrix, monomials
 
 PROBIT_LAMBDA2 = np.pi / 8
@@ -183,9 +184,14 @@ class BinaryProbit:
             out[deep] = (x + K) * K
         return np.clip(out, 0.0, 1.0)
 
+    @cached_property
+    def outer(self):
+        """The points' phi_n phi_n^T, made once for every curvature of the fit."""
+        return outer_products(self.Phi)
+
     def curvature(self, W, S):
         """The data term's Hessian per problem (K, F, F), without the penalty: Phi^T diag(r (r + s)) Phi."""
-        return gram(self.Phi, self.weights(S))
+        return gram(self.Phi, self.weights(S), self.outer)
 
     def solve(self, W, S, G, free, damping):
         return self.direction(self.curvature(W, S), self.R, G, free, damping)

@@ -87,6 +87,19 @@ class ClassStats:
                                             + held[codes]))
         return self._from_sums(self.counts, self.ref, s1, s2, drift)
 
+    def one_vs_rest(self, k: int) -> "ClassStats":
+        """Two classes: every class but k pooled (class 0), and k (class 1). The pooled scatter is the
+        classes' own plus their means' spread about the pooled mean: no pass over the points."""
+        rest = np.arange(len(self.counts)) != k
+        n = self.counts[rest]
+        mean = n @ self.means[rest] / n.sum()
+        dev = self.means[rest] - mean
+        scatter = self.scatters[rest].sum(axis=0) + np.einsum("k,ki,kj->ij", n, dev, dev)
+        counts = np.array([n.sum(), self.counts[k]])
+        means = np.stack([mean, self.means[k]])
+        scatters = np.stack([scatter, self.scatters[k]])
+        return self._from_sums(counts, means, np.zeros((2, 2)), scatters, np.zeros(2))
+
     def accurate(self) -> bool:
         """Whether these statistics are as good as recomputed ones: every scatter's error bound
         (the drift of s2, and the cancellation in s2 - s1 s1^T / n once the mean has wandered far

@@ -15,7 +15,7 @@ import numpy as np
 
 from probviz.models.base import Classifier, data_frame, single_class_scores
 from probviz.models.bayes import fit_laplace
-from probviz.models.gaussian import LDA, QDA
+from probviz.models.gaussian import LDA, QDA, ClassStats
 from probviz.models.newton import (
     GTOL, BinaryBatch, Multinomial, NewtonResult, log1p_exp_neg_abs, log_sigmoid, newton, newton_step, ridge_matrix,
     separation,
@@ -337,9 +337,9 @@ class _LinearModel(Classifier):
         for name, W0 in starts.items():
             if W0 is not None and W0.shape == (K_rows, F) and np.all(np.isfinite(W0)):
                 candidates[name] = np.where(free, W0, 0.0)
-        values = {name: problem.value(W0)[0] for name, W0 in candidates.items()}
-        best = min((v, name) for name, v in values.items() if np.isfinite(v))[1]
-        result = newton(problem, candidates[best], free, self.max_iter, self.gtol)
+        values = {name: problem.value(W0) for name, W0 in candidates.items()}
+        best = min((v[0], name) for name, v in values.items() if np.isfinite(v[0]))[1]
+        result = newton(problem, candidates[best], free, self.max_iter, self.gtol, start=values[best])
         if not result.converged and best != "zero":
             retry = newton(problem, candidates["zero"], free, self.max_iter, self.gtol)
             if retry.converged or problem.value(retry.W)[0] < problem.value(result.W)[0]:
@@ -464,12 +464,17 @@ class LogisticRegression(_LinearModel):
     def generative_start(self, X, codes, K, center, scale, degree):
         if K == 2:
             return super().generative_start(X, codes, K, center, scale, degree)
-        rows = []  # one-vs-rest: each binary problem's own Gaussian log-odds
-        for k in range(K):
-            C = _gaussian_scores(X, (codes == k).astype(np.int64), center, scale, degree)
-            if C is None:
+        # one-vs-rest: each binary problem's own Gaussian log-odds, its statistics pooled from the K classes'
+        try:
+            stats = ClassStats.from_data(np.asarray(X, dtype=float), np.asarray(codes), K)
+            if not np.all(stats.counts):
                 return None
-            rows.append(self._weights_from_scores(C)[0])
+            rows = []
+            for k in range(K):
+                g = (LDA() if degree == 1 else QDA(reg_covar=0.1)).fit_stats(np.arange(2), stats.one_vs_rest(k))
+                rows.append(self._weights_from_scores(g.scores_.in_frame(center, scale, degree))[0])
+        except (ValueError, np.linalg.LinAlgError):
+            return None
         return np.array(rows)
 
     def _solve(self, Phi, codes, K, starts):

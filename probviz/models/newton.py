@@ -24,9 +24,10 @@ as such instead of being "converged" at weights that merely grew large.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
-from scipy.special import expit
 
 GTOL = 1e-10
 _CHUNK = 65536
@@ -125,6 +126,14 @@ class Multinomial:
         return d.reshape(G.shape)
 
 
+class Margins(NamedTuple):
+    """A two-class problem's state at W: the activations A = Phi W^T (N, K), the signed ones s = (1 - 2t) a,
+    and e = exp(-|s|), the one exponential that the value, the gradient and the curvature share."""
+    A: np.ndarray
+    s: np.ndarray
+    e: np.ndarray
+
+
 class BinaryBatch:
     """K independent two-class problems (two classes: K = 1; one-vs-rest: one per class).
 
@@ -133,34 +142,47 @@ class BinaryBatch:
     (eq. 4.97) plus R: block-diagonal, so a step is K small solves. Targets t are 0 or 1: each term
     is then softplus(s) with s = (1 - 2t) a, and y - t = (1 - 2t) sigma(s), both exact however small
     (softplus(a) - a and sigma(a) - 1 would keep only an absolute eps when a point is well classified).
+    All three come from e = exp(-|s|) (:class:`Margins`): softplus(s) = max(s, 0) + log1p(e), sigma(s) =
+    1 / (1 + e) where s >= 0 and e / (1 + e) below, sigma(s) sigma(-s) = e / (1 + e)^2.
     """
 
     def __init__(self, Phi, T, R):
         self.Phi, self.T, self.R = Phi, np.asarray(T, dtype=float).reshape(len(Phi), -1), R
         self.sign = 1.0 - 2.0 * self.T
 
-    def value(self, W):
+    @cached_property
+    def outer(self):
+        """The points' phi_n phi_n^T, made once for every curvature of the fit (:func:`outer_products`)."""
+        return outer_products(self.Phi)
+
+    def state(self, W) -> Margins:
+        """What ``gradient`` and ``solve`` take at W."""
         A = self.Phi @ W.T
-        E = float(np.sum(np.logaddexp(0.0, self.sign * A)))
-        return E + 0.5 * float(np.sum((W @ self.R) * W)), A
-
-    def state(self, W):
-        """What ``gradient`` and ``solve`` take at W: the activations A = Phi W^T (N, K)."""
-        return self.Phi @ W.T
-
-    def gradient(self, W, A):
-        return (self.sign * expit(self.sign * A)).T @ self.Phi + W @ self.R
-
-    def curvature(self, W, A):
-        """The data term's Hessian per problem (K, F, F), without the penalty: Phi^T diag(y (1 - y)) Phi."""
-        # sigma(a) sigma(-a) = e / (1 + e)^2 with e = exp(-|a|): one exponential, no cancellation
-        e = np.abs(A)
+        s = self.sign * A
+        e = np.abs(s)
         np.negative(e, out=e)
         np.exp(e, out=e)
-        return gram(self.Phi, e / np.square(1.0 + e))
+        return Margins(A, s, e)
 
-    def solve(self, W, A, G, free, damping):
-        return self.direction(self.curvature(W, A), self.R, G, free, damping)
+    def value(self, W):
+        m = self.state(W)
+        E = float(np.sum(np.maximum(m.s, 0.0))) + float(np.sum(np.log1p(m.e)))
+        return E + 0.5 * float(np.sum((W @ self.R) * W)), m
+
+    def gradient(self, W, m: Margins):
+        y = 1.0 + m.e
+        np.reciprocal(y, out=y)  # sigma(|s|)
+        np.multiply(y, m.e, out=y, where=m.s < 0)  # sigma(s) = e / (1 + e) below zero
+        y *= self.sign
+        return y.T @ self.Phi + W @ self.R
+
+    def curvature(self, W, m: Margins):
+        """The data term's Hessian per problem (K, F, F), without the penalty: Phi^T diag(y (1 - y)) Phi."""
+        # sigma(a) sigma(-a) = e / (1 + e)^2: no cancellation
+        return gram(self.Phi, m.e / np.square(1.0 + m.e), self.outer)
+
+    def solve(self, W, m: Margins, G, free, damping):
+        return self.direction(self.curvature(W, m), self.R, G, free, damping)
 
     @staticmethod
     def direction(C, R, G, free, damping=0.0):
@@ -169,8 +191,25 @@ class BinaryBatch:
         return np.stack([newton_solve(C[k] + extra, G[k]) for k in range(len(G))]) * free
 
 
-def gram(Phi, weights):
-    """sum_n weights[n, k] phi_n phi_n^T for each column k: (K, F, F)."""
+#: the most entries of phi_n phi_n^T (N F^2) a problem keeps for its curvatures: 32 MiB
+OUTER_MAX = 1 << 22
+
+
+def outer_products(Phi):
+    """phi_n phi_n^T for each row, flattened (N, F F): a problem's curvatures are then one matrix product
+    each. None when that would hold more than OUTER_MAX numbers."""
+    N, F = Phi.shape
+    if N * F * F > OUTER_MAX:
+        return None
+    return (Phi[:, :, None] * Phi[:, None, :]).reshape(N, F * F)
+
+
+def gram(Phi, weights, outer=None):
+    """sum_n weights[n, k] phi_n phi_n^T for each column k: (K, F, F); ``outer`` the rows' products
+    (:func:`outer_products`), when made, or None."""
+    if outer is not None:
+        F = Phi.shape[1]
+        return (weights.T @ outer).reshape(weights.shape[1], F, F)
     return np.stack([(Phi * weights[:, k, None]).T @ Phi for k in range(weights.shape[1])])
 
 
@@ -186,15 +225,16 @@ def gradient_scale(Phi) -> float:
     return float(np.sum(np.max(np.abs(Phi), axis=1))) if len(Phi) else 1.0
 
 
-def newton(problem, W0, free, max_iter: int = 100, gtol: float = GTOL, stop=None) -> NewtonResult:
+def newton(problem, W0, free, max_iter: int = 100, gtol: float = GTOL, stop=None, start=None) -> NewtonResult:
     """Minimise ``problem`` over the entries of W marked ``free`` (the others stay zero).
 
     ``stop(E, cache)``, if given, ends the loop early (used when no finite optimum exists);
-    the result then says ``why`` and is not converged.
+    the result then says ``why`` and is not converged. ``start``: ``problem.value`` at W0, when the
+    caller has it (W0 zero where not free).
     """
     W = np.where(free, W0, 0.0)
     scale = gradient_scale(problem.Phi)
-    E, cache = problem.value(W)
+    E, cache = problem.value(W) if start is None else start
     damping = 0.0
     for it in range(max_iter + 1):
         G = problem.gradient(W, cache) * free

@@ -222,7 +222,7 @@ class Trainer:
         G = self.problem.gradient(W, cache)
         N, F = self.Phi.shape
         if self.name == "logistic":
-            Y = expit(cache)
+            Y = expit(cache.A)
             out = np.empty_like(W)
             for k in range(len(W)):
                 H = (self.Phi * (Y[:, k] * (1 - Y[:, k]))[:, None]).T @ self.Phi + self.R

@@ -430,8 +430,10 @@ def test_evidence_alpha_is_a_maximum(case):
     assert best.converged and 1e-6 <= best.alpha <= 1e6
     top = best.total_log_evidence
     tol = 1e-9 * max(1.0, abs(top))
+    # the same alpha from zero: two Newton runs that each stop at a gradient of 1e-10 of its scale agree to
+    # about that (the evidence's ln|S_N^-1| moves with w_MAP to first order)
     np.testing.assert_allclose(top, fit_laplace(X, codes, K, best.alpha, basis=basis).total_log_evidence,
-                               rtol=1e-12)
+                               rtol=1e-10)
     for f in (1 - 1e-3, 1 + 1e-3):
         assert fit_laplace(X, codes, K, best.alpha * f, basis=basis).total_log_evidence <= top + tol
     scan = [fit_laplace(X, codes, K, a, basis=basis).total_log_evidence for a in np.logspace(-6, 6, 121)]

@@ -128,3 +128,73 @@ def test_bad_parameters_are_refused(three_blobs):
         create("logistic", basis="quartic").fit(X, y)
     with pytest.raises(ValueError, match="l2"):
         create("softmax", l2=-1).fit(X, y)
+
+
+@pytest.mark.parametrize("degree,offset,per", [(1, 0.0, 3), (2, 0.0, 4), (1, 1e6, 2), (2, 1e6, 4), (3, -1e6, 4)])
+def test_one_vs_rest_generative_start_is_each_class_against_the_rest(degree, offset, per):
+    """The start one-vs-rest Newton takes: for each class k, the Gaussian model (LDA for the linear basis, else
+    QDA with reg_covar 0.1) fitted to k against every other point, here refitted on those two labels directly."""
+    from probviz.models.base import data_frame
+    from probviz.models.gaussian import LDA, QDA
+
+    rng = np.random.default_rng(degree + per)
+    K = 4
+    sizes = per + np.arange(K)  # unequal classes: the pooled mean is weighted by their counts
+    X = np.vstack([rng.normal(size=(n, 2)) * (1 + k) + 3 * np.array([np.cos(k), np.sin(k)])
+                   for k, n in enumerate(sizes)])
+    X += offset
+    codes = np.repeat(np.arange(K), sizes)
+    center, scale = data_frame(X)
+    model = create("logistic")
+    W = model.generative_start(X, codes, K, center, scale, degree)
+    for k in range(K):
+        g = (LDA() if degree == 1 else QDA(reg_covar=0.1)).fit(X, (codes == k).astype(np.int64))
+        C = g.scores_.in_frame(center, scale, degree)
+        np.testing.assert_allclose(W[k], model._weights_from_scores(C)[0], rtol=1e-9, atol=1e-9 * np.abs(W[k]).max())
+
+
+def _problem_with_margins(s):
+    """A one-feature two-class problem whose signed activations at W = [[1]] are ``s``."""
+    s = np.asarray(s, dtype=float)
+    T = (np.arange(len(s)) % 2).astype(float)  # either target: s = (1 - 2t) a
+    Phi = ((1.0 - 2.0 * T) * s)[:, None]
+    return BinaryBatch(Phi, T, np.zeros((1, 1))), np.ones((1, 1))
+
+
+@pytest.mark.parametrize("spread", ["tiny terms", "every size"])
+def test_binary_objective_gradient_and_curvature_from_one_exponential_are_exact(spread):
+    """E, its gradient and its curvature, against scipy's expit and numpy's logaddexp term by term: exact to
+    rounding however small a term (a well-classified point's softplus(s) ~ e^s)."""
+    from scipy.special import expit
+
+    rng = np.random.default_rng(3)
+    s = -rng.uniform(30, 700, 200) if spread == "tiny terms" else rng.uniform(-700, 700, 200)
+    problem, W = _problem_with_margins(s)
+    E, cache = problem.value(W)
+    np.testing.assert_allclose(E, np.sum(np.logaddexp(0.0, s)), rtol=1e-13)
+    y = expit(problem.Phi[:, 0])  # sigma(a)
+    np.testing.assert_allclose(problem.gradient(W, cache)[0, 0], np.sum((y - problem.T[:, 0]) * problem.Phi[:, 0]),
+                               rtol=1e-12)
+    np.testing.assert_allclose(problem.curvature(W, cache)[0, 0, 0],
+                               np.sum(expit(s) * expit(-s) * problem.Phi[:, 0] ** 2), rtol=1e-12)
+
+
+def test_curvatures_kept_as_outer_products_equal_the_plain_sums():
+    """Below OUTER_MAX a problem keeps phi_n phi_n^T and each curvature is one product; above, the sums are
+    made per problem. Both equal sum_n y (1 - y) phi phi^T."""
+    from scipy.special import expit
+
+    from probviz.models.newton import OUTER_MAX, gram, outer_products
+
+    rng = np.random.default_rng(5)
+    Phi = np.c_[np.ones(300), rng.normal(size=(300, 2)), rng.normal(size=300) ** 2]
+    T = rng.integers(0, 2, (300, 3)).astype(float)
+    W = rng.normal(size=(3, 4))
+    problem = BinaryBatch(Phi, T, np.eye(4))
+    A = Phi @ W.T
+    plain = np.stack([(Phi * (expit(A[:, k]) * expit(-A[:, k]))[:, None]).T @ Phi for k in range(3)])
+    assert problem.outer is not None
+    np.testing.assert_allclose(problem.curvature(W, problem.state(W)), plain, rtol=1e-12)
+    np.testing.assert_allclose(gram(Phi, expit(A) * expit(-A)), plain, rtol=1e-12)
+    assert outer_products(np.ones((OUTER_MAX // 9, 3))) is not None
+    assert outer_products(np.ones((OUTER_MAX // 9 + 1, 3))) is None
