@@ -59,30 +59,38 @@ class Multinomial:
 
     def __init__(self, Phi, codes, K, R):
         self.Phi, self.codes, self.K, self.R = Phi, np.asarray(codes), K, R
-        self.rows = np.arange(len(codes))
+        self.cols = np.arange(len(codes))
+        self.PhiT = np.ascontiguousarray(Phi.T)
+
+    @cached_property
+    def outer(self):
+        """The points' phi_n phi_n^T, made once for every curvature of the fit (:func:`outer_products`)."""
+        return outer_products(self.Phi)
 
     def value(self, W):
-        A = self.Phi @ W.T
-        top = A.argmax(axis=1)
-        m = A[self.rows, top]
-        P = np.exp(A - m[:, None])
-        P[self.rows, top] = 0.0
-        rest = P.sum(axis=1)  # Z = 1 + rest: ln Z = log1p(rest) keeps a loss far below eps
-        P[self.rows, top] = 1.0
-        P /= (1.0 + rest)[:, None]
-        logp = A[self.rows, self.codes] - m - np.log1p(rest)  # exact where P underflows
+        """E and the posteriors P (K, N): classes first, so each sum over them adds K long rows."""
+        A = W @ self.PhiT
+        top = A.argmax(axis=0)
+        m = A[top, self.cols]
+        P = A - m
+        np.exp(P, out=P)
+        P[top, self.cols] = 0.0
+        rest = P.sum(axis=0)  # Z = 1 + rest: ln Z = log1p(rest) keeps a loss far below eps
+        P[top, self.cols] = 1.0
+        P /= 1.0 + rest
+        logp = A[self.codes, self.cols] - m - np.log1p(rest)  # exact where P underflows
         E = -float(np.sum(logp)) + 0.5 * float(np.sum((W @ self.R) * W))
         return E, P
 
     def state(self, W):
-        """What ``gradient`` and ``solve`` take at W: the posteriors P (N, K)."""
+        """What ``gradient`` and ``solve`` take at W: the posteriors P (K, N)."""
         return self.value(W)[1]
 
     def gradient(self, W, P):
         R = P.copy()  # y_nk - t_nk; at the target -sum_{j != t} y_nj, not y_nt - 1 (which rounds to eps)
-        R[self.rows, self.codes] = 0.0
-        R[self.rows, self.codes] = -R.sum(axis=1)
-        return R.T @ self.Phi + W @ self.R
+        R[self.codes, self.cols] = 0.0
+        R[self.codes, self.cols] = -R.sum(axis=0)
+        return R @ self.Phi + W @ self.R
 
     def hessian(self, W, P):
         """(K F, K F): H[(k,a),(j,b)] = sum_n P_nk (I_kj - P_nj) phi_na phi_nb + ridge."""
@@ -95,18 +103,23 @@ class Multinomial:
         # 1 - P_nk as the sum of the other classes' P: for the winning class P_nk - P_nk^2 would keep only
         # an absolute eps, as large as the whole curvature once every point is well classified
         O = 1.0 - P
-        top = P.argmax(axis=1)
+        top = P.argmax(axis=0)
         Q = P.copy()
-        Q[self.rows, top] = 0.0
-        O[self.rows, top] = Q.sum(axis=1)
-        H = np.zeros((K, K, F * F))
+        Q[top, self.cols] = 0.0
+        O[top, self.cols] = Q.sum(axis=0)
+        H = np.zeros((K * K, F * F))
         diag = np.arange(K)
+        kept = self.outer
         for start in range(0, N, _CHUNK):
-            ph, p = self.Phi[start:start + _CHUNK], P[start:start + _CHUNK]
-            outer = (ph[:, :, None] * ph[:, None, :]).reshape(len(ph), F * F)
-            pp = p[:, :, None] * p[:, None, :]
-            pp[:, diag, diag] = -p * O[start:start + _CHUNK]  # so that -pp holds P_nk (1 - P_nk) there
-            H -= (pp.reshape(len(p), K * K).T @ outer).reshape(K, K, F * F)
+            p = P[:, start:start + _CHUNK]
+            if kept is None:
+                ph = self.Phi[start:start + _CHUNK]
+                outer = (ph[:, :, None] * ph[:, None, :]).reshape(len(ph), F * F)
+            else:
+                outer = kept[start:start + _CHUNK]
+            pp = p[:, None, :] * p[None, :, :]
+            pp[diag, diag] = -p * O[:, start:start + _CHUNK]  # so that -pp holds P_nk (1 - P_nk) there
+            H -= pp.reshape(K * K, -1) @ outer
         return H.reshape(K, K, F, F).transpose(0, 2, 1, 3).reshape(K * F, K * F)
 
     def solve(self, W, P, G, free, damping):

@@ -198,3 +198,36 @@ def test_curvatures_kept_as_outer_products_equal_the_plain_sums():
     np.testing.assert_allclose(gram(Phi, expit(A) * expit(-A)), plain, rtol=1e-12)
     assert outer_products(np.ones((OUTER_MAX // 9, 3))) is not None
     assert outer_products(np.ones((OUTER_MAX // 9 + 1, 3))) is None
+
+
+def test_softmax_objective_and_gradient_are_exact_when_every_point_is_well_classified():
+    """Every point 25-60 nats inside its class: each ln p(t_n|x_n) and each y_nk - t_nk is about e^-25 or less,
+    below float64's eps next to 1. E (eq. 4.108) and its gradient (eq. 4.109) against 50-digit decimals."""
+    from decimal import Decimal, getcontext
+
+    from probviz.models.newton import Multinomial
+
+    getcontext().prec = 50
+    rng = np.random.default_rng(11)
+    K, N = 3, 15
+    Phi = np.c_[np.ones(N), rng.normal(size=(N, 2))]
+    W = rng.normal(size=(K, 3)) * 40
+    A = Phi @ W.T
+    codes = A.argmax(axis=1)
+    keep = np.sort(A, axis=1)[:, -1] - np.sort(A, axis=1)[:, -2] > 25
+    Phi, codes, A = Phi[keep], codes[keep], A[keep]
+    assert len(codes) >= 5
+    problem = Multinomial(Phi, codes, K, np.zeros((3, 3)))
+    E, P = problem.value(W)
+    exact_E, exact_G = Decimal(0), [[Decimal(0)] * 3 for _ in range(K)]
+    for a, t, phi in zip(A, codes, Phi):
+        d = [Decimal(float(v)) - Decimal(float(a[t])) for v in a]  # the scores as float64 holds them
+        Z = sum(x.exp() for x in d)
+        exact_E += Z.ln()
+        for k in range(K):
+            y_minus_t = d[k].exp() / Z - (1 if k == t else 0)
+            for f in range(3):
+                exact_G[k][f] += y_minus_t * Decimal(float(phi[f]))
+    assert 0 < E < 1e-10
+    np.testing.assert_allclose(E, float(exact_E), rtol=1e-12)
+    np.testing.assert_allclose(problem.gradient(W, P), np.array(exact_G, dtype=float), rtol=1e-10, atol=0)
