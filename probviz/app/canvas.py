@@ -393,11 +393,12 @@ class Canvas(pg.PlotWidget):
             k = labels[carried]
             self.carried.setData(pos=X[carried], brush=[self._brush(colors[c]) for c in k], size=s.point_size,
                                  pen=pen, symbol=[marker_path(class_marker(c)) for c in k])
-        else:
+        elif len(self.carried.data):
             self.carried.setData(pos=np.empty((0, 2)))
         self._update_wrong()
         sel = self.selection[self.selection < len(X)]
-        self.selected.setData(pos=X[sel], size=s.point_size + 8 * s.scale, brush=None)
+        if len(sel) or len(self.selected.data):  # (nothing to do for an empty selection, every frame of a drag)
+            self.selected.setData(pos=X[sel], size=s.point_size + 8 * s.scale, brush=None)
         self.hint.setVisible(len(X) == 0 and self.doc is not None)
         if len(X) == 0:
             r = self.vb.viewRect()
@@ -414,8 +415,11 @@ class Canvas(pg.PlotWidget):
         X = self._points[0]
         w = self._wrong
         if w is not None and len(w) == len(X) and "points" in self.layers and not self.dense:
-            self.wrong.setData(pos=X[w], size=self.style.point_size * 0.8)
-        else:
+            pos, size = X[w], self.style.point_size * 0.8
+            if getattr(self.wrong, "_look", None) != size or not _move_in_place(self.wrong, pos):
+                self.wrong.setData(pos=pos, size=size)  # (a drag moves them in place: one mark per point)
+                self.wrong._look = size
+        elif len(self.wrong.data):
             self.wrong.setData(pos=np.empty((0, 2)))
 
     def _set_image(self, item, image, bounds):

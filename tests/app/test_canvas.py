@@ -368,6 +368,40 @@ def test_a_drag_draws_every_point_where_the_document_has_it(qtbot, window):
     drawn_as_the_document_says()
 
 
+def test_a_dragged_misclassified_point_keeps_its_cross(qtbot, window):
+    """The misclassified marks move with a drag (in place, like the points): the cross is drawn where the
+    point now is, not where the drag began."""
+    from guihelp import drag
+
+    from PySide6.QtGui import QColor
+
+    rng = np.random.default_rng(4)
+    window.doc.add_points(rng.normal(size=(12, 2)) * 0.4 + [-2.5, 0], 0)
+    window.doc.add_points(rng.normal(size=(12, 2)) * 0.4 + [2.5, 0], 1)
+    window.doc.add_points([[2.0, 1.5]], 0)  # deep in the other class's region
+    settle(window)
+    i = len(window.doc.X) - 1
+
+    def crosses():
+        return np.column_stack(window.canvas.wrong.getData())
+
+    np.testing.assert_array_equal(crosses(), [[2.0, 1.5]])
+    drag(qtbot, window, (2.0, 1.5), (3.0, -1.5))
+    end = window.doc.X[i].copy()
+    assert np.hypot(*(end - [3.0, -1.5])) < 0.05
+    np.testing.assert_array_equal(crosses(), [end])
+    image = window.canvas.grab().toImage()
+    pen = window.canvas.wrong.opts["pen"].color()
+    ratio = image.devicePixelRatio()
+
+    def pen_near(x, y):
+        p = to_pixel(window, x, y)
+        cx, cy = round(p.x() * ratio), round(p.y() * ratio)
+        return any(QColor(image.pixel(cx + dx, cy + dy)) == pen for dx in range(-2, 3) for dy in range(-2, 3))
+
+    assert pen_near(*end) and not pen_near(2.0, 1.5)
+
+
 def test_the_density_image_of_many_points_is_made_off_the_gui_thread(qtbot, window, monkeypatch):
     """At 60,000 points every edit and every pan redraws the density image, a pass over every point: the
     worker makes it, in the frame, and the canvas only shows it (the new point is in it)."""
