@@ -64,6 +64,13 @@ class Marks(pg.ScatterPlotItem):
         if len(self.data):
             super().paint(p, *args)
 
+    def setData(self, *args, **kargs):  # noqa: N802
+        """As pyqtgraph's, but no work to empty what is empty (most marks, on every frame)."""
+        pos = kargs.get("pos", args[0] if len(args) == 1 else None)
+        if not len(self.data) and not args[1:] and pos is not None and not len(pos):
+            return
+        super().setData(*args, **kargs)
+
 
 class CanvasViewBox(pg.ViewBox):
     """Routes mouse gestures to the canvas's tools; pans and zooms otherwise."""
@@ -393,12 +400,11 @@ class Canvas(pg.PlotWidget):
             k = labels[carried]
             self.carried.setData(pos=X[carried], brush=[self._brush(colors[c]) for c in k], size=s.point_size,
                                  pen=pen, symbol=[marker_path(class_marker(c)) for c in k])
-        elif len(self.carried.data):
+        else:
             self.carried.setData(pos=np.empty((0, 2)))
         self._update_wrong()
         sel = self.selection[self.selection < len(X)]
-        if len(sel) or len(self.selected.data):  # (nothing to do for an empty selection, every frame of a drag)
-            self.selected.setData(pos=X[sel], size=s.point_size + 8 * s.scale, brush=None)
+        self.selected.setData(pos=X[sel], size=s.point_size + 8 * s.scale, brush=None)
         self.hint.setVisible(len(X) == 0 and self.doc is not None)
         if len(X) == 0:
             r = self.vb.viewRect()
@@ -419,7 +425,7 @@ class Canvas(pg.PlotWidget):
             if getattr(self.wrong, "_look", None) != size or not _move_in_place(self.wrong, pos):
                 self.wrong.setData(pos=pos, size=size)  # (a drag moves them in place: one mark per point)
                 self.wrong._look = size
-        elif len(self.wrong.data):
+        else:
             self.wrong.setData(pos=np.empty((0, 2)))
 
     def _set_image(self, item, image, bounds):

@@ -467,3 +467,25 @@ def test_the_hover_readout_follows_the_view_under_a_resting_cursor(qtbot, window
         qtbot.wait(20)
         settle(window)
         reads_under_the_cursor()
+
+
+def test_marks_empty_only_what_holds_something(qtbot, monkeypatch):
+    """Most marks are empty and are told so on every frame: that costs no rebuild; a mark that holds points is
+    still emptied, and filled again."""
+    import pyqtgraph as pg
+
+    from probviz.app.canvas import Marks
+
+    rebuilt = []
+    real = pg.ScatterPlotItem.addPoints
+    monkeypatch.setattr(pg.ScatterPlotItem, "addPoints", lambda self, *a, **k: rebuilt.append(1) or real(self, *a, **k))
+    marks = Marks(pxMode=True)
+    rebuilt.clear()
+    marks.setData(pos=np.empty((0, 2)))
+    assert rebuilt == [] and len(marks.data) == 0
+    marks.setData(pos=[[1.0, 2.0], [3.0, 4.0]], size=5)
+    np.testing.assert_array_equal(np.column_stack(marks.getData()), [[1.0, 2.0], [3.0, 4.0]])
+    marks.setData(pos=np.empty((0, 2)))
+    assert len(marks.data) == 0 and len(marks.getData()[0]) == 0
+    marks.setData([5.0], [6.0])
+    np.testing.assert_array_equal(np.column_stack(marks.getData()), [[5.0, 6.0]])
