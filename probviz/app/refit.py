@@ -145,8 +145,11 @@ class Refitter(QObject):
         self._thread: QThread | None = None
         self._worker: _Worker | None = None
         self._in_flight = False
+        self._closed = False
 
     def schedule(self, refit: bool = True) -> None:
+        if self._closed:  # a late signal of a closed window (its resting timer, a panel): no new thread
+            return
         self._want_refit = self._want_refit or refit
         self._timer.start()
 
@@ -216,6 +219,8 @@ class Refitter(QObject):
             self.busy.emit(False)
 
     def _deliver(self, frame: Frame):
+        if self._closed:  # a frame the worker finished as the window closed
+            return
         if frame.generation < self.shown:
             # superseded by a frame already on screen; but if that one is a new view of these very
             # fits (a pan while the worker summarised them), it gets their summaries
@@ -233,6 +238,9 @@ class Refitter(QObject):
             self._start_worker()
 
     def shutdown(self):
+        """The window closes: the worker ends, and nothing after this starts another."""
+        self._closed = True
+        self._timer.stop()
         if self._thread is not None:
             self._worker.stopping = True
             self._thread.quit()
