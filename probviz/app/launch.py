@@ -52,10 +52,14 @@ def run_gui(path: str | None = None) -> int:
             win.refitter.flush()
             print("probviz: window shown", flush=True)
         QTimer.singleShot(0, say)
+    closed = []
+    win.closed.connect(lambda: closed.append(True))
     ends = end_on_signals(win.end_by_signal)
     if not win.files.offer_restore() and path:
         win.open_path(path)  # on failure a message says why and the example stays open
-    code = app.exec()
+    # closed while its file loaded (Ctrl+Q before the progress bar): Qt's quit on the last window closed has
+    # come and gone, and the event loop would wait for ever with no window on screen
+    code = 0 if closed else app.exec()
     ends.close()
     return code
 

@@ -6,7 +6,7 @@ import html
 import os
 
 import numpy as np
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction, QActionGroup, QColor, QFont, QFontMetricsF, QGuiApplication, QKeySequence, QShortcut,
 )
@@ -75,6 +75,8 @@ def _wrapped(part: str, fm: QFontMetricsF, room: float) -> list[str]:
 
 
 class MainWindow(QMainWindow):
+    closed = Signal()  # the window closed for good (its work saved, or kept for the next start)
+
     def __init__(self, parent=None):
         super().__init__(parent)
         self.doc = Document(self)
@@ -757,6 +759,7 @@ class MainWindow(QMainWindow):
             ev.ignore()
         if ev.isAccepted():
             self.lab.stop_dialogs()  # the ROC dialog's integrals stop at their next line
+            self.closed.emit()
         if ev.isAccepted() and self.presentation_action.isChecked():
             self.set_presentation(False)  # the application's font is the application's: back to normal
 
