@@ -21,13 +21,12 @@ covariance are those of the raw weights.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 from scipy.special import erfcx, expit, log_ndtr, logsumexp, ndtr
 
 from probviz.models.base import data_frame
-from probviz.models.newton import GTOL, BinaryBatch, gram, log_sigmoid, newton, outer_products
+from probviz.models.newton import GTOL, BinaryBatch, PointsProblem, gram, log_sigmoid, newton
 from probviz.models.poly import BASES, Poly2D, design_matrix, monomials
 
 PROBIT_LAMBDA2 = np.pi / 8
@@ -140,7 +139,7 @@ def inverse_mills(s):
     return np.sqrt(2.0 / np.pi) / erfcx(-np.asarray(s, dtype=float) / np.sqrt(2.0))
 
 
-class BinaryProbit:
+class BinaryProbit(PointsProblem):
     """K independent two-class probit problems, the same interface as :class:`~probviz.models.newton.BinaryBatch`.
 
     E(W) = -sum_k sum_n [t_nk ln Phi(a_nk) + (1 - t_nk) ln Phi(-a_nk)] + (1/2) sum_k w_k^T R w_k, a = Phi W^T
@@ -183,11 +182,6 @@ class BinaryProbit:
             K = 1.0 / (x + tail)
             out[deep] = (x + K) * K
         return np.clip(out, 0.0, 1.0)
-
-    @cached_property
-    def outer(self):
-        """The points' phi_n phi_n^T, made once for every curvature of the fit."""
-        return outer_products(self.Phi)
 
     def curvature(self, W, S):
         """The data term's Hessian per problem (K, F, F), without the penalty: Phi^T diag(r (r + s)) Phi."""

@@ -50,7 +50,18 @@ def ridge_matrix(l2: float, F: int, M: np.ndarray | None = None) -> np.ndarray:
     return l2 * (D if M is None else M @ D @ M.T)
 
 
-class Multinomial:
+class PointsProblem:
+    """An objective over fixed points' features ``Phi`` (N, F): their products phi_n phi_n^T are made once, for
+    every curvature of the fit (:func:`outer_products`)."""
+
+    Phi: np.ndarray
+
+    @cached_property
+    def outer(self):
+        return outer_products(self.Phi)
+
+
+class Multinomial(PointsProblem):
     """E(W) = -sum_n ln softmax(Phi W^T)_{n, t_n} + (1/2) sum_k w_k^T R w_k (eq. 4.108 plus the penalty).
 
     Gradient (eq. 4.109) sum_n (y_nk - t_nk) phi_n + R w_k; Hessian (eq. 4.110)
@@ -61,11 +72,6 @@ class Multinomial:
         self.Phi, self.codes, self.K, self.R = Phi, np.asarray(codes), K, R
         self.cols = np.arange(len(codes))
         self.PhiT = np.ascontiguousarray(Phi.T)
-
-    @cached_property
-    def outer(self):
-        """The points' phi_n phi_n^T, made once for every curvature of the fit (:func:`outer_products`)."""
-        return outer_products(self.Phi)
 
     def value(self, W):
         """E and the posteriors P (K, N): classes first, so each sum over them adds K long rows."""
@@ -147,7 +153,7 @@ class Margins(NamedTuple):
     e: np.ndarray
 
 
-class BinaryBatch:
+class BinaryBatch(PointsProblem):
     """K independent two-class problems (two classes: K = 1; one-vs-rest: one per class).
 
     E(W) = sum_k sum_n [softplus(a_nk) - t_nk a_nk] + (1/2) sum_k w_k^T R w_k, a = Phi W^T
@@ -162,11 +168,6 @@ class BinaryBatch:
     def __init__(self, Phi, T, R):
         self.Phi, self.T, self.R = Phi, np.asarray(T, dtype=float).reshape(len(Phi), -1), R
         self.sign = 1.0 - 2.0 * self.T
-
-    @cached_property
-    def outer(self):
-        """The points' phi_n phi_n^T, made once for every curvature of the fit (:func:`outer_products`)."""
-        return outer_products(self.Phi)
 
     def state(self, W) -> Margins:
         """What ``gradient`` and ``solve`` take at W."""
