@@ -501,7 +501,11 @@ class Canvas(pg.PlotWidget):
                                pen=pg.mkPen(s.background, width=1.5 * s.scale))
         else:
             self.means.setData(pos=np.empty((0, 2)))
-        self._wrong = frame.wrong
+        wrong = frame.wrong
+        if (wrong is None and fit.model is not None and not fit.summary and self._wrong is not None
+                and len(self._wrong) == len(frame.request.X)):
+            wrong = self._wrong  # its summary is still to come (a drag's waits for the hand to rest): the crosses stay
+        self._wrong = wrong
         self._update_wrong()
         self._draw_probe(frame.probe)
 

@@ -180,8 +180,12 @@ class Refitter(QObject):
         self._want_refit = False
         request = job.request
         dense = len(request.X) > scene.DENSITY_THRESHOLD and "points" in request.layers  # an image of every point
-        if len(request.X) <= THREAD_THRESHOLD or not job.refit and job.previous is not None and not dense:
-            self._deliver(run(job))  # a new view of the same fit needs no pass over the points
+        previous = job.previous
+        summarised = previous is not None and (request.draft or all(f.summary or f.model is None for f in previous.fits))
+        if len(request.X) <= THREAD_THRESHOLD or not job.refit and summarised and not dense:
+            # a new view of the same summarised fits needs no pass over the points; the hand at rest after a
+            # drag through many does (their summary waited for it): the worker makes it
+            self._deliver(complete(job, run(job)))
             return
         self._ensure_thread()
         self._worker.put(job)

@@ -136,6 +136,56 @@ def test_a_drag_through_many_points_waits_for_the_hand_to_rest_before_the_summar
     assert len(win.canvas.carried.data) == 0  # let go: the point is back in the density image
 
 
+@pytest.mark.parametrize("model", ["lda", "logistic"])
+def test_a_drag_through_many_points_keeps_the_crosses_and_gets_them_anew_at_rest(qtbot, window, model):
+    """30,000 points: fitted on the worker, drawn one by one. While a misclassified point is dragged the
+    summary waits for the hand to rest; the crosses of the fit before stay on their points meanwhile (they
+    had all vanished). Held still, the summary comes (for LDA too, whose exact fit needs no finishing: the
+    frame at rest reused its fits without one, and the crosses came back only on release), and the crosses
+    are the fit's misclassified points, counted here."""
+    from probviz.data.dataset import Dataset
+    from probviz.models import create
+
+    win = window
+    rng = np.random.default_rng(3)
+    labels = rng.integers(0, 2, 30_000)
+    X = rng.normal(size=(30_000, 2)) + np.array([[-1.0, 0.0], [1.0, 0.0]])[labels]
+    i = int(np.flatnonzero(labels == 0)[np.argmax(X[labels == 0, 0])])  # class a's right-most: misclassified
+    win.load(Dataset(X, labels, ["a", "b"]))
+    if model != "lda":
+        choose(qtbot, win.panel.model, win.panel.model.findData(model))
+    qtbot.waitUntil(lambda: win.result is not None and win.result.fit.spec.name == model
+                    and bool(win.result.fit.summary), timeout=20_000)
+    settle(win)
+
+    def crosses():
+        return np.column_stack(win.canvas.wrong.getData())
+
+    before = len(crosses())
+    assert before > 1000 and any(np.array_equal(c, X[i]) for c in crosses())
+    vp = win.canvas.viewport()
+    a = to_pixel(win, *X[i])
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    for m in range(1, 4):
+        QTest.qWait(15)
+        qtbot.mouseMove(vp, QPoint(a.x() + 9 * m, a.y() + 4 * m))
+        win.refitter.flush()
+        qtbot.waitUntil(lambda: win.result.revision == win.doc.revision and win.busy_label.text() == "",
+                        timeout=10_000)
+        assert win.result.request.draft and not win.result.fit.summary
+        drawn = crosses()
+        assert len(drawn) == before  # the crosses stay, on the points as they are now
+        assert any(np.array_equal(c, win.doc.X[i]) for c in drawn)
+    qtbot.waitUntil(lambda: bool(win.result.fit.summary), timeout=10_000)  # held still
+    settle(win)
+    fitted = create(model).fit(win.doc.X, labels)
+    wrong = win.doc.X[fitted.predict(win.doc.X) != labels]
+    drawn = crosses()
+    np.testing.assert_array_equal(drawn[np.lexsort(drawn.T)], wrong[np.lexsort(wrong.T)])
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 27, a.y() + 12))
+    settle(win)
+
+
 def _carried_marker_drawn(win, i):
     """The dragged point, a pixel of the density image, is drawn as its class's marker where the axes say it
     is: the canvas's pixels two pixels around it have the class's colour."""
