@@ -85,8 +85,8 @@ def _blank_preamble(text: str) -> tuple[str, str | None]:
     """Excel's ``sep=X`` first line and ``#`` comment lines made blank (so that line numbers stay
     true); returns the text and the delimiter the sep line names. A first line that starts with
     ``#`` but splits like the data (a header such as ``#,x,y``) is kept."""
-    if not _HAS_PREAMBLE.search(text[:4096]) and not _COMMENT_LINE.search(text):
-        return text, None  # the common case, without splitting a big file into lines
+    if not _HAS_PREAMBLE.search(text[:4096]) and ("#" not in text or not _COMMENT_LINE.search(text)):
+        return text, None  # the common case, without splitting a big file into lines (or a regex over it)
     lines = text.split("\n")
     forced = None
     first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
