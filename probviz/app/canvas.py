@@ -13,7 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.graphicsItems.LegendItem import ItemSample
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem
 
 from probviz import scene as scenes
@@ -34,16 +34,26 @@ DENSITY_THRESHOLD = scenes.DENSITY_THRESHOLD  # more points than this: the frame
 CARRIED_MAX = 2_000  # with many points, a drag draws the points it carries as markers, up to this many
 
 
-def _move_in_place(item: pg.ScatterPlotItem, pos: np.ndarray) -> bool:
+def _move_in_place(item: pg.ScatterPlotItem, pos: np.ndarray, shown: np.ndarray | None = None) -> bool:
     """New positions for the same number of identical markers, without rebuilding every spot
-    (setData costs about 1 ms per thousand points, on every frame of a drag). False when the count
-    changed or this pyqtgraph keeps its points otherwise: then the caller calls setData."""
+    (setData costs about 1 ms per thousand points, on every frame of a drag). ``shown`` says which are
+    drawn (all if None). False when the count changed or this pyqtgraph keeps its points otherwise: then
+    the caller calls setData. When nothing drawn has changed (a drag moves only hidden points) the
+    item is not repainted."""
     data = getattr(item, "data", None)
     if data is None or getattr(data, "dtype", None) is None or data.dtype.names is None \
-            or not {"x", "y"} <= set(data.dtype.names) or len(data) != len(pos):
+            or not {"x", "y", "visible"} <= set(data.dtype.names) or len(data) != len(pos):
         return False
+    visible = data["visible"]
+    if shown is None:
+        shown = np.ones(len(pos), bool)
+    still = (np.array_equal(visible, shown) and np.array_equal(data["x"][shown], pos[shown, 0])
+             and np.array_equal(data["y"][shown], pos[shown, 1]))
     data["x"] = pos[:, 0]
     data["y"] = pos[:, 1]
+    if still:
+        return True
+    data["visible"] = shown
     item.prepareGeometryChange()
     item.informViewBoundsChanged()
     item.bounds = [None, None]
@@ -70,6 +80,53 @@ class Marks(pg.ScatterPlotItem):
         if not len(self.data) and not args[1:] and pos is not None and not len(pos):
             return
         super().setData(*args, **kargs)
+
+
+class ClassPoints(Marks):
+    """One class's points. With many, they are painted once into an image in the view's pixels and
+    drawn from it while neither they nor the view change: most frames change the fit and not the
+    points (a model, a parameter, a training step), and a drag hides the points it carries here
+    (``Canvas.carried`` draws them), so its frames repaint the rest from the image. Painting
+    10,000 markers costs about 8 ms a frame; the image, about one."""
+
+    CACHE_MIN = 1_000  # fewer points are painted directly: an image the size of their extent costs more
+
+    def __init__(self, *args, **kargs):
+        super().__init__(*args, **kargs)
+        self._image = None  # (key, QImage, its top-left in the view's pixels)
+
+    def invalidate(self):
+        self._image = None
+        super().invalidate()
+
+    def paint(self, p, option, widget=None):
+        if len(self.data) < self.CACHE_MIN or self._exportOpts is not False or widget is None:
+            super().paint(p, option, widget)
+            return
+        t = p.transform()
+        dpr = widget.devicePixelRatioF()
+        key = (t.m11(), t.m12(), t.m21(), t.m22(), t.dx(), t.dy(), dpr, widget.width(), widget.height())
+        if self._image is None or self._image[0] != key:
+            self._image = (key, *self._render(p, t, dpr, option, widget))
+        _, image, origin = self._image
+        if image is not None:
+            p.resetTransform()
+            p.drawImage(origin, image)
+
+    def _render(self, p, t: QTransform, dpr: float, option, widget):
+        """The points as pyqtgraph paints them, into an image of their extent within the widget."""
+        area = t.mapRect(self.boundingRect()).intersected(QRectF(widget.rect())).toAlignedRect()
+        if area.isEmpty():
+            return None, QPointF()
+        image = QImage(area.size() * dpr, QImage.Format.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(dpr)
+        image.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(image)
+        painter.setRenderHints(p.renderHints())
+        painter.setTransform(t * QTransform.fromTranslate(-area.x(), -area.y()))
+        super().paint(painter, option, widget)
+        painter.end()
+        return image, QPointF(area.topLeft())
 
 
 class CanvasViewBox(pg.ViewBox):
@@ -168,6 +225,7 @@ class Canvas(pg.PlotWidget):
     left = Signal()  # the cursor left the canvas
     selection_changed = Signal(int)
     rested = Signal()  # a drag's hand has been still for REST_MS: time for the exact picture
+    dragged = Signal()  # a drag has edited the document: its frame is wanted before the next paint
 
     #: A drag's frames draw curved boundaries as a draft (see probviz.scene.draft_boundaries) until the
     #: hand has been still this long, or lets go
@@ -256,8 +314,8 @@ class Canvas(pg.PlotWidget):
         self.density.setZValue(10)
         self.wrong = Marks(symbol="x", pxMode=True)
         self.wrong.setZValue(11)
-        self.carried = Marks(pxMode=True)  # with many points, the ones a drag carries, drawn as markers
-        self.carried.setZValue(12)
+        self.carried = Marks(pxMode=True)  # the points a drag carries, drawn over the rest (still in their images)
+        self.carried.setZValue(10.2)  # under the misclassified crosses, as the points themselves
         self.selected = Marks(pxMode=True, brush=None)
         self.selected.setZValue(12)
         self.probe = Marks(symbol="o", pxMode=True)
@@ -374,19 +432,30 @@ class Canvas(pg.PlotWidget):
         s = self.style
         dense = self.dense
         while len(self.class_points) < len(colors):
-            item = Marks(pxMode=True)
+            item = ClassPoints(pxMode=True)
             item.setZValue(10)
             self._add_passive(item)
             self.class_points.append(item)
         pen = line_pen(s, "point_edge", ratio=self.devicePixelRatioF())
+        drag = self._drag
+        carried = drag[1] if visible and drag is not None and drag[0] == "move" else ()
+        carried = carried if len(carried) <= CARRIED_MAX else ()
+        held = None
+        if len(carried) and not dense:  # they leave their class's still image while the hand moves them
+            held = np.zeros(len(X), bool)
+            held[carried] = True
         for k, item in enumerate(self.class_points):
             if k < len(colors) and visible and not dense:
-                pos = X[labels == k]
+                in_k = labels == k
+                pos = X[in_k]
+                shown = ~held[in_k] if held is not None else None
                 look = (colors[k], s.point_size, s.background, s.scale)
-                if getattr(item, "_look", None) != look or not _move_in_place(item, pos):
+                if getattr(item, "_look", None) != look or not _move_in_place(item, pos, shown):
                     item.setData(pos=pos, brush=self._brush(colors[k]), size=s.point_size, pen=pen,
                                  symbol=marker_path(class_marker(k)))
                     item._look = look
+                    if shown is not None:
+                        item.data["visible"] = shown
                 item.setVisible(True)
             else:
                 item.setData(pos=np.empty((0, 2)))
@@ -394,14 +463,16 @@ class Canvas(pg.PlotWidget):
                 item.setVisible(False)
         # many points: the frame brings their density image, computed off the GUI thread (show_frame)
         self.density.setVisible(dense and visible and self.density.image is not None)
-        drag = self._drag
-        carried = drag[1] if dense and visible and drag is not None and drag[0] == "move" else ()
-        if 0 < len(carried) <= CARRIED_MAX:  # a point is a pixel of the density image: the one in hand is drawn
+        if len(carried):  # the point in hand (a pixel of the density image, or out of its class's image)
             k = labels[carried]
-            self.carried.setData(pos=X[carried], brush=[self._brush(colors[c]) for c in k], size=s.point_size,
-                                 pen=pen, symbol=[marker_path(class_marker(c)) for c in k])
+            look = (tuple(k), s.point_size, s.scale, tuple(colors))
+            if getattr(self.carried, "_look", None) != look or not _move_in_place(self.carried, X[carried]):
+                self.carried.setData(pos=X[carried], brush=[self._brush(colors[c]) for c in k], size=s.point_size,
+                                     pen=pen, symbol=[marker_path(class_marker(c)) for c in k])
+                self.carried._look = look
         else:
             self.carried.setData(pos=np.empty((0, 2)))
+            self.carried._look = None
         self._update_wrong()
         sel = self.selection[self.selection < len(X)]
         self.selected.setData(pos=X[sel], size=s.point_size + 8 * s.scale, brush=None)
@@ -789,10 +860,14 @@ class Canvas(pg.PlotWidget):
                           & (X[:, 1] >= rect.top()) & (X[:, 1] <= rect.bottom()))
                 self.set_selection(np.flatnonzero(inside))
         if ev.isFinish():
+            moved = self._drag[0] == "move"
             self._drag = None
-            self.carried.setData(pos=np.empty((0, 2)))  # let go: back into the density image
+            if moved:  # let go: back into its class (or the density image)
+                self.update_points()
             self.drafting = False  # the frame of this last move is drawn exactly
             self._rest.stop()
+        if kind != "band":
+            self.dragged.emit()
         return True
 
     def _rested(self):
