@@ -25,7 +25,7 @@ from probviz.app.theme import apply_theme, desktop_prefers_dark
 from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.fileops import FileOps
 from probviz.app.panel import Panel
-from probviz.app.refit import FrameSource, Refitter
+from probviz.app.refit import FrameSource, Paced, Refitter
 from probviz.app.slides import SlideShow
 from probviz.app.lab import LabPanel
 from probviz.app.training import TrainingPanel
@@ -115,8 +115,12 @@ class MainWindow(QMainWindow):
         self.refitter = Refitter(FrameSource(self.doc, self.canvas, self.lab_dock.isVisible,
                                              lambda: self.weights.on_screen), self)
         self.canvas.rested.connect(self.refitter.redraw)  # the hand stopped: the exact curves, same fits
+        # a drag's edit is fitted in its own mouse event: the paint that follows shows the point with its fit (a
+        # zero-delay timer fires after that paint, and the fit waited for the next one)
+        self.canvas.dragged.connect(self.refitter.flush)
         # every frame goes straight to the views that show it; the window shows its status line and caption
-        for view_of_frame in (self.canvas.show_frame, self.panel.show_result, self.lab.show_result,
+        self._paced_panel = Paced(self.panel.show_result, parent=self)  # its numbers, at most 10 times a second in a drag
+        for view_of_frame in (self.canvas.show_frame, self._paced_panel, self.lab.show_result,
                               self.weights.show_result, self.training.show_frame, self._on_result):
             self.refitter.ready.connect(view_of_frame)
         self.refitter.busy.connect(self._on_busy)

@@ -164,7 +164,7 @@ class Refitter(QObject):
         self.schedule(refit=False)
 
     def flush(self) -> None:
-        """Run a scheduled job now (tests and the benchmark call this)."""
+        """Run a scheduled job now (a drag's edit, before the paint that shows it; tests; the benchmark)."""
         if self._timer.isActive():
             self._timer.stop()
             self._run()
@@ -250,3 +250,34 @@ class Refitter(QObject):
             self._thread.quit()
             self._thread.wait(5000)
             self._thread = None
+
+
+class Paced(QObject):
+    """Hands frames to a view of numbers (``show``) at most one every ``interval_ms`` while they are drafts,
+    that is while a hand moves a point: digits that change at every mouse move cannot be read, and each
+    change lays the side panel out again (about 5 ms a frame). The newest draft always arrives, at most
+    ``interval_ms`` late; any other frame (the hand at rest, let go, every other edit) arrives at once."""
+
+    def __init__(self, show, interval_ms: int = 100, parent=None):
+        super().__init__(parent)
+        self._show = show
+        self._held = None
+        self._timer = QTimer(self, singleShot=True, interval=interval_ms)
+        self._timer.timeout.connect(self._release)
+
+    def __call__(self, frame) -> None:
+        if frame is not None and frame.request.draft:
+            self._held = frame
+            if not self._timer.isActive():  # the first of a run of drafts is shown now, the rest paced
+                self._release()
+            return
+        self._timer.stop()
+        self._held = None
+        self._show(frame)
+
+    @Slot()
+    def _release(self) -> None:
+        frame, self._held = self._held, None
+        if frame is not None:
+            self._show(frame)
+            self._timer.start()

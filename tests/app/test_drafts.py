@@ -197,3 +197,77 @@ def _carried_marker_drawn(win, i):
     for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2)):
         c = image.pixelColor(p.x() + dx, p.y() + dy)
         assert np.abs(np.array([c.red(), c.green(), c.blue()]) - colour).max() <= 40, (dx, dy, c.getRgb())
+
+
+def test_a_dragged_point_is_fitted_in_its_own_mouse_event(qtbot, window):
+    """The frame of a drag's move is made while the move is handled, so the paint that follows shows the point
+    with its fit. (A zero-delay timer fired after that paint: the canvas showed the point moved and the fit of
+    before, and the fit waited for the next paint.)"""
+    win = window
+    _three_curved_classes(win)
+    vp = win.canvas.viewport()
+    a = to_pixel(win, *win.doc.X[0])
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    for m in range(1, 4):
+        QTest.qWait(15)
+        before = win.doc.revision
+        qtbot.mouseMove(vp, QPoint(a.x() + 7 * m, a.y() - 5 * m))  # delivered at once; no events run after it
+        assert win.doc.revision > before  # the move edited the points
+        assert win.canvas.frame.request.revision == win.doc.revision  # and its frame is the one to paint
+        np.testing.assert_array_equal(win.canvas.frame.request.X, win.doc.X)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 21, a.y() - 15))
+    assert win.canvas.frame.request.revision == win.doc.revision and not win.canvas.frame.request.draft
+
+
+def test_the_panels_numbers_are_paced_in_a_drag_and_show_where_it_ends(qtbot, window):
+    """The Model panel's numbers follow a drag at most ten times a second (digits that change at every move
+    cannot be read, and each change lays the panel out again), and once let go they are the final fit's."""
+    import time
+
+    win = window
+    _three_curved_classes(win)
+    vp = win.canvas.viewport()
+    a = to_pixel(win, *win.doc.X[0])
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    texts, frames = [], set()
+    t0 = time.perf_counter()
+    for m in range(1, 13):
+        QTest.qWait(15)
+        qtbot.mouseMove(vp, QPoint(a.x() + 4 * m, a.y() - 3 * m))
+        frames.add(win.canvas.frame.request.revision)
+        text = win.panel.params.text.plain()
+        if not texts or texts[-1] != text:
+            texts.append(text)
+    elapsed = time.perf_counter() - t0
+    assert len(frames) == 12  # every move drawn on the canvas
+    assert len(texts) <= 1 + int(elapsed / 0.1) + 1 < 12  # the panel: the first at once, then one per 100 ms
+    end = QPoint(a.x() + 48, a.y() - 36)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=end)
+    final = win.canvas.frame
+    assert not final.request.draft and win.panel.params.result is final  # let go: the panel shows it at once
+    assert "draft" not in win.panel.params.text.plain()
+
+
+def test_paced_shows_the_first_draft_at_once_the_newest_after_the_interval_and_any_other_frame_at_once(qtbot):
+    from types import SimpleNamespace
+
+    from probviz.app.refit import Paced
+
+    shown = []
+    paced = Paced(shown.append, interval_ms=80)
+    draft = [SimpleNamespace(request=SimpleNamespace(draft=True), name=f"d{i}") for i in range(4)]
+    exact = SimpleNamespace(request=SimpleNamespace(draft=False), name="exact")
+    paced(draft[0])
+    assert shown == [draft[0]]  # the first of a run of drafts: now
+    paced(draft[1])
+    paced(draft[2])
+    assert shown == [draft[0]]
+    qtbot.waitUntil(lambda: len(shown) == 2, timeout=1000)
+    assert shown[1] is draft[2]  # the newest, not every one
+    paced(draft[3])
+    paced(exact)  # the hand at rest or let go: at once, and the held draft is dropped
+    assert shown[2:] == [exact]
+    QTest.qWait(200)
+    assert shown[2:] == [exact]
+    paced(None)  # no frame (an empty document): at once
+    assert shown[-1] is None
