@@ -138,14 +138,15 @@ def measure_scale(n: int = 1_000_000, k: int = 5, repeat: int = 5, size=(1000, 7
 def measure_real(models, n: int = 10_000, k: int = 3, moves: int = 60, size=(1000, 700)) -> dict:
     """Edit-to-frame in a real window: the X server delivers a drag made by xdotool (mouse down on a
     point, then a move every 16 ms), the app runs its own event loop under the window manager, and
-    each move is timed from its arrival to the end of the first paint that shows a frame fitted
-    after it. Needs DISPLAY and xdotool; run in its own process (the platform is chosen at start)."""
+    each move is timed from its arrival to the end of the first paint of the canvas that shows a
+    frame fitted after it (the window's image then goes to the X server). Needs DISPLAY and xdotool;
+    run in its own process (the platform is chosen at start)."""
     import subprocess
     import threading
 
     os.environ["QT_QPA_PLATFORM"] = "xcb"
     app, win, X, _ = _window(n, k, size)
-    from PySide6.QtCore import QEvent, QObject, QPointF, QTimer
+    from PySide6.QtCore import QEvent, QObject, QPointF
 
     win.raise_()
     win.activateWindow()
@@ -157,25 +158,32 @@ def measure_real(models, n: int = 10_000, k: int = 3, moves: int = 60, size=(100
         deadline = time.perf_counter() + 5
         while time.perf_counter() < deadline and (win.result is None or win.result.fit.spec.name != name):
             app.processEvents()
-        pending, latencies, shown = [], [], {"rev": -1}
+        pending, latencies, shown = [], [], {"rev": -1}  # pending: [arrival, revision of its edit]
 
         class Timer(QObject):
             def eventFilter(self, obj, ev):  # noqa: N802
                 if ev.type() == QEvent.Type.MouseMove:
-                    t = time.perf_counter()
-                    QTimer.singleShot(0, lambda t=t: pending.append((t, win.doc.revision)))
-                elif ev.type() == QEvent.Type.Paint:
-                    QTimer.singleShot(0, painted)
+                    pending.append([time.perf_counter(), None])
+                elif ev.type() == QEvent.Type.Paint:  # painted here, to time its end (a timer would fire
+                    win.canvas.viewportEvent(ev)  # after the next move's handling, a frame late)
+                    painted()
+                    return True
                 return False
+
+        def edited():  # the move's edit, made while it is handled
+            for entry in pending:
+                if entry[1] is None:
+                    entry[1] = win.doc.revision
 
         def painted():
             now = time.perf_counter()
-            while pending and pending[0][1] <= shown["rev"]:
+            while pending and pending[0][1] is not None and pending[0][1] <= shown["rev"]:
                 latencies.append(now - pending.pop(0)[0])
 
         def frame(f):
             shown["rev"] = max(shown["rev"], f.request.revision)
 
+        win.doc.points_moved.connect(edited)
         win.refitter.ready.connect(frame)
         timer = Timer()
         vp.installEventFilter(timer)
@@ -202,6 +210,7 @@ def measure_real(models, n: int = 10_000, k: int = 3, moves: int = 60, size=(100
             time.sleep(0.0005)
         vp.removeEventFilter(timer)
         win.refitter.ready.disconnect(frame)
+        win.doc.points_moved.disconnect(edited)
         ms = 1000 * np.array(latencies[5:])  # the first moves start the drag
         out[name] = ({"median_ms": float(np.median(ms)), "p95_ms": float(np.percentile(ms, 95)),
                       "frames": int(len(ms))} if len(ms) else {"error": "no frames measured"})
