@@ -575,3 +575,21 @@ def test_a_drag_through_many_points_redraws_the_point_in_hand_and_not_the_rest(q
     assert len(window.canvas.carried.data) == 0
     image = window.canvas.grab().toImage()
     assert _class_colour_at(window, image, 0, *window.doc.X[i])  # back in its class's image
+
+
+def test_empty_marks_and_curves_cost_the_view_nothing_and_come_back_when_filled(qtbot, window):
+    """An empty scatter has no extent and an empty curve is hidden, so the view passes them by at every paint;
+    filled again, each is drawn where its data is."""
+    from probviz.app.canvas import _set_line
+
+    canvas = window.canvas
+    canvas.means.setData(pos=np.empty((0, 2)))
+    assert canvas.means.boundingRect().isEmpty()
+    canvas.means.setData(pos=[[1.0, 2.0], [3.0, -1.0]])
+    r = canvas.means.boundingRect()
+    assert r.left() <= 1.0 and r.right() >= 3.0 and r.top() <= -1.0 and r.bottom() >= 2.0
+    _set_line(canvas.overlay, [])
+    assert not canvas.overlay.isVisible()
+    _set_line(canvas.overlay, [np.array([[-2.0, 0.0], [2.0, 0.0]])])
+    assert canvas.overlay.isVisible()
+    np.testing.assert_array_equal(canvas.overlay.getData()[0][:2], [-2.0, 2.0])
