@@ -70,6 +70,19 @@ def _curve(**kargs) -> pg.PlotCurveItem:
     return item
 
 
+def _hover_unless_dragging(scene):
+    """pyqtgraph's hover delivery for ``scene``, skipped while a button is held: mid-drag it only tells items that
+    they may not take the hover, after a search of the items near the cursor (about 30 of pyqtgraph's costly
+    bounding rectangles, 2 ms a mouse move). The release delivers it as before."""
+    deliver = scene.sendHoverEvents
+
+    def send(ev, exitOnly=False):  # noqa: N803 (pyqtgraph's name)
+        if exitOnly or not ev.buttons():
+            deliver(ev, exitOnly)
+
+    return send
+
+
 def _pass(ev) -> None:
     ev.ignore()
 
@@ -357,6 +370,7 @@ class Canvas(pg.PlotWidget):
         self.vb.addItem(self.note, ignoreBounds=True)
         self.vb.addItem(self.band, ignoreBounds=True)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.scene().sendHoverEvents = _hover_unless_dragging(self.scene())
         self.vb.sigResized.connect(lambda *_: self.place_legend())
         self.vb.sigRangeChanged.connect(lambda *_: self.place_legend())
         self.apply_style(self.style)

@@ -593,3 +593,33 @@ def test_empty_marks_and_curves_cost_the_view_nothing_and_come_back_when_filled(
     _set_line(canvas.overlay, [np.array([[-2.0, 0.0], [2.0, 0.0]])])
     assert canvas.overlay.isVisible()
     np.testing.assert_array_equal(canvas.overlay.getData()[0][:2], [-2.0, 2.0])
+
+
+def test_a_drag_skips_pyqtgraphs_hover_search_and_hovering_still_gets_it(qtbot, window, monkeypatch):
+    """Mid-drag pyqtgraph only tells items they may not take the hover, after searching the items near the
+    cursor (2 ms a move): the canvas skips it while a button is held. Without a button, and at the release,
+    the hover goes out as before."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
+    window.doc.add_points([[0.0, 0.0], [2.0, 2.0]], 0)
+    settle(window)
+    scene = window.canvas.scene()
+    searched = []
+    real = scene.itemsNearEvent
+    monkeypatch.setattr(scene, "itemsNearEvent", lambda *a, **k: searched.append(1) or real(*a, **k))
+    vp = window.canvas.viewport()
+    a = to_pixel(window, 0.0, 0.0)
+    QTest.qWait(15)
+    qtbot.mouseMove(vp, QPoint(a.x() - 30, a.y()))  # hovering: searched
+    assert searched
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    searched.clear()
+    for m in range(1, 5):
+        QTest.qWait(15)
+        qtbot.mouseMove(vp, QPoint(a.x() + 10 * m, a.y()))
+    assert window.doc.X[0][0] > 0.1  # the point was dragged
+    assert len(searched) == 1  # pyqtgraph's drag delivery looks once, as the drag starts; the hover search never
+    n = len(searched)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 40, a.y()))
+    assert len(searched) > n  # the release hands the hover out again
