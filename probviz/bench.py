@@ -342,8 +342,10 @@ def main(args) -> int:
     return 0
 
 
-REAL_WINDOW_WHY = (" - here the X server is Xvfb, drawing the 1000x700 window in software on the same two "
-                   "cores as the app and xdotool; painting 10,000 markers alone takes about 13 ms offscreen")
+REAL_WINDOW_WHY = (" - each move is fitted and painted in its own turn of the GUI thread: the mouse event and the "
+                   "edit (about 5 ms), the fit and its frame (8-10 ms), the canvas's paint (about 8 ms: the heatmap, "
+                   "the curves' strokes, the points from their images), while Xvfb draws the window in software and "
+                   "xdotool starts a process per move on the same two cores")
 REAL_WINDOW_WHY_DENSE = (" - the fit itself is O(moved points) for every model, but each frame still takes "
                          "about 10 ms on the worker (the posterior grid, the boundaries) and 15-20 ms on the GUI "
                          "thread (the mouse event, the views, the paint), while Xvfb and xdotool share the same "
