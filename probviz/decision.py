@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import ndtr
+from probviz.special import ndtr
 
 from probviz.models.truth import Truth, _bayes_cuts, _line_log_joints, integrate_confusion, model_cuts
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import contourpy
 import numpy as np
-from scipy.special import expit, ndtr
+from probviz.special import expit, ndtr
 
 from probviz.colors import rgb_array
 from probviz.layers import SAMPLES, SAMPLES_SEED

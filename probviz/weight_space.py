@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import contourpy
 import numpy as np
-from scipy.special import log_expit
+from probviz.special import log_expit
 
 #: how far below a surface's largest value its contours lie: k^2 / 2 for k = 1, 2, 3 standard deviations
 LEVELS = (0.5, 2.0, 4.5)

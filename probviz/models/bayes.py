@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import erfcx, expit, log_ndtr, logsumexp, ndtr
+from probviz.special import erfcx, expit, log_ndtr, logsumexp, ndtr
 
 from probviz.models.base import data_frame
 from probviz.models.newton import GTOL, BinaryBatch, PointsProblem, gram, log_sigmoid, newton
@@ -51,7 +51,8 @@ _U_W = np.exp(_U_LOGW)
 # 1e-17) is at rounding (1e-16 measured; h = 0.5 gives 1.4e-14).
 _L_STEP = 0.4
 _L = np.arange(-100, 101) * _L_STEP
-_L_W = _L_STEP * expit(_L) * expit(-_L)
+_E = np.exp(-np.abs(_L))
+_L_W = _L_STEP * _E / (1.0 + _E) ** 2  # sigma(l) sigma(-l), without an underflowing e^l
 _L_LOGW = np.log(_L_W)
 _WORK = 1 << 20  # elements of one (points, nodes) block: 8 MB, a few of them alive at once
 

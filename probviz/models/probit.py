@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import log_ndtr
+from probviz.special import log_ndtr
 
 from probviz.models.bayes import BinaryProbit
 from probviz.models.logistic import DEFAULT_BASIS, DEFAULT_L2, DEFAULT_STANDARDIZE, LogisticRegression

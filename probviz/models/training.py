@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import expit
+from probviz.special import expit
 
 from probviz.models.base import argmax_classes, check_Xy, data_frame
 from probviz.models.discriminant import Perceptron

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from math import comb
 
 import numpy as np
-from scipy.special import logsumexp, ndtr
+from probviz.special import logsumexp, ndtr
 
 MAX_SAMPLE = 1_000_000
 MAX_COMPONENTS = 8
