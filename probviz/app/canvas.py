@@ -141,18 +141,21 @@ class ClassPoints(Marks):
 
     def _render(self, p, t: QTransform, dpr: float, option, widget):
         """The points as pyqtgraph paints them, into an image of their extent within the widget."""
-        area = t.mapRect(self.boundingRect()).intersected(QRectF(widget.rect())).toAlignedRect()
+        scale = QTransform.fromScale(dpr, dpr)  # the image's pixels are the screen's: aligned to them, not to
+        area = (t * scale).mapRect(self.boundingRect())  # the widget's (a fractional ratio would shift the image)
+        area = area.intersected(scale.mapRect(QRectF(widget.rect()))).toAlignedRect()
         if area.isEmpty():
             return None, QPointF()
-        image = QImage(area.size() * dpr, QImage.Format.Format_ARGB32_Premultiplied)
+        origin = QPointF(area.x() / dpr, area.y() / dpr)
+        image = QImage(area.size(), QImage.Format.Format_ARGB32_Premultiplied)
         image.setDevicePixelRatio(dpr)
         image.fill(Qt.GlobalColor.transparent)
         painter = QPainter(image)
         painter.setRenderHints(p.renderHints())
-        painter.setTransform(t * QTransform.fromTranslate(-area.x(), -area.y()))
+        painter.setTransform(t * QTransform.fromTranslate(-origin.x(), -origin.y()))
         super().paint(painter, option, widget)
         painter.end()
-        return image, QPointF(area.topLeft())
+        return image, origin
 
 
 class CanvasViewBox(pg.ViewBox):

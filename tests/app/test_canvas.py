@@ -623,3 +623,17 @@ def test_a_drag_skips_pyqtgraphs_hover_search_and_hovering_still_gets_it(qtbot, 
     n = len(searched)
     qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 40, a.y()))
     assert len(searched) > n  # the release hands the hover out again
+
+
+def test_many_points_drawn_from_their_image_sit_on_the_screens_pixels_at_a_fractional_scale():
+    """At a device pixel ratio of 1.5 the class images are aligned to the screen's pixels (aligned to the
+    widget's, they were drawn half a pixel off and resampled): the same test, in a process of that scale."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "QT_SCALE_FACTOR": "1.5", "QT_QPA_PLATFORM": "offscreen"}
+    test = f"{__file__}::test_many_points_drawn_from_their_image_are_where_the_axes_say"
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", test],
+                         capture_output=True, text=True, timeout=300, env=env, cwd=os.path.dirname(__file__))
+    assert out.returncode == 0, out.stdout[-2000:]
