@@ -468,8 +468,8 @@ class Canvas(pg.PlotWidget):
             self.class_points.append(item)
         pen = line_pen(s, "point_edge", ratio=self.devicePixelRatioF())
         drag = self._drag
-        carried = drag[1] if visible and drag is not None and drag[0] == "move" else ()
-        carried = carried if len(carried) <= CARRIED_MAX else ()
+        carried = np.asarray(drag[1] if visible and drag is not None and drag[0] == "move" else (), np.int64)
+        carried = carried[carried < len(X)] if len(carried) <= CARRIED_MAX else carried[:0]  # (an undo may drop some)
         held = None
         if len(carried) and not dense:  # they leave their class's still image while the hand moves them
             held = np.zeros(len(X), bool)
