@@ -839,7 +839,7 @@ class Canvas(pg.PlotWidget):
             elif hit is not None:
                 indices = self.selection if hit in self.selection else np.array([hit])
                 offsets = self.doc.X[indices] - [start.x(), start.y()]
-                self._drag = ("move", indices, offsets, self.doc.new_stroke())
+                self._drag = ("move", indices, offsets, self.doc.new_stroke(), len(self.doc.X))
             elif self.tool == "select":
                 self._drag = ("band", start)
             else:
@@ -877,8 +877,12 @@ class Canvas(pg.PlotWidget):
         elif kind == "brush":
             self._spray(pos, self._drag[1])
         elif kind == "move":
-            _, indices, offsets, stroke = self._drag
-            self.doc.move_points(indices, offsets + [pos.x(), pos.y()], stroke)
+            _, indices, offsets, stroke, count = self._drag
+            if len(self.doc.X) == count:
+                self.doc.move_points(indices, offsets + [pos.x(), pos.y()], stroke)
+            else:  # points were deleted or added under the hand (Delete, a paste): their indices say nothing now
+                self._drag = ("let go",)
+                self.update_points()
         elif kind == "band":
             start = self._drag[1]
             rect = QRectF(start, pos).normalized()

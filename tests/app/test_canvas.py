@@ -637,3 +637,38 @@ def test_many_points_drawn_from_their_image_sit_on_the_screens_pixels_at_a_fract
     out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", test],
                          capture_output=True, text=True, timeout=300, env=env, cwd=os.path.dirname(__file__))
     assert out.returncode == 0, out.stdout[-2000:]
+
+
+@pytest.mark.parametrize("held", [1, 2])
+def test_delete_pressed_mid_drag_deletes_the_point_in_hand_and_leaves_the_others_alone(qtbot, window, held):
+    """Delete with the mouse button held over the point being dragged deletes it. The drag then lets go: its
+    moves neither move another point (the one that took the deleted one's index) nor raise (the last one's
+    index is gone)."""
+    import warnings
+
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
+    points = np.array([[0.0, 0.0], [-2.0, 1.0], [2.0, 2.0]])
+    window.doc.add_points(points, 0)
+    settle(window)
+    vp = window.canvas.viewport()
+    a = to_pixel(window, *points[held])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+        QTest.qWait(15)
+        qtbot.mouseMove(vp, QPoint(a.x() + 10, a.y()))
+        settle(window)
+        assert window.doc.X[held][0] > points[held][0] + 0.05 and len(window.canvas.carried.data) == 1
+        qtbot.keyClick(window.canvas, Qt.Key.Key_Delete)
+        settle(window)
+        for m in (2, 3):
+            QTest.qWait(15)
+            qtbot.mouseMove(vp, QPoint(a.x() + 10 * m, a.y()))
+            settle(window)
+        qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 30, a.y()))
+        settle(window)
+    np.testing.assert_array_equal(window.doc.X, np.delete(points, held, axis=0))
+    assert len(window.canvas.carried.data) == 0
+    assert not [w for w in caught if "Error" in str(w.message)]  # how pyqtgraph reports a handler's exception
