@@ -83,6 +83,13 @@ def _hover_unless_dragging(scene):
     return send
 
 
+def _with_descendants(item) -> list:
+    items = [item]
+    for child in item.childItems():
+        items += _with_descendants(child)
+    return items
+
+
 def _pass(ev) -> None:
     ev.ignore()
 
@@ -982,6 +989,9 @@ class Canvas(pg.PlotWidget):
             self.legend.addItem(sample, html.escape(name))
         for text, kind in key:
             self.legend.addItem(self._key_sample(kind), html.escape(text))
+        for item in _with_descendants(self.legend):  # clicks and drags go through it to the canvas:
+            item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # a point under it can still be grabbed, and
+            item.mouseClickEvent = item.mouseDragEvent = _pass  # it stays in its corner (pyqtgraph's can be dragged)
         self.place_legend()
 
     def _key_pen(self, kind: str) -> QPen:

@@ -672,3 +672,39 @@ def test_delete_pressed_mid_drag_deletes_the_point_in_hand_and_leaves_the_others
     np.testing.assert_array_equal(window.doc.X, np.delete(points, held, axis=0))
     assert len(window.canvas.carried.data) == 0
     assert not [w for w in caught if "Error" in str(w.message)]  # how pyqtgraph reports a handler's exception
+
+
+def test_a_point_under_the_legend_is_grabbed_by_the_hand_and_the_legend_stays_in_its_corner(qtbot, window):
+    """The legend on screen lets clicks and drags through to the canvas: a point drawn under it is grabbed and
+    dragged (pyqtgraph's legend took the press and was dragged out of its corner, the point stuck beneath)."""
+    from guihelp import menu_action
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
+    window.doc.add_points([[-3.0, -3.0], [-2.0, -2.5], [3.0, 3.5], [2.5, 2.0]], 0)
+    window.doc.add_points([[3.0, -3.0], [2.0, -2.5]], 1)
+    settle(window)
+    action = menu_action(window, "Legend")
+    if not action.isChecked():
+        action.trigger()
+    settle(window)
+    legend = window.canvas.legend
+    assert legend is not None and legend.isVisible()
+    box = legend.mapRectToScene(legend.boundingRect())
+    centre = window.canvas.vb.mapSceneToView(box.center())
+    window.doc.add_points([[centre.x(), centre.y()]], 1)  # a point under the legend
+    settle(window)
+    box = window.canvas.legend.mapRectToScene(window.canvas.legend.boundingRect())
+    i = len(window.doc.X) - 1
+    vp = window.canvas.viewport()
+    a = to_pixel(window, *window.doc.X[i])
+    assert box.contains(window.canvas.mapToScene(a))  # under the legend, where the hand presses
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    for m in range(1, 5):
+        QTest.qWait(15)
+        qtbot.mouseMove(vp, QPoint(a.x() - 25 * m, a.y() + 15 * m))
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() - 100, a.y() + 60))
+    settle(window)
+    assert np.hypot(*(window.doc.X[i] - [centre.x(), centre.y()])) > 0.5  # the point went with the hand
+    assert tuple(window.canvas.legend.opts["offset"]) in ((10, 10), (-10, 10), (10, -10), (-10, -10))
+    assert len(window.doc.X) == 7  # and the press added nothing

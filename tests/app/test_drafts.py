@@ -271,3 +271,42 @@ def test_paced_shows_the_first_draft_at_once_the_newest_after_the_interval_and_a
     assert shown[2:] == [exact]
     paced(None)  # no frame (an empty document): at once
     assert shown[-1] is None
+
+
+def test_the_legend_keeps_its_rows_and_corner_while_a_drag_waits_for_its_summary(qtbot, window):
+    """Dragging among 30,000 points the summary waits for the hand to rest: the legend keeps its misclassified
+    row (as the canvas keeps the crosses) and its corner, instead of dropping the row and jumping to another
+    corner at the first move and back when the hand rests."""
+    from guihelp import menu_action
+
+    from probviz.data.dataset import Dataset
+
+    win = window
+    rng = np.random.default_rng(3)
+    labels = rng.integers(0, 2, 30_000)
+    X = rng.normal(size=(30_000, 2)) + np.array([[-0.8, 0.0], [0.8, 0.3]])[labels]
+    win.load(Dataset(X, labels, ["a", "b"]))
+    qtbot.waitUntil(lambda: win.result is not None and bool(win.result.fit.summary), timeout=20_000)
+    menu_action(win, "Legend").trigger()
+    settle(win)
+
+    def rows():
+        return [label.text for _, label in win.canvas.legend.items]
+
+    before, offset = rows(), tuple(win.canvas.legend.opts["offset"])
+    assert any(r.startswith("misclassified (") for r in before)
+    i = int(np.argmax(X[:, 0]))
+    vp = win.canvas.viewport()
+    a = to_pixel(win, *X[i])
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    for m in range(1, 4):
+        QTest.qWait(15)
+        qtbot.mouseMove(vp, QPoint(a.x() - 9 * m, a.y() + 4 * m))
+        qtbot.waitUntil(lambda: win.result.revision == win.doc.revision, timeout=10_000)
+        assert not win.result.fit.summary  # still to come
+        assert rows() == before and tuple(win.canvas.legend.opts["offset"]) == offset
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() - 27, a.y() + 12))
+    qtbot.waitUntil(lambda: bool(win.result.fit.summary), timeout=10_000)
+    settle(win)
+    wrong = int(np.sum(win.result.wrong))
+    assert f"misclassified ({wrong})" in rows()  # the summary's count once it comes
