@@ -20,7 +20,7 @@ def tex_escape(text: str) -> str:
 
 
 def _fmt(v: float) -> str:
-    return f"{v:.4g}"
+    return f"{v + 0.0:.4g}"  # + 0.0: a zero with a sign bit (naive Bayes's off-diagonal covariance) reads 0, not -0
 
 
 def _vec(v, fmt) -> str:

@@ -125,3 +125,24 @@ def test_a_summary_still_to_come_keeps_its_lines_in_their_place(name):
     assert len(pending) == len(done) > len(model_lines(m, d.class_names))
     for a, b in zip(done, pending):
         assert a == b or (b.endswith("…") and a.split(":")[0].split(",")[0] == b.split(":")[0].split(",")[0]), (a, b)
+
+
+def test_a_zero_with_a_sign_bit_reads_0_and_a_tiny_negative_keeps_its_sign():
+    """Naive Bayes's covariances are diagonal; their off-diagonal zeros came out of a product as -0.0 and read
+    "-0" in the Parameters panel and in `probviz fit`."""
+    import re
+
+    from probviz.models import create
+    from probviz.report import model_lines
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2)) * [1.0, -2.0]
+    y = np.repeat([0, 1], 20)
+    model = create("nb").fit(X, y)
+    model.covariances_[:, 0, 1] = model.covariances_[:, 1, 0] = -0.0
+    for fmt in ("text", "latex"):
+        text = "\n".join(model_lines(model, ["a", "b"], fmt=fmt))
+        assert not re.search(r"(?<![\w.])-0(?![\w.])", text), text
+    from probviz.report import _fmt
+
+    assert _fmt(-0.0) == "0" and _fmt(-1e-300) == "-1e-300" and _fmt(-0.5) == "-0.5"
