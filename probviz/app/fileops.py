@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from dataclasses import replace
 
 import numpy as np
 import shiboken6
@@ -247,8 +248,10 @@ class FileOps(QObject):
         return self._write(path)
 
     def _write(self, path: str) -> bool:
+        session = self.doc.to_session()  # named as the file it goes to, as the window is after a save (it kept
+        session = replace(session, dataset=replace(session.dataset, name=os.path.basename(path)))  # the name before)
         try:
-            write_session(path, self.doc.to_session())
+            write_session(path, session)
         except OSError as e:
             self.failed.emit("Cannot save", f"{os.path.basename(path)}: {e.strerror or e}")
             return False

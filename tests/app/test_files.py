@@ -193,3 +193,23 @@ def test_a_windows_csv_opens_and_the_status_line_names_its_encoding(qtbot, windo
     settle(window)
     assert [c.name for c in window.doc.classes] == ["pomme", "pêche"]
     assert "fruit.csv is not UTF-8: read as Windows-1252 text" in window.message.text()
+
+
+def test_a_session_saved_as_another_file_is_named_after_that_file(qtbot, window, monkeypatch, tmp_path):
+    """Save As twice: each file says its own name (`probviz fit` prints it); the second said the first's."""
+    import subprocess
+    import sys
+
+    from probviz.data.session import read_session
+
+    quiet(window, monkeypatch)
+    click(qtbot, window, 1, 1)
+    click(qtbot, window, -1, 2)
+    for name in ("first.probviz", "second.probviz"):
+        path = tmp_path / name
+        monkeypatch.setattr("probviz.app.fileops.QFileDialog.getSaveFileName", lambda *a, p=path, **k: (str(p), ""))
+        window.files.save_as()
+        assert read_session(str(path)).dataset.name == name
+    out = subprocess.run([sys.executable, "-m", "probviz", "fit", str(tmp_path / "second.probviz")],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    assert " on second.probviz:" in out.splitlines()[0]
