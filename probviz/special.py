@@ -12,9 +12,13 @@ import importlib
 __all__ = ["erfcx", "expit", "log_expit", "log_ndtr", "logsumexp", "ndtr"]
 
 
+def _scipy(name: str):
+    return getattr(importlib.import_module("scipy.special"), name)
+
+
 def _deferred(name: str):
     def call(*args, **kwargs):
-        return getattr(importlib.import_module("scipy.special"), name)(*args, **kwargs)
+        return _scipy(name)(*args, **kwargs)
 
     call.__name__ = call.__qualname__ = name
     call.__doc__ = f"scipy.special.{name}, imported on first use."

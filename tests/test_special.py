@@ -15,6 +15,7 @@ from probviz import special
 def test_each_name_is_scipys_function_on_hard_arguments(name):
     x = np.array([-1e300, -745.5, -40.0, -1e-300, -0.0, 0.0, 5e-324, 1.0, 37.5, 709.8, 1e300, np.inf, -np.inf, np.nan])
     ours, theirs = getattr(special, name), getattr(sc, name)
+    assert ours.__name__ == name and name in ours.__doc__  # what help() and a traceback say
     if name == "logsumexp":
         M = np.vstack([x[:-3], x[:-3][::-1]])
         for axis in (None, 0, 1):
