@@ -502,7 +502,7 @@ class Canvas(pg.PlotWidget):
         self.density.setVisible(dense and visible and self.density.image is not None)
         if len(carried):  # the point in hand (a pixel of the density image, or out of its class's image)
             k = labels[carried]
-            look = (tuple(k), s.point_size, s.scale, tuple(colors))
+            look = (tuple(k), s.point_size, s.scale, s.background, tuple(colors))
             if getattr(self.carried, "_look", None) != look or not _move_in_place(self.carried, X[carried]):
                 self.carried.setData(pos=X[carried], brush=[self._brush(colors[c]) for c in k], size=s.point_size,
                                      pen=pen, symbol=[marker_path(class_marker(c)) for c in k])

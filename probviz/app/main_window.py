@@ -846,8 +846,9 @@ class MainWindow(QMainWindow):
         self.result = frame
         shown = getattr(self, "_legend_shown", (None,) * 4)
         label = "" if self.presentation_action.isChecked() else self._shown_label()
-        pending = frame.fit.model is not None and not frame.fit.summary  # a drag's: the crosses and their row stay
-        if self.legend_action.isChecked() and not pending and (shown[3] != self._legend_key() or shown[1] != label):
+        # while a frame's summary is to come (a drag's, among many points) its misclassified row stays, as the crosses
+        pending = frame.fit.model is not None and not frame.fit.summary
+        if self.legend_action.isChecked() and (shown[1] != label or not pending and shown[3] != self._legend_key()):
             self._legend_toggled(True)  # a compared model, the truth, a split or a training step came or went
         if frame.fit.summary is not self.result_summary_shown:
             self._flash_timer.stop()  # a new fit says more than a passing message
