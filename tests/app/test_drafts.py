@@ -20,6 +20,23 @@ def _three_curved_classes(win):
     settle(win)
 
 
+def _hand_on_the_rightmost(qtbot, win, X):
+    """Press on the right-most point of X (alone under the cursor). Returns move(m), which puts it m small steps
+    left and down of where it was pressed, and let_go()."""
+    vp = win.canvas.viewport()
+    a = to_pixel(win, *X[int(np.argmax(X[:, 0]))])
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+
+    def move(m):
+        QTest.qWait(15)  # pyqtgraph drops mouse moves closer than 10 ms
+        qtbot.mouseMove(vp, QPoint(a.x() - 9 * m, a.y() + 4 * m))
+
+    def let_go():
+        qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() - 27, a.y() + 12))
+
+    return move, let_go
+
+
 def _drafts_drawn(win) -> bool:
     sc = win.canvas.frame.scene
     return bool(sc.boundaries) and all(b.j == -1 for b in sc.boundaries)
@@ -102,15 +119,11 @@ def test_a_drag_through_many_points_waits_for_the_hand_to_rest_before_the_summar
         choose(qtbot, win.panel.model, win.panel.model.findData(model))
     qtbot.waitUntil(lambda: win.result is not None and win.result.fit.spec.name == model
                     and bool(win.result.fit.summary), timeout=20_000)
-    i = int(np.argmax(X[:, 0]))  # the right-most point: alone under the cursor
+    i = int(np.argmax(X[:, 0]))  # the point dragged
     lines = len(win.panel.params.text.plain().splitlines())
-    vp = win.canvas.viewport()
-    a = to_pixel(win, *X[i])
-    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    move, let_go = _hand_on_the_rightmost(qtbot, win, X)
     for m in range(1, 4):
-        QTest.qWait(15)
-        qtbot.mouseMove(vp, QPoint(a.x() - 9 * m, a.y() + 4 * m))
-        win.refitter.flush()
+        move(m)
         qtbot.waitUntil(lambda: win.result.revision == win.doc.revision and win.busy_label.text() == "",
                         timeout=10_000)
         frame = win.result
@@ -131,7 +144,7 @@ def test_a_drag_through_many_points_waits_for_the_hand_to_rest_before_the_summar
     assert f"accuracy {100 * accuracy:.1f}%" in win.message.text() and "…" not in win.message.text()
     panel = win.panel.params.text.plain()
     assert f"Training accuracy: {100 * accuracy:.1f}%" in panel and len(panel.splitlines()) == lines
-    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() - 27, a.y() + 12))
+    let_go()
     settle(win)
     assert len(win.canvas.carried.data) == 0  # let go: the point is back in the density image
 
@@ -295,17 +308,13 @@ def test_the_legend_keeps_its_rows_and_corner_while_a_drag_waits_for_its_summary
 
     before, offset = rows(), tuple(win.canvas.legend.opts["offset"])
     assert any(r.startswith("misclassified (") for r in before)
-    i = int(np.argmax(X[:, 0]))
-    vp = win.canvas.viewport()
-    a = to_pixel(win, *X[i])
-    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    move, let_go = _hand_on_the_rightmost(qtbot, win, X)
     for m in range(1, 4):
-        QTest.qWait(15)
-        qtbot.mouseMove(vp, QPoint(a.x() - 9 * m, a.y() + 4 * m))
+        move(m)
         qtbot.waitUntil(lambda: win.result.revision == win.doc.revision, timeout=10_000)
         assert not win.result.fit.summary  # still to come
         assert rows() == before and tuple(win.canvas.legend.opts["offset"]) == offset
-    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() - 27, a.y() + 12))
+    let_go()
     qtbot.waitUntil(lambda: bool(win.result.fit.summary), timeout=10_000)
     settle(win)
     wrong = int(np.sum(win.result.wrong))
