@@ -94,6 +94,12 @@ def _pass(ev) -> None:
     ev.ignore()
 
 
+def _passive(item) -> None:
+    """``item`` takes no clicks or drags: they go to what is under it."""
+    item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # Qt's own events
+    item.mouseClickEvent = item.mouseDragEvent = _pass  # pyqtgraph's, which ignore the line above
+
+
 class Marks(pg.ScatterPlotItem):
     """A scatter of marks that costs nothing to paint while it holds none: most of the canvas's marks (the
     misclassified, the selection, the probe, the means...) are empty most of the time, and pyqtgraph
@@ -389,8 +395,7 @@ class Canvas(pg.PlotWidget):
         """Add a drawn item that takes no clicks: the canvas alone decides what a click means (a
         scatter item would swallow clicks anywhere within its markers: 11 px around a mean, more in
         presentation mode, and the click would add nothing)."""
-        item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # Qt's own events
-        item.mouseClickEvent = item.mouseDragEvent = _pass  # pyqtgraph's, which ignore the line above
+        _passive(item)
         self.addItem(item)
 
     # --- appearance -------------------------------------------------------------------
@@ -989,9 +994,8 @@ class Canvas(pg.PlotWidget):
             self.legend.addItem(sample, html.escape(name))
         for text, kind in key:
             self.legend.addItem(self._key_sample(kind), html.escape(text))
-        for item in _with_descendants(self.legend):  # clicks and drags go through it to the canvas:
-            item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # a point under it can still be grabbed, and
-            item.mouseClickEvent = item.mouseDragEvent = _pass  # it stays in its corner (pyqtgraph's can be dragged)
+        for item in _with_descendants(self.legend):  # clicks and drags go through it to the canvas: a point under
+            _passive(item)  # it can still be grabbed, and it stays in its corner (pyqtgraph's can be dragged away)
         self.place_legend()
 
     def _key_pen(self, kind: str) -> QPen:
