@@ -63,8 +63,7 @@ def _move_in_place(item: pg.ScatterPlotItem, pos: np.ndarray, shown: np.ndarray 
 
 def _curve(**kargs) -> pg.PlotCurveItem:
     """A curve item drawn as one path. (For a pen wider than a pixel pyqtgraph draws every segment on its own,
-    each with its round caps: the same pixels at three times the cost, 2 ms a frame for three classes'
-    ellipses.)"""
+    each with its round caps: the same pixels, at 2.0 ms a paint against 1.5 for LDA's ellipses and boundaries.)"""
     item = pg.PlotCurveItem(**kargs)
     item.setSegmentedLineMode("off")
     return item
@@ -125,8 +124,8 @@ class ClassPoints(Marks):
     """One class's points. With many, they are painted once into an image in the view's pixels and
     drawn from it while neither they nor the view change: most frames change the fit and not the
     points (a model, a parameter, a training step), and a drag hides the points it carries here
-    (``Canvas.carried`` draws them), so its frames repaint the rest from the image. Painting
-    10,000 markers costs about 8 ms a frame; the image, about one."""
+    (``Canvas.carried`` draws them), so its frames repaint the rest from the image. The canvas's paint at
+    10,000 points: 15.4 ms median marker by marker, 9.0 ms from the images (real window, 2 cores)."""
 
     CACHE_MIN = 1_000  # fewer points are painted directly: an image the size of their extent costs more
 
