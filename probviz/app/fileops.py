@@ -352,6 +352,9 @@ class FileOps(QObject):
             self.dialog_parent, "Restore unsaved work?",
             f"probviz ended with unsaved work (kept automatically on {when}). Restore it?",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+        if getattr(self.dialog_parent, "ending", False):  # a signal closed the question: nobody answered
+            newest.keep()
+            return False
         if answer != QMessageBox.StandardButton.Yes:
             newest.drop()
             return False

@@ -55,7 +55,7 @@ def run_gui(path: str | None = None) -> int:
     closed = []
     win.closed.connect(lambda: closed.append(True))
     ends = end_on_signals(win.end_by_signal)
-    if not win.files.offer_restore() and path:
+    if not win.files.offer_restore() and path and not closed:  # (a signal may end it during the question)
         win.open_path(path)  # on failure a message says why and the example stays open
     # closed while its file loaded (Ctrl+Q before the progress bar): Qt's quit on the last window closed has
     # come and gone, and the event loop would wait for ever with no window on screen

@@ -11,7 +11,7 @@ from PySide6.QtGui import (
     QAction, QActionGroup, QColor, QFont, QFontMetricsF, QGuiApplication, QKeySequence, QShortcut,
 )
 from PySide6.QtWidgets import (
-    QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea, QWidget,
+    QApplication, QDialog, QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea, QWidget,
 )
 
 from probviz import __version__
@@ -744,17 +744,25 @@ class MainWindow(QMainWindow):
 
     def end_by_signal(self):
         """SIGTERM or SIGINT (a logout, Ctrl+C in the terminal): nobody can be asked, so unsaved work
-        is kept in the autosave for the next start, and the window closes without a question."""
-        self._ending = True
+        is kept in the autosave for the next start, and the window closes without a question. A question
+        already on screen (restore unsaved work? save changes?) is closed unanswered: its dialog would
+        otherwise keep the program running with nobody there to answer."""
+        self.ending = True
         self.refitter.shutdown()
         self.files.end(keep_unsaved=True)
         self.close()
+        for _ in range(10):  # a question within a question at most, in practice
+            modal = QApplication.activeModalWidget()
+            if modal is None:
+                break
+            modal.reject() if isinstance(modal, QDialog) else modal.close()
 
     def closeEvent(self, ev):
-        if getattr(self, "_ending", False):
-            self.save_settings()
+        saved = getattr(self, "ending", False) or self.files.maybe_save()
+        if getattr(self, "ending", False):  # a signal ends the program (perhaps while "save the changes?" was up:
+            self.save_settings()  # its question is then closed unanswered, and the work kept by end_by_signal)
             ev.accept()
-        elif self.files.maybe_save():
+        elif saved:
             self.refitter.shutdown()
             self.save_settings()
             self.files.end()  # closed normally: nothing to restore

@@ -84,3 +84,84 @@ QTimer.singleShot(200, quit_while_reading)
 """)
     assert "READING True" in out.stdout and "CLOSED True" in out.stdout, (out.stdout, out.stderr[-800:])
     assert out.returncode == 0, out.stderr[-800:]
+
+
+def test_a_signal_during_the_restore_question_ends_the_program_and_keeps_the_work(tmp_path):
+    """SIGTERM (a logout) while the window asks "Restore unsaved work?": the window closed, but the question
+    stayed on screen and the program waited for an answer nobody would give. Now the question closes unanswered,
+    the program ends, and the kept work is offered again at the next start (the question's No would delete it)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
+    env.update(HOME=str(tmp_path / "home"), QT_QPA_PLATFORM="offscreen")
+    folder = tmp_path / "home" / ".local" / "share" / "probviz" / "probviz" / "autosave"
+
+    def start(script):
+        program = ("import os, signal, sys\nfrom PySide6.QtCore import QTimer\nfrom PySide6.QtWidgets import "
+                   "QApplication\napp = QApplication(['probviz'])\n" + script
+                   + "\nfrom probviz.app.launch import run_gui\nsys.exit(run_gui())\n")
+        try:
+            return subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60,
+                                  env=env)
+        except subprocess.TimeoutExpired as e:
+            pytest.fail(f"the program had not ended 60 s after SIGTERM: {e.stdout!r}")
+
+    edit_then_end = """
+def edit():
+    win = next(w for w in app.topLevelWidgets() if type(w).__name__ == 'MainWindow')
+    win.doc.add_points([[0.5, 0.5]], 0)  # unsaved work
+    os.kill(os.getpid(), signal.SIGTERM)
+QTimer.singleShot(300, edit)
+"""
+    out = start(edit_then_end)
+    assert out.returncode == 0, out.stderr[-800:]
+    kept = sorted(p.name for p in folder.glob("*.probviz"))
+    assert len(kept) == 1  # the unsaved work, kept by the signal's end
+    end_during_question = """
+def end():
+    modal = app.activeModalWidget()
+    print('ASKED', modal.windowTitle() if modal is not None else None, flush=True)
+    os.kill(os.getpid(), signal.SIGTERM)
+QTimer.singleShot(300, end)
+"""
+    out = start(end_during_question)
+    assert "ASKED Restore unsaved work?" in out.stdout, (out.stdout, out.stderr[-800:])
+    assert out.returncode == 0, out.stderr[-800:]
+    assert sorted(p.name for p in folder.glob("*.probviz")) == kept  # still there, to be offered again
+    out = start(end_during_question)
+    assert "ASKED Restore unsaved work?" in out.stdout  # and it is
+
+
+def test_a_signal_during_the_save_changes_question_ends_the_program_and_keeps_the_work(tmp_path):
+    """Quit with unsaved work asks "save the changes?"; a SIGTERM then (a logout) closes the question unanswered,
+    ends the program and keeps the work for the next start."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
+    env.update(HOME=str(tmp_path / "home"), QT_QPA_PLATFORM="offscreen")
+    folder = tmp_path / "home" / ".local" / "share" / "probviz" / "probviz" / "autosave"
+    program = """
+import os, signal, sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+app = QApplication(['probviz'])
+
+def asked():
+    modal = app.activeModalWidget()
+    print('ASKED', modal.windowTitle() if modal is not None else None, flush=True)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+def edit_and_quit():
+    win = next(w for w in app.topLevelWidgets() if type(w).__name__ == 'MainWindow')
+    win.doc.add_points([[0.5, 0.5]], 0)  # unsaved work
+    QTimer.singleShot(300, asked)
+    action = next(a for m in win.menuBar().actions() for a in m.menu().actions()
+                  if a.text().replace('&', '') == 'Quit')
+    action.trigger()  # File > Quit: the question
+QTimer.singleShot(300, edit_and_quit)
+from probviz.app.launch import run_gui
+sys.exit(run_gui())
+"""
+    try:
+        out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60, env=env)
+    except subprocess.TimeoutExpired as e:
+        pytest.fail(f"the program had not ended 60 s after SIGTERM: {e.stdout!r}")
+    assert "ASKED " in out.stdout and "ASKED None" not in out.stdout, (out.stdout, out.stderr[-800:])
+    assert out.returncode == 0, out.stderr[-800:]
+    assert len(list(folder.glob("*.probviz"))) == 1  # the unsaved work, kept
