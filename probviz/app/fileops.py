@@ -17,6 +17,7 @@ from dataclasses import replace
 import numpy as np
 import shiboken6
 from PySide6.QtCore import QEventLoop, QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QShortcut
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressDialog
 
 from probviz.app.autosave import Autosave
@@ -213,6 +214,10 @@ class FileOps(QObject):
         dialog.setMinimumDuration(PROGRESS_AFTER_MS)
         dialog.setAutoReset(False)
         dialog.setValue(0)
+        quitting = []  # the bar blocks the window and its Quit keys (Ctrl+Q): the bar takes them, cancels, and the
+        quit_action = getattr(self.dialog_parent, "quit_action", None)  # window quits
+        for key in quit_action.shortcuts() if quit_action is not None else ():
+            QShortcut(key, dialog, lambda: (quitting.append(True), dialog.cancel()))
         self.progress_dialog = dialog
         while thread.is_alive():
             QApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 30)
@@ -222,6 +227,8 @@ class FileOps(QObject):
                 cancel.set()
         dialog.close()
         self.progress_dialog = None
+        if quitting:
+            QTimer.singleShot(0, self.dialog_parent.close)
         if "error" in state:
             raise state["error"]
         return state.get("data")

@@ -205,7 +205,7 @@ class MainWindow(QMainWindow):
         self._action(file, "Export &image…", self.export_dialog, QKeySequence("Ctrl+E"))
         self._action(file, "Export &data as CSV…", self.files.export_data)
         file.addSeparator()
-        self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.quit_action = self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         edit = mb.addMenu("&Edit")
         undo = stack.createUndoAction(self, "&Undo")

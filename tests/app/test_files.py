@@ -213,3 +213,48 @@ def test_a_session_saved_as_another_file_is_named_after_that_file(qtbot, window,
     out = subprocess.run([sys.executable, "-m", "probviz", "fit", str(tmp_path / "second.probviz")],
                          capture_output=True, text=True, timeout=120, check=True).stdout
     assert " on second.probviz:" in out.splitlines()[0]
+
+
+def test_ctrl_q_while_the_progress_bar_is_up_cancels_the_load_and_quits(qtbot, window, monkeypatch, tmp_path):
+    """The progress bar of a long load blocks the window (window-modal), and with it the window's Ctrl+Q: the key
+    was lost. The bar now takes Ctrl+Q itself: the load is cancelled (the document as it was) and the window
+    closes."""
+    import probviz.app.fileops as fileops
+    from PySide6.QtCore import QTimer
+    from PySide6.QtTest import QTest
+
+    from probviz.data import csvio
+
+    errors = quiet(window, monkeypatch)
+    monkeypatch.setattr(fileops, "PROGRESS_AFTER_MS", 0)
+    monkeypatch.setattr(csvio, "CHUNK", 1000)
+    pieces = csvio._chunks
+
+    def slow_pieces(*a):  # 2 ms a piece: a load of about a second, whatever the machine
+        for piece in pieces(*a):
+            time.sleep(0.002)
+            yield piece
+
+    monkeypatch.setattr(csvio, "_chunks", slow_pieces)
+    big = tmp_path / "big.csv"
+    big.write_text("x,y,label\n" + "".join(f"{i % 97 / 10},{i % 89 / 10},{'ab'[i % 2]}\n" for i in range(60_000)))
+    before = window.doc.X.copy()
+    window.quit_action.setShortcut("Ctrl+Q")  # a desktop's Quit key (the offscreen platform has none)
+    pressed = []
+
+    def press_ctrl_q():
+        dialog = window.files.progress_dialog
+        if dialog is not None and dialog.isVisible() and not pressed:
+            pressed.append(True)
+            dialog.activateWindow()  # as the window manager makes the bar active when it shows
+            qtbot.waitUntil(dialog.isActiveWindow, timeout=2000)
+            QTest.keyClick(dialog, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+
+    timer = QTimer(window, interval=5, timeout=press_ctrl_q)
+    timer.start()
+    opened = window.open_path(str(big))
+    timer.stop()
+    assert pressed and not opened  # pressed while the bar was up; the load cancelled
+    np.testing.assert_array_equal(window.doc.X, before)
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=2000)  # and the window quits
+    assert not errors
