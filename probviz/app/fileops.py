@@ -214,8 +214,10 @@ class FileOps(QObject):
         dialog.setMinimumDuration(PROGRESS_AFTER_MS)
         dialog.setAutoReset(False)
         dialog.setValue(0)
-        quitting = []  # the bar blocks the window and its Quit keys (Ctrl+Q): the bar takes them, cancels, and the
-        quit_action = getattr(self.dialog_parent, "quit_action", None)  # window quits
+        # the bar blocks the window, and with it the window's Quit keys (Ctrl+Q): the bar takes them, cancels the
+        # load, and the window quits
+        quitting = []
+        quit_action = getattr(self.dialog_parent, "quit_action", None)
         for key in quit_action.shortcuts() if quit_action is not None else ():
             QShortcut(key, dialog, lambda: (quitting.append(True), dialog.cancel()))
         self.progress_dialog = dialog
