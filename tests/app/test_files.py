@@ -96,26 +96,35 @@ def test_close_with_unsaved_changes_asks(qtbot, window, monkeypatch):
     assert not window.isVisible()
 
 
-def test_a_long_load_shows_progress_and_can_be_cancelled(qtbot, window, monkeypatch, tmp_path):
-    """A big file loads on a worker thread: the window keeps running (timers fire), a progress bar
-    with Cancel appears, and Cancel leaves the document as it was."""
+def _slow_big_file(monkeypatch, tmp_path):
+    """A CSV of 60,000 points whose reading takes about a second whatever the machine (2 ms per piece of 1,000
+    rows), with the progress bar shown at once."""
     import probviz.app.fileops as fileops
     from probviz.data import csvio
 
-    errors = quiet(window, monkeypatch)
     monkeypatch.setattr(fileops, "PROGRESS_AFTER_MS", 0)
     monkeypatch.setattr(csvio, "CHUNK", 1000)
     pieces = csvio._chunks
 
-    def slow_pieces(*a):  # 2 ms a piece: a load of about a second, whatever the machine
+    def slow_pieces(*a):
         for piece in pieces(*a):
             time.sleep(0.002)
             yield piece
 
     monkeypatch.setattr(csvio, "_chunks", slow_pieces)
-    rows = "".join(f"{i % 97 / 10},{i % 89 / 10},{'ab'[i % 2]}\n" for i in range(60_000))
     big = tmp_path / "big.csv"
-    big.write_text("x,y,label\n" + rows)
+    big.write_text("x,y,label\n" + "".join(f"{i % 97 / 10},{i % 89 / 10},{'ab'[i % 2]}\n" for i in range(60_000)))
+    return big
+
+
+def test_a_long_load_shows_progress_and_can_be_cancelled(qtbot, window, monkeypatch, tmp_path):
+    """A big file loads on a worker thread: the window keeps running (timers fire), a progress bar
+    with Cancel appears, and Cancel leaves the document as it was."""
+    from probviz.data import csvio
+
+    errors = quiet(window, monkeypatch)
+    pieces = csvio._chunks
+    big = _slow_big_file(monkeypatch, tmp_path)
     window.doc.add_points([[1.0, 1.0]], 0)
     before = (window.doc.X.copy(), window.doc.undo_stack.count())
     ticks, shown = [], []
@@ -219,25 +228,11 @@ def test_ctrl_q_while_the_progress_bar_is_up_cancels_the_load_and_quits(qtbot, w
     """The progress bar of a long load blocks the window (window-modal), and with it the window's Ctrl+Q: the key
     was lost. The bar now takes Ctrl+Q itself: the load is cancelled (the document as it was) and the window
     closes."""
-    import probviz.app.fileops as fileops
     from PySide6.QtCore import QTimer
     from PySide6.QtTest import QTest
 
-    from probviz.data import csvio
-
     errors = quiet(window, monkeypatch)
-    monkeypatch.setattr(fileops, "PROGRESS_AFTER_MS", 0)
-    monkeypatch.setattr(csvio, "CHUNK", 1000)
-    pieces = csvio._chunks
-
-    def slow_pieces(*a):  # 2 ms a piece: a load of about a second, whatever the machine
-        for piece in pieces(*a):
-            time.sleep(0.002)
-            yield piece
-
-    monkeypatch.setattr(csvio, "_chunks", slow_pieces)
-    big = tmp_path / "big.csv"
-    big.write_text("x,y,label\n" + "".join(f"{i % 97 / 10},{i % 89 / 10},{'ab'[i % 2]}\n" for i in range(60_000)))
+    big = _slow_big_file(monkeypatch, tmp_path)
     before = window.doc.X.copy()
     window.quit_action.setShortcut("Ctrl+Q")  # a desktop's Quit key (the offscreen platform has none)
     pressed = []
