@@ -125,11 +125,39 @@ def _incremental(spec, X, labels, prev, moved, draft=False):
     if moved is None or prev is None:
         return None
     indices, old = moved
-    if getattr(prev, "generative", False) and REGISTRY[spec.name].generative:
+    kind = _update_kind(spec, prev, draft)
+    if kind == "statistics":
         return spec.create().fit_moved(prev, np.searchsorted(prev.classes_, labels[indices]), old, X[indices])
-    if draft and getattr(prev, "draft_state_", None) is not None:
+    if kind == "draft":
         return spec.create().draft_moved(prev, np.searchsorted(prev.classes_, labels[indices]), old, X[indices])
     return None
+
+
+def _update_kind(spec, prev, draft: bool) -> str:
+    """How a fit of ``spec`` follows moved points from ``prev``: "statistics" (a Gaussian model's sufficient
+    statistics), "draft" (a discriminative draft's sums, while the hand moves), or "" (a fit over every point)."""
+    if getattr(prev, "generative", False) and REGISTRY[spec.name].generative:
+        return "statistics"
+    follows = getattr(spec.create(), "follows_draft", None) if draft else None
+    return "draft" if follows is not None and follows(prev) else ""
+
+
+def follows_moves(request: FrameRequest, previous: "Frame | None", moved) -> bool:
+    """Whether the frame of ``request`` follows ``previous`` for the ``moved`` points alone, in O(moved points)
+    whatever N is (a drag through many points): every fit is updated from the previous fit :func:`fit_all` starts
+    it from (statistics, or a draft's sums), and the density image from the previous one; no training run, no
+    held-out points. Its summary, a pass over every point, is left out (``compute(..., evaluate=False)``)."""
+    if moved is None or previous is None or request.training is not None or previous.training is not None:
+        return False
+    if any(r.held_out is not None and np.any(r.held_out) for r in (request, previous.request)):
+        return False
+    before = {f.spec: f.model for f in previous.fits}  # each spec's previous fit, as fit_all picks it
+    first = previous.fits[0].model if previous.fits else None
+    for i, spec in enumerate(request.specs):
+        prev = before.get(spec, first if i == 0 else None)
+        if prev is None or not _update_kind(spec, prev, request.draft):
+            return False
+    return not _dense(request) or _density_follows(request, previous)
 
 
 def evaluate(fit: Fit, X, labels) -> Fit:
@@ -345,7 +373,7 @@ def build_frame(request: FrameRequest, fits: list, previous: "Frame | None" = No
     (indices, rows before) the only change to the points since ``previous``, the density image of many
     points is updated from ``previous``'s for the moved points alone."""
     frame = Frame(request, list(fits))
-    if len(request.X) > scenes.DENSITY_THRESHOLD and "points" in request.layers:
+    if _dense(request):
         frame.density_bins = _density(request, previous, moved)
     truth = request.truth
     if truth is not None and truth.K != len(request.class_names):
@@ -406,12 +434,23 @@ def build_frame(request: FrameRequest, fits: list, previous: "Frame | None" = No
 def _density(request: FrameRequest, previous: "Frame | None", moved) -> scenes.Density:
     """The density of the request's points: ``previous``'s moved (a drag: O(moved points)) when it was
     made over the same view in the same colours, else a pass over every point."""
-    bins = previous.density_bins if previous is not None and moved is not None else None
-    if (bins is not None and bins.bounds == tuple(request.bounds) and bins.shape == scenes.DENSITY_SHAPE
-            and len(request.X) == len(previous.request.X) and np.array_equal(bins.rgb, scenes.rgb_ints(request.colors))):
+    if moved is not None and _density_follows(request, previous):
         indices, before = moved
-        return scenes.density_moved(bins, before, request.X[indices], request.labels[indices])
+        return scenes.density_moved(previous.density_bins, before, request.X[indices], request.labels[indices])
     return scenes.density(request.X, request.labels, request.colors, request.bounds, scenes.DENSITY_SHAPE)
+
+
+def _dense(request: FrameRequest) -> bool:
+    """The points are drawn as a density image (too many for markers)."""
+    return len(request.X) > scenes.DENSITY_THRESHOLD and "points" in request.layers
+
+
+def _density_follows(request: FrameRequest, previous: "Frame | None") -> bool:
+    """``previous``'s density image can follow moved points: made over the same view, of as many points, in the
+    same colours."""
+    bins = previous.density_bins if previous is not None else None
+    return (bins is not None and bins.bounds == tuple(request.bounds) and bins.shape == scenes.DENSITY_SHAPE
+            and len(request.X) == len(previous.request.X) and np.array_equal(bins.rgb, scenes.rgb_ints(request.colors)))
 
 
 def _decide_by_loss(fit: Fit, request: FrameRequest, loss) -> np.ndarray:

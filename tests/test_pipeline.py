@@ -669,3 +669,64 @@ def test_any_drag_keeps_its_drafts_sums_as_a_pass_over_every_point_would(name, K
         logistic.DRAFT_MOVED_MIN = low
     G = offset + scale * np.random.default_rng(1).uniform(-5, 5, (300, 2))
     np.testing.assert_allclose(fit.model.predict_proba(G), ref.predict_proba(G), atol=1e-8)
+
+
+def test_a_frame_follows_moves_exactly_when_nothing_passes_over_every_point(monkeypatch):
+    """follows_moves says whether a frame can be made for the moved points alone (the window then makes a drag's
+    frame through many points in the move's own event). It says yes exactly when compute(..., evaluate=False)
+    then updates every fit (statistics, or a draft's sums) and the density image without a pass over every
+    point, and the frame is then the one made afresh: a Gaussian model's posteriors, the density image."""
+    import probviz.models.logistic as logistic
+
+    monkeypatch.setattr(logistic, "DRAFT_MOVED_MIN", 0)  # these points count as many for a draft's sums
+    rng = np.random.default_rng(4)
+    n = scene.DENSITY_THRESHOLD + 5
+    X = rng.normal(size=(n, 2)) + np.array([[-1.5, 0.0], [1.5, 0.5], [0.0, 2.0]])[y := rng.integers(0, 3, n)]
+    idx = np.array([3, 9])
+    moved = X.copy()
+    moved[idx] += [[0.3, -0.2], [-0.4, 0.1]]
+    lda, qda = ModelSpec.make("lda"), ModelSpec.make("qda")
+    soft, soft2 = ModelSpec.make("softmax", {"l2": 0.1}), ModelSpec.make("softmax", {"l2": 0.2})
+    exact = {s: compute(request(X, y, (s,))) for s in (lda, qda, soft)}
+    exact[(qda, lda)] = compute(request(X, y, (qda, lda)))
+    draft = compute(request(moved, y, (soft,), draft=True), exact[soft], moved=(idx, X[idx]))  # a drag's first move
+    assert draft.fit.draft and not draft.fit.incremental
+    again = moved.copy()
+    again[idx] += 0.05
+    few = scene.DENSITY_THRESHOLD - 5  # drawn point by point: no density image to follow
+    passes = []
+    real = scene.density
+    monkeypatch.setattr(scene, "density", lambda *a, **k: passes.append(1) or real(*a, **k))
+    cases = [  # (request, previous, moved, it follows)
+        (request(moved, y, (lda,), draft=True), exact[lda], (idx, X[idx]), True),
+        (request(moved, y, (qda,)), exact[qda], (idx, X[idx]), True),  # statistics need no draft
+        (request(moved, y, (ModelSpec.make("lda", {"reg_covar": 0.2}),), draft=True), exact[lda], (idx, X[idx]),
+         True),  # the first spec starts from the fit before whatever it was: a Gaussian's statistics serve
+        (request(moved, y, (qda, lda), draft=True), exact[(qda, lda)], (idx, X[idx]), True),  # a compared model
+        (request(moved, y, (lda, qda), draft=True), exact[lda], (idx, X[idx]), False),  # no fit of qda before
+        (request(moved, y, (soft,), draft=True), exact[soft], (idx, X[idx]), False),  # a drag's first draft
+        (request(again, y, (soft,), draft=True), draft, (idx, moved[idx]), True),  # its later moves
+        (request(again, y, (soft,)), draft, (idx, moved[idx]), False),  # the hand at rest: the optimum
+        (request(again, y, (soft2,), draft=True), draft, (idx, moved[idx]), False),  # another penalty
+        (request(moved, y, (lda,), draft=True), exact[lda], None, False),  # not only moves
+        (request(moved, y, (lda,), draft=True), None, (idx, X[idx]), False),
+        (request(moved, y, (lda,), draft=True, bounds=(-4.0, 6.0, -4.0, 5.0)), exact[lda], (idx, X[idx]), False),
+        (request(moved, y, (lda,), draft=True, held_out=np.arange(n) % 4 == 0), exact[lda], (idx, X[idx]), False),
+        (request(moved[:few], y[:few], (lda,), draft=True), compute(request(X[:few], y[:few], (lda,))),
+         (idx, X[idx]), True),
+    ]
+    for i, (req, previous, mv, follows) in enumerate(cases):
+        assert pipeline.follows_moves(req, previous, mv) == follows, i
+        passes.clear()
+        frame = compute(req, previous, moved=mv, evaluate=False)
+        alone = all(f.incremental for f in frame.fits) and not passes
+        assert alone == follows, i
+        if follows:
+            fresh = compute(replace(req, draft=False))
+            if frame.density is not None:
+                np.testing.assert_array_equal(frame.density, fresh.density)
+            for got, want in zip(frame.fits, fresh.fits):
+                assert not got.summary
+                if REGISTRY[got.spec.name].generative:
+                    np.testing.assert_allclose(got.model.predict_proba(req.X[:500]),
+                                               want.model.predict_proba(req.X[:500]), atol=1e-10)

@@ -168,6 +168,12 @@ class _LinearModel(Classifier):
     def _draft_key(self):
         return type(self), self.l2, self.basis, self.standardize, getattr(self, "bayes", False)
 
+    def follows_draft(self, previous) -> bool:
+        """Whether ``previous`` kept a draft's sums that :meth:`draft_moved` updates for this model: the same
+        objective (model, penalty, basis, standardizing) on polynomial features."""
+        return (getattr(previous, "draft_state_", None) is not None and previous._draft_key() == self._draft_key()
+                and self.basis in BASES)
+
     def draft_moved(self, previous, codes, old, new) -> "_LinearModel | None":
         """The draft after points moved (the hand dragging them): one Newton step from the same weights as
         ``previous``'s draft, with its gradient and curvature updated by the moved points' own terms, in
@@ -175,9 +181,9 @@ class _LinearModel(Classifier):
         rounding. ``codes`` index ``previous.classes_``; ``old`` and ``new`` are the moved points' rows before
         and after. None when ``previous`` kept no such state (a drag's first draft takes a pass over every
         point) or is another model, or the points lost their spread."""
-        state = getattr(previous, "draft_state_", None)
-        if state is None or previous._draft_key() != self._draft_key() or self.basis not in BASES:
+        if not self.follows_draft(previous):
             return None
+        state = previous.draft_state_
         degree, K = BASES[self.basis], len(previous.classes_)
         F = state.W0.shape[1]
         zero = np.zeros((F, F))
