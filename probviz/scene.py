@@ -537,9 +537,10 @@ def draft_boundaries(model, bounds: Bounds, resolution: int = DRAFT_RESOLUTION) 
     """Each class's region outlined as traced on a ``resolution``-node grid: the zero set of
     s_k - max_{j != k} s_j, which is positive inside region k and vanishes exactly on its boundary, so
     one trace per class gives every boundary and its ends at the triple points, with no pairing, no
-    projection and no cutting. Linear interpolation between nodes keeps a smooth stretch within a small
-    fraction of a grid cell of the curve, a triple point or the tip of a region thinner than a cell
-    within about a cell; each boundary is drawn twice (once for each side, ``j`` = -1)."""
+    projection and no cutting. Every boundary of the last class is also a boundary of the class on its other
+    side, so the first K - 1 classes' traces draw each boundary once (``j`` = -1: the side is not said).
+    Linear interpolation between nodes keeps a smooth stretch within a small fraction of a grid cell of the
+    curve, a triple point or the tip of a region thinner than a cell within about a cell."""
     xs = np.linspace(bounds[0], bounds[1], resolution)
     ys = np.linspace(bounds[2], bounds[3], resolution)
     return _outlines(model.scores_.evaluate_grid(xs, ys), xs, ys)  # (K, R, C)
@@ -547,7 +548,7 @@ def draft_boundaries(model, bounds: Bounds, resolution: int = DRAFT_RESOLUTION) 
 
 def _outlines(S: np.ndarray, xs, ys) -> list[Boundary]:
     """Each class's region {k = argmax_j S_j} outlined on the grid of planes S (K, R, C) over axes xs, ys:
-    the zero set of S_k - max_{j != k} S_j (see :func:`draft_boundaries`)."""
+    the zero set of S_k - max_{j != k} S_j (see :func:`draft_boundaries`), for every class but the last."""
     if S.shape[0] < 2:
         return []
     top, second = np.full(S.shape[1:], -np.inf), np.full(S.shape[1:], -np.inf)
@@ -555,7 +556,7 @@ def _outlines(S: np.ndarray, xs, ys) -> list[Boundary]:
         np.maximum(second, np.minimum(top, plane), out=second)
         np.maximum(top, plane, out=top)
     out = []
-    for k in range(S.shape[0]):
+    for k in range(S.shape[0] - 1):  # the last class's boundaries are each another's: traced with that one
         F = np.where(S[k] >= top, S[k] - second, S[k] - top)
         if not (F > 0).any() or not (F < 0).any():
             continue  # the class wins everywhere or nowhere in the view: no boundary of its own
