@@ -595,6 +595,37 @@ def test_empty_marks_and_curves_cost_the_view_nothing_and_come_back_when_filled(
     np.testing.assert_array_equal(canvas.overlay.getData()[0][:2], [-2.0, 2.0])
 
 
+def test_marks_keep_their_extent_until_their_points_markers_or_view_change(qtbot, window):
+    """The extent a scatter of marks gives the view (asked many times a paint) is kept, and is pyqtgraph's own
+    after every change that moves it: the view zoomed and resized, bigger markers, points moved in place."""
+    import pyqtgraph as pg
+
+    from probviz.app.canvas import Marks, _move_in_place
+
+    canvas = window.canvas
+    marks = Marks(pxMode=True)
+    canvas.vb.addItem(marks)
+    marks.setData(pos=[[1.0, 2.0], [3.0, -1.0]], size=10)
+    settle(window)
+
+    def same():
+        got, want = marks.boundingRect(), pg.ScatterPlotItem.boundingRect(marks)
+        assert np.allclose([got.left(), got.top(), got.width(), got.height()],
+                           [want.left(), want.top(), want.width(), want.height()], rtol=1e-12), (got, want)
+
+    same()
+    canvas.vb.setRange(xRange=(-20, 20), yRange=(-20, 20), padding=0)  # a pixel is 4x as many units
+    settle(window)
+    same()
+    window.resize(window.width() - 200, window.height())
+    settle(window)
+    same()
+    marks.setData(pos=[[1.0, 2.0], [3.0, -1.0]], size=40)
+    same()
+    assert _move_in_place(marks, np.array([[1.0, 2.0], [7.0, -5.0]]))
+    same()
+
+
 def test_a_drag_skips_pyqtgraphs_hover_search_and_hovering_still_gets_it(qtbot, window, monkeypatch):
     """Mid-drag pyqtgraph only tells items they may not take the hover, after searching the items near the
     cursor (2 ms a move): the canvas skips it while a button is held. Without a button, and at the release,
