@@ -616,12 +616,23 @@ def density_contours(model, levels=None) -> list[np.ndarray]:
     return out
 
 
+_CIRCLE = _unit_circle()
+_CIRCLE.flags.writeable = False
+
+
 def ellipses_for(model, k: int, radii) -> np.ndarray:
-    """Ellipses (x - mu_k)^T Sigma_k^-1 (x - mu_k) = r^2 for each r, from Sigma_k's eigen-decomposition."""
+    """Ellipses (x - mu_k)^T Sigma_k^-1 (x - mu_k) = r^2 for each r, from Sigma_k's eigen-decomposition: one
+    ring mu_k + r A c per radius (A A^T = Sigma_k, c on the unit circle), NaN rows between them."""
+    radii = np.asarray(radii, dtype=float)
+    if not len(radii):
+        return np.empty((0, 2))
     w, V = np.linalg.eigh(model.covariances_[k])
-    A = V * np.sqrt(np.maximum(w, 0.0))
-    mu = model.means_[k]
-    return _join([(mu[:, None] + r * (A @ _unit_circle())).T for r in radii])
+    ring = ((V * np.sqrt(np.maximum(w, 0.0))) @ _CIRCLE).T  # (points, 2): r = 1, centred
+    n = len(ring)
+    out = np.full((len(radii), n + 1, 2), np.nan)
+    np.multiply(radii[:, None, None], ring, out=out[:, :n])
+    out[:, :n] += model.means_[k]
+    return out.reshape(-1, 2)[:-1]
 
 
 # --- everything at once ----------------------------------------------------------
@@ -1057,7 +1068,7 @@ class TruthScene:
 
 def _ellipse(mu, S, r):
     w, V = np.linalg.eigh(S)
-    return (np.asarray(mu)[:, None] + r * ((V * np.sqrt(np.maximum(w, 0.0))) @ _unit_circle())).T
+    return (np.asarray(mu)[:, None] + r * ((V * np.sqrt(np.maximum(w, 0.0))) @ _CIRCLE)).T
 
 
 def truth_scene(truth, bounds: Bounds, resolution: int = 256) -> TruthScene:

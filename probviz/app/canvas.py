@@ -734,8 +734,11 @@ class Canvas(pg.PlotWidget):
             items.append(item)
         for i, item in enumerate(items):
             if i < len(lines):
-                item.setPen(line_pen(self.style, kind, colors[i], ratio))
-                item.setData(lines[i][:, 0], lines[i][:, 1], connect="finite")
+                pen = line_pen(self.style, kind, colors[i], ratio)
+                if item.opts["pen"] != pen:
+                    item.setPen(pen)
+                if not _same_line(item, lines[i]):  # a drag moves one class's ellipses: the others keep their paths
+                    item.setData(lines[i][:, 0], lines[i][:, 1], connect="finite")
                 item.setVisible(True)
             else:
                 item.setVisible(False)
@@ -1091,6 +1094,13 @@ class Canvas(pg.PlotWidget):
 def _joined(lines) -> np.ndarray:
     sep = np.full((1, 2), np.nan)
     return np.vstack([part for line in lines for part in (line, sep)])
+
+
+def _same_line(item, xy: np.ndarray) -> bool:
+    """``item`` holds the polyline ``xy`` (NaN rows between pieces) already."""
+    x, y = item.getData()
+    return (x is not None and len(x) == len(xy) and np.array_equal(x, xy[:, 0], equal_nan=True)
+            and np.array_equal(y, xy[:, 1], equal_nan=True))
 
 
 def _set_line(item, lines) -> None:

@@ -323,3 +323,28 @@ def test_the_legend_keeps_its_rows_and_corner_while_a_drag_waits_for_its_summary
     settle(win)
     wrong = int(np.sum(win.result.wrong))
     assert f"misclassified ({wrong})" in rows()  # the summary's count once it comes
+
+
+def test_a_drag_redraws_the_ellipses_of_the_class_it_moves_and_keeps_the_others_paths(qtbot, window):
+    """QDA: a point of one class dragged changes that class's Gaussian alone. Its ellipses are drawn anew, the
+    other classes' curves keep the paths they had (not rebuilt and stroked from new data on every move), and
+    every class's curve holds its frame's ellipses."""
+    win = window
+    _three_curved_classes(win)
+    choose(qtbot, win.panel.model, win.panel.model.findData("qda"))
+    settle(win)
+    items = win.canvas.ellipse_items[:3]
+    win.canvas.viewport().repaint()
+    paths = [item.path for item in items]
+    assert all(p is not None for p in paths)
+    moved = int(win.doc.labels[0])
+    move, let_go = _hand_on_the_rightmost(qtbot, win, win.doc.X[win.doc.labels == moved])
+    for m in range(1, 3):
+        move(m)
+        win.canvas.viewport().repaint()
+        for k, item in enumerate(items):
+            x, y = item.getData()
+            np.testing.assert_array_equal(np.column_stack([x, y]), win.canvas.frame.scene.ellipses[k])
+            assert (item.path is paths[k]) == (k != moved), k
+    let_go()
+    settle(win)
