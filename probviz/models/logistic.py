@@ -547,19 +547,30 @@ def ovr_proba(S: np.ndarray, axis: int = -1, dtype=np.float64) -> np.ndarray:
     float32), far below the rounding of the largest p. Rows under that bound (far from every class's data,
     each one-vs-rest model says "not mine") are redone in log space, where nothing underflows."""
     P = np.empty_like(S, dtype=dtype)  # S's own layout: the sum over classes then adds K long rows
-    with np.errstate(over="ignore", invalid="ignore"):  # e^-a is inf where a < -709: sigma(a) is then 0;
-        np.negative(S, out=P, casting="same_kind")  # rows whose sigmas are all 0 (0/0) are redone below
+    with np.errstate(over="ignore"):  # e^-a is inf where a < -709: sigma(a) is then 0
+        np.negative(S, out=P, casting="same_kind")
         np.exp(P, out=P)
         P += 1.0
         np.reciprocal(P, out=P)
+    return normalise_ovr(P, S, axis, log_sigmoid)
+
+
+def normalise_ovr(P: np.ndarray, S: np.ndarray, axis: int, log_link, floor: float | None = None) -> np.ndarray:
+    """``P`` (the links f(a_k) of scores ``S``, f = sigma or Phi) divided in place by their sum along ``axis``.
+    Rows whose sum is below ``floor`` (by default 2^-900, or 2^-60 in float32), where a link lost to 0 or to a
+    subnormal would count, are normalised in log space from ``log_link`` (ln f, exact in the tail): nothing
+    underflows there."""
+    with np.errstate(invalid="ignore"):  # rows whose links are all 0 (0/0) are redone below
         total = P.sum(axis=axis, keepdims=True)
         P /= total
-    low = total < (2.0 ** -900 if np.dtype(dtype).itemsize >= 8 else 2.0 ** -60)
-    if low.any():  # rows where every sigma is tiny: normalised in log space
+    if floor is None:
+        floor = 2.0 ** -900 if P.dtype.itemsize >= 8 else 2.0 ** -60
+    low = total < floor
+    if low.any():  # rows where every link is tiny: normalised in log space
         rows = np.broadcast_to(low, P.shape)
         moved_S, moved_P = np.moveaxis(S, axis, -1), np.moveaxis(P, axis, -1)
         pick = np.moveaxis(rows, axis, -1)[..., 0]
-        logs = log_sigmoid(np.asarray(moved_S[pick], dtype=np.float64))
+        logs = log_link(np.asarray(moved_S[pick], dtype=np.float64))
         logs -= logs.max(axis=-1, keepdims=True)
         np.exp(logs, out=logs)
         logs /= logs.sum(axis=-1, keepdims=True)

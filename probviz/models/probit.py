@@ -12,10 +12,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from probviz.special import log_ndtr
+from probviz.special import log_ndtr, ndtr
 
 from probviz.models.bayes import BinaryProbit
-from probviz.models.logistic import DEFAULT_BASIS, DEFAULT_L2, DEFAULT_STANDARDIZE, LogisticRegression
+from probviz.models.logistic import DEFAULT_BASIS, DEFAULT_L2, DEFAULT_STANDARDIZE, LogisticRegression, normalise_ovr
 from probviz.models.newton import GTOL
 
 #: sigma(a) ≈ Phi(LAMBDA a), LAMBDA^2 = pi / 8 (Bishop 4.5.2): the two links agree in slope at a = 0
@@ -55,9 +55,22 @@ class ProbitRegression(LogisticRegression):
         return np.concatenate([log_ndtr(-a), log_ndtr(a)], axis=axis)
 
     def proba_from_scores(self, S, axis=-1, dtype=np.float64):
+        """The softmax of ln Phi (:meth:`_link`): every posterior to its own relative precision, however small.
+        In float32 (a frame's grid) Phi itself, in float64: Phi(-a), Phi(a) for two classes (exact in both tails:
+        Phi(-a) is not 1 - Phi(a)), Phi(a_k) / sum_j Phi(a_j) for one-vs-rest, rows whose sum is under 2^-600
+        normalised in log space (a Phi lost to a subnormal is then under 2^-400 of the row, far below float32's
+        smallest number). One special function a value instead of two and an exponential."""
         if S.shape[axis] < 2:
             return super(LogisticRegression, self).proba_from_scores(S, axis, dtype)
-        return super(LogisticRegression, self).proba_from_scores(self._link(S, axis), axis, dtype)
+        if np.dtype(dtype).itemsize >= 8:
+            return super(LogisticRegression, self).proba_from_scores(self._link(S, axis), axis, dtype)
+        if getattr(self, "ovr_", False):
+            P = ndtr(S)  # in S's layout: the sum over classes adds K long rows
+            return normalise_ovr(P, S, axis, log_ndtr, floor=2.0 ** -600).astype(dtype)
+        a = np.take(S, [1], axis=axis) - np.take(S, [0], axis=axis)
+        P = np.concatenate([ndtr(-a), ndtr(a)], axis=axis)
+        P /= P.sum(axis=axis, keepdims=True)  # 1 to rounding
+        return P.astype(dtype)
 
     def _log_proba_from_scores(self, S):
         if S.shape[-1] < 2:

@@ -179,3 +179,32 @@ def test_the_cross_section_sets_sigma_a_over_lambda_beside_probit():
     gap = np.abs(values - p)
     assert gap.max() < 0.02 and gap.max() > 1e-3
     assert sec.predictive is None and sec.band is None  # no Bayesian view of probit
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(K=st.integers(2, 10), seed=st.integers(0, 10_000), spread=st.sampled_from([1.0, 10.0, 60.0, 1e3]),
+       shift=st.sampled_from([0.0, -30.0, -45.0, -800.0]), classes_first=st.booleans())
+def test_the_posterior_from_scores_is_the_normalised_phi_of_each_activation(K, seed, spread, shift, classes_first):
+    """p from the scores, as a frame's grid and predict_proba ask for it, against the textbook written here with
+    scipy: two classes Phi(-a), Phi(a) with a = s_1 - s_0; one-vs-rest Phi(a_k) / sum_j Phi(a_j), normalised in
+    log space (ln Phi exact in the tail). Activations far in the tails (every Phi under 1e-200, or lost to 0),
+    both layouts of the class axis, in float64 (the softmax of ln Phi: every posterior to its own precision)
+    and in float32 (a frame's grid: Phi itself, normalised, to float32's precision and smallest number)."""
+    model = create("probit")
+    model.ovr_ = K > 2
+    rng = np.random.default_rng(seed)
+    S = shift + spread * rng.standard_normal((300, K))
+    S[:5] = shift - 40 - rng.uniform(0, 5, (5, K))  # rows where every Phi is tiny or 0
+    if K == 2:
+        a = S[:, 1] - S[:, 0]
+        logs = np.column_stack([log_ndtr(-a), log_ndtr(a)])
+    else:
+        logs = log_ndtr(S)
+    want = np.exp(logs - logs.max(axis=1, keepdims=True))
+    want /= want.sum(axis=1, keepdims=True)
+    T, axis = (np.ascontiguousarray(S.T), 0) if classes_first else (S, -1)
+    for dtype, tol in ((np.float64, 1e-12), (np.float32, 2e-6)):
+        got = model.proba_from_scores(T, axis=axis, dtype=dtype)
+        got = got.T if classes_first else got
+        assert got.dtype == dtype and np.all(np.isfinite(got))
+        np.testing.assert_allclose(got, want, rtol=tol, atol=np.finfo(dtype).tiny)
