@@ -59,7 +59,9 @@ class Autosave:
 
     def orphans(self) -> list["Orphan"]:
         """Autosaves of instances that ended without cleaning up, newest first; each one locked for
-        this instance until it is taken or dropped."""
+        this instance until it is taken or dropped. The stale locks of instances that ended with nothing
+        unsaved (killed, or crashed) are removed."""
+        self._sweep_stale_locks()
         found = []
         for path in glob.glob(os.path.join(glob.escape(self.folder), f"{PREFIX}*.probviz")):
             if path == self.path:
@@ -68,6 +70,17 @@ class Autosave:
             if lock.tryLock(0):  # free or stale: its owner is gone
                 found.append(Orphan(path, lock))
         return sorted(found, key=lambda o: o.mtime, reverse=True)
+
+
+    def _sweep_stale_locks(self) -> None:
+        """Remove the locks with no autosave beside them whose process is gone (a lock is taken before its
+        instance's first autosave, so a live instance's lock, this one's too, is never stale)."""
+        for path in glob.glob(os.path.join(glob.escape(self.folder), f"{PREFIX}*.lock")):
+            if os.path.exists(path[: -len(".lock")] + ".probviz"):
+                continue
+            lock = _lock(path)
+            if lock.tryLock(0):  # its owner is gone
+                lock.unlock()  # removes the file
 
 
 class Orphan:

@@ -107,6 +107,31 @@ def test_a_killed_instance_is_offered_back_once(qtbot, monkeypatch, folder):
     assert not other.files.offer_restore() and asked2 == []
 
 
+def test_the_locks_of_instances_gone_with_nothing_unsaved_are_removed(qtbot, monkeypatch, folder):
+    """A killed instance with nothing unsaved leaves its lock and no autosave; the next start removes that lock
+    (they piled up, one per kill or crash) and leaves a live instance's lock and a dead one's autosave alone."""
+    r = run_instance(folder, """
+        win.held = autosave.Autosave()  # its lock, and nothing to save yet
+        QTimer.singleShot(100, lambda: os.kill(os.getpid(), signal.SIGKILL))
+    """)
+    assert r.returncode == -signal.SIGKILL, r.stderr
+    r = run_instance(folder, """
+        win.files.autosave_timer.setInterval(10)
+        win.doc.add_points([[1.0, 2.0]], 0)
+        QTimer.singleShot(300, lambda: os.kill(os.getpid(), signal.SIGKILL))
+    """)
+    assert r.returncode == -signal.SIGKILL, r.stderr
+    assert sorted(p.suffix for p in folder.iterdir()) == [".lock", ".lock", ".probviz"]
+    kept = next(folder.glob("*.probviz"))
+    live = autosave.Autosave(str(folder))
+    orphans = autosave.Autosave(str(folder)).orphans()
+    assert [o.path for o in orphans] == [str(kept)]
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [kept.name, kept.stem + ".lock", os.path.basename(live.lock.fileName())])  # the orphan's, now held
+    for o in orphans:
+        o.keep()
+
+
 def test_declining_drops_the_autosave(qtbot, monkeypatch, folder):
     r = run_instance(folder, """
         win.files.autosave_timer.setInterval(10)
