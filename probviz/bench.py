@@ -346,10 +346,10 @@ REAL_WINDOW_WHY = (" - each move is fitted and painted in its own turn of the GU
                    "edit (about 5 ms), the fit and its frame (8-10 ms), the canvas's paint (about 8 ms: the heatmap, "
                    "the curves' strokes, the points from their images), while Xvfb draws the window in software and "
                    "xdotool starts a process per move on the same two cores")
-REAL_WINDOW_WHY_DENSE = (" - the fit itself is O(moved points) for every model, but each frame still takes "
-                         "about 10 ms on the worker (the posterior grid, the boundaries) and 15-20 ms on the GUI "
-                         "thread (the mouse event, the views, the paint), while Xvfb and xdotool share the same "
-                         "two cores")
+REAL_WINDOW_WHY_DENSE = (" - after a drag's first move every model's frame follows the moved point alone "
+                         "and is made in the move's own event, as at 10,000 points (the summary waits for the "
+                         "hand to rest), but the move, the frame and the paint still take 20-30 ms of the GUI "
+                         "thread, while Xvfb and xdotool share the same two cores")
 
 WHY_SLOW = {
     "logistic": "one-vs-rest solves K binary problems (batched Newton), each pass of its E(w) a softplus "
