@@ -310,10 +310,18 @@ def comparison_column(fit, X, labels, held=None, true_error: float | None = None
     """One fit's cells of the Lab's comparison, in the order of :func:`comparison_rows`: ``fit`` a
     pipeline fit of the points X (N, 2), labels (N,), ``held`` (N,) bool the points kept out of it.
     The conditional likelihood of every probabilistic model, the joint of the generative ones only;
-    a discriminant function (Bishop 4.1) has neither."""
+    a discriminant function (Bishop 4.1) has neither. While the fit's summary is to come (a drag through many
+    points: it waits for the hand to rest) the cells that need a pass over the points say "…", as the status
+    line does, and none is computed."""
     model, s, h = fit.model, fit.summary, fit.held_out
     X, labels = np.asarray(X, dtype=float), np.asarray(labels)
     train = np.ones(len(X), bool) if held is None else ~np.asarray(held, bool)
+    if not s:
+        probabilistic = getattr(model, "probabilistic", True)
+        split = not train.all()
+        return [str(model.n_parameters()), "…", "…" if split else "", "…" if probabilistic else "",
+                "…" if probabilistic and split else "", "…" if getattr(model, "generative", False) else "",
+                "" if true_error is None else f"{true_error:.4g}"]
     conditional = held_conditional = joint = ""
     if getattr(model, "probabilistic", True):
         if "cross_entropy" in s and not getattr(model, "ovr_", False):  # the summary's pass already has it

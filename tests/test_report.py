@@ -146,3 +146,36 @@ def test_a_zero_with_a_sign_bit_reads_0_and_a_tiny_negative_keeps_its_sign():
     from probviz.report import _fmt
 
     assert _fmt(-0.0) == "0" and _fmt(-1e-300) == "-1e-300" and _fmt(-0.5) == "-0.5"
+
+
+@pytest.mark.parametrize("name", ["lda", "logistic", "leastsquares"])
+def test_the_comparison_says_its_cells_are_to_come_while_the_summary_is(name, monkeypatch):
+    """A fit whose summary is still to come (a drag through many points) gets "…" in the cells that need a pass
+    over the points, and none is computed (the table made ln p(t|X) on the GUI thread at every frame); the
+    same fit with its summary gets the numbers, the conditional likelihood computed here."""
+    import probviz.report as report
+    from probviz.pipeline import ModelSpec, evaluate, fit_model
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2)) + np.repeat([[0.0, 0.0], [2.0, 1.0], [0.0, 3.0]], 20, axis=0)
+    y = np.repeat([0, 1, 2], 20)
+    held = np.arange(60) % 5 == 0
+    fit = fit_model(ModelSpec.make(name), X[~held], y[~held], evaluate=False)
+    assert not fit.summary
+
+    def no_pass(*a, **k):
+        raise AssertionError("a pass over the points while the summary is to come")
+
+    monkeypatch.setattr(report, "conditional_log_likelihood", no_pass)
+    cells = report.comparison_column(fit, X, y, held, true_error=0.125)
+    probabilistic, generative = name != "leastsquares", name == "lda"
+    assert cells == [str(fit.model.n_parameters()), "…", "…", "…" if probabilistic else "",
+                     "…" if probabilistic else "", "…" if generative else "", "0.125"]
+    assert report.comparison_column(fit, X, y)[2] == ""  # no split: no held-out cells
+    monkeypatch.undo()
+    done = evaluate(fit, X[~held], y[~held])
+    cells = report.comparison_column(done, X, y, held, true_error=0.125)
+    assert cells[1] == f"{100 * np.mean(fit.model.predict(X[~held]) == y[~held]):.1f}%"
+    if probabilistic:
+        p = fit.model.predict_proba(X[~held])[np.arange((~held).sum()), y[~held]]
+        assert float(cells[3]) == pytest.approx(np.log(p).sum(), abs=0.006)

@@ -400,10 +400,11 @@ class LabPanel(QWidget):
         _fit_height(t)
 
     def _column(self, fit, request) -> list:
-        """A fit's comparison cells, remembered while the fit, the points and the split stay (a probe
-        move or a redraw makes a new frame of the same fits)."""
+        """A fit's comparison cells, remembered while the fit (its model and its summary: one that comes
+        later, as the hand rests after a drag, makes new cells), the points and the split stay (a probe move or
+        a redraw makes a new frame of the same fits)."""
         err = self.errors.get(fit.spec)
-        key = (fit.model, request.X, request.labels, request.held_out, err)
+        key = (fit.model, fit.summary, request.X, request.labels, request.held_out, err)
         hit = self._columns.get(id(fit.model))
         if hit is not None and all(a is b for a, b in zip(hit[0], key)):
             return hit[1]

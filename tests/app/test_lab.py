@@ -547,3 +547,40 @@ def _press_tab(window, title):
                 settle(window)
                 return
     raise AssertionError(f"no tab {title!r}")
+
+
+def test_the_comparison_waits_with_the_summary_through_a_drag_of_many_points(qtbot, window):
+    """60,000 points, the Lab in front: while a point is dragged the summary waits for the hand to rest, and the
+    comparison's cells that need a pass over the points say "…" (they were computed on the GUI thread at every
+    move); held still, the numbers come: the accuracy counted here."""
+    from PySide6.QtCore import QPoint
+
+    from guihelp import to_pixel
+    from probviz.data.dataset import Dataset
+
+    rng = np.random.default_rng(2)
+    labels = rng.integers(0, 2, 60_000)
+    X = rng.normal(size=(60_000, 2)) + np.array([[-1.5, 0.0], [1.5, 0.5]])[labels]
+    window.load(Dataset(X, labels, ["a", "b"]))
+    show_lab(window)
+    qtbot.waitUntil(lambda: window.result is not None and bool(window.result.fit.summary), timeout=20_000)
+    settle(window)
+    table = window.lab.table
+    assert _cells(table, "accuracy")[0].endswith("%")
+    vp = window.canvas.viewport()
+    i = int(np.argmax(X[:, 0]))
+    a = to_pixel(window, *X[i])
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    for m in range(1, 4):
+        QTest.qWait(15)
+        qtbot.mouseMove(vp, QPoint(a.x() - 9 * m, a.y() + 4 * m))
+        assert not window.result.fit.summary
+        assert _cells(table, "accuracy") == ["…"] and _cells(table, "ln p(t|X), eq. 4.90") == ["…"]
+        assert _cells(table, "parameters") == ["8"]
+    qtbot.waitUntil(lambda: bool(window.result.fit.summary), timeout=10_000)  # held still
+    settle(window)
+    accuracy = np.mean(create("lda").fit(window.doc.X, labels).predict(window.doc.X) == labels)
+    assert _cells(table, "accuracy") == [f"{100 * accuracy:.1f}%"]
+    assert float(_cells(table, "ln p(t|X), eq. 4.90")[0]) < 0
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() - 27, a.y() + 12))
+    settle(window)
