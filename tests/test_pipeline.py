@@ -677,6 +677,7 @@ def test_a_frame_follows_moves_exactly_when_nothing_passes_over_every_point(monk
     then updates every fit (statistics, or a draft's sums) and the density image without a pass over every
     point, and the frame is then the one made afresh: a Gaussian model's posteriors, the density image."""
     import probviz.models.logistic as logistic
+    from probviz.stepping import TrainingSpec
 
     monkeypatch.setattr(logistic, "DRAFT_MOVED_MIN", 0)  # these points count as many for a draft's sums
     rng = np.random.default_rng(4)
@@ -712,6 +713,8 @@ def test_a_frame_follows_moves_exactly_when_nothing_passes_over_every_point(monk
         (request(moved, y, (lda,), draft=True), None, (idx, X[idx]), False),
         (request(moved, y, (lda,), draft=True, bounds=(-4.0, 6.0, -4.0, 5.0)), exact[lda], (idx, X[idx]), False),
         (request(moved, y, (lda,), draft=True, held_out=np.arange(n) % 4 == 0), exact[lda], (idx, X[idx]), False),
+        (request(again, y, (soft,), draft=True, training=TrainingSpec("gd", None, "zero", steps=2, shown=True)),
+         draft, (idx, moved[idx]), False),  # a training run's step: trained over every point
         (request(moved[:few], y[:few], (lda,), draft=True), compute(request(X[:few], y[:few], (lda,))),
          (idx, X[idx]), True),
     ]

@@ -98,6 +98,19 @@ def test_density_contours_have_the_level_density(three_blobs):
         assert np.all(np.min(np.abs(dens[:, None] / np.array(levels) - 1), axis=1) < 1e-9)
 
 
+def test_a_class_whose_peak_is_below_every_level_draws_no_density_contour():
+    """p(x|C_k) = L has no solution for L above the class's peak: a wide class among narrow ones draws nothing
+    (an empty polyline), the narrow ones their rings at the levels' densities."""
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(0.0, 0.1, (30, 2)), rng.normal(5.0, 30.0, (30, 2))])
+    y = np.repeat([0, 1], 30)
+    m = create("qda").fit(X, y)
+    narrow, wide = scene.density_contours(m, [1.0, 0.5])
+    assert wide.shape == (0, 2)
+    dens = multivariate_normal(m.means_[0], m.covariances_[0]).pdf(finite(narrow))
+    assert np.all(np.min(np.abs(dens[:, None] / np.array([1.0, 0.5]) - 1), axis=1) < 1e-9)
+
+
 def test_discriminative_models_have_no_densities(three_blobs):
     X, y = three_blobs
     m = create("softmax").fit(X, y)

@@ -5,7 +5,7 @@ from the textbook with scipy (no probviz code), on adversarial data: 2-4 points 
 import numpy as np
 import pytest
 from hypo import examples
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize
 from scipy.special import log_ndtr, ndtr
@@ -184,6 +184,7 @@ def test_the_cross_section_sets_sigma_a_over_lambda_beside_probit():
 @settings(max_examples=examples(40), deadline=None)
 @given(K=st.integers(2, 10), seed=st.integers(0, 10_000), spread=st.sampled_from([1.0, 10.0, 60.0, 1e3]),
        shift=st.sampled_from([0.0, -30.0, -45.0, -800.0]), classes_first=st.booleans())
+@example(K=3, seed=0, spread=10.0, shift=-30.0, classes_first=False)  # posteriors of 1e-167 beside 1: ln Phi keeps them
 def test_the_posterior_from_scores_is_the_normalised_phi_of_each_activation(K, seed, spread, shift, classes_first):
     """p from the scores, as a frame's grid and predict_proba ask for it, against the textbook written here with
     scipy: two classes Phi(-a), Phi(a) with a = s_1 - s_0; one-vs-rest Phi(a_k) / sum_j Phi(a_j), normalised in
