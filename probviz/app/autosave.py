@@ -71,7 +71,6 @@ class Autosave:
                 found.append(Orphan(path, lock))
         return sorted(found, key=lambda o: o.mtime, reverse=True)
 
-
     def _sweep_stale_locks(self) -> None:
         """Remove the locks with no autosave beside them whose process is gone (a lock is taken before its
         instance's first autosave, so a live instance's lock, this one's too, is never stale)."""

@@ -56,10 +56,11 @@ class ProbitRegression(LogisticRegression):
 
     def proba_from_scores(self, S, axis=-1, dtype=np.float64):
         """The softmax of ln Phi (:meth:`_link`): every posterior to its own relative precision, however small.
-        In float32 (a frame's grid) Phi itself, in float64: Phi(-a), Phi(a) for two classes (exact in both tails:
-        Phi(-a) is not 1 - Phi(a)), Phi(a_k) / sum_j Phi(a_j) for one-vs-rest, rows whose sum is under 2^-600
-        normalised in log space (a Phi lost to a subnormal is then under 2^-400 of the row, far below float32's
-        smallest number). One special function a value instead of two and an exponential."""
+        Asked for float32 (a frame's grid), Phi itself, computed in float64 and rounded at the end: one special
+        function a value instead of two and an exponential. Two classes: Phi(-a), Phi(a) (exact in both tails:
+        Phi(-a) is not 1 - Phi(a)). One-vs-rest: Phi(a_k) / sum_j Phi(a_j), with the rows whose sum is under
+        2^-600 normalised in log space (a Phi lost to a subnormal is then under 2^-400 of its row, far below
+        float32's smallest number)."""
         if S.shape[axis] < 2:
             return super(LogisticRegression, self).proba_from_scores(S, axis, dtype)
         if np.dtype(dtype).itemsize >= 8:
