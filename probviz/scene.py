@@ -548,11 +548,18 @@ def draft_boundaries(model, bounds: Bounds, resolution: int = DRAFT_RESOLUTION) 
 
 def _outlines(S: np.ndarray, xs, ys) -> list[Boundary]:
     """Each class's region {k = argmax_j S_j} outlined on the grid of planes S (K, R, C) over axes xs, ys:
-    the zero set of S_k - max_{j != k} S_j (see :func:`draft_boundaries`), for every class but the last."""
+    the zero set of S_k - max_{j != k} S_j (see :func:`draft_boundaries`), kept where the class across it
+    (argmax_{j != k} S_j at the nearest node) comes later than k. So each boundary is drawn once, with the
+    first of its two classes (drawn twice, in opposite directions, a dashed line's dashes filled each other's
+    gaps); the last class has none of its own."""
     if S.shape[0] < 2:
         return []
     top, second = np.full(S.shape[1:], -np.inf), np.full(S.shape[1:], -np.inf)
-    for plane in S:  # the largest and second largest score at each node, in 3 K passes
+    first, runner = np.zeros(S.shape[1:], np.intp), np.zeros(S.shape[1:], np.intp)  # their classes
+    for i, plane in enumerate(S):  # the largest and second largest score at each node
+        above = plane > top
+        runner = np.where(above, first, np.where(plane > second, i, runner))
+        first = np.where(above, i, first)
         np.maximum(second, np.minimum(top, plane), out=second)
         np.maximum(top, plane, out=top)
     out = []
@@ -560,11 +567,34 @@ def _outlines(S: np.ndarray, xs, ys) -> list[Boundary]:
         F = np.where(S[k] >= top, S[k] - second, S[k] - top)
         if not (F > 0).any() or not (F < 0).any():
             continue  # the class wins everywhere or nowhere in the view: no boundary of its own
-        lines = contourpy.contour_generator(xs, ys, F, line_type=contourpy.LineType.Separate).lines(0.0)
-        lines = [line for line in lines if len(line) >= 2]
+        across = np.where(first == k, runner, first)  # argmax_{j != k} S_j
+        lines = []
+        for line in contourpy.contour_generator(xs, ys, F, line_type=contourpy.LineType.Separate).lines(0.0):
+            lines += _runs(line, _across(line, F, across, xs, ys) > k)
         if lines:
             out.append(Boundary(k, -1, _join(lines)))
     return out
+
+
+def _across(line: np.ndarray, F: np.ndarray, across: np.ndarray, xs, ys) -> np.ndarray:
+    """The class across the outline at each vertex of ``line``: ``across`` (argmax_{j != k} S_j) at the nearest
+    corner of the vertex's cell outside the region (F < 0), where that class wins; the nearest corner when none
+    is outside (a vertex on a node)."""
+    i = np.clip(np.searchsorted(xs, line[:, 0]) - 1, 0, len(xs) - 2)
+    j = np.clip(np.searchsorted(ys, line[:, 1]) - 1, 0, len(ys) - 2)
+    ci, cj = i[:, None] + np.array([0, 1, 0, 1]), j[:, None] + np.array([0, 0, 1, 1])  # the cell's corners
+    d2 = (xs[ci] - line[:, :1]) ** 2 + (ys[cj] - line[:, 1:]) ** 2
+    outside = F[cj, ci] < 0
+    pick = np.where(outside.any(axis=1), np.argmin(np.where(outside, d2, np.inf), axis=1), np.argmin(d2, axis=1))
+    rows = np.arange(len(line))
+    return across[cj[rows, pick], ci[rows, pick]]
+
+
+def _runs(line: np.ndarray, keep: np.ndarray) -> list[np.ndarray]:
+    """The stretches of ``line`` (M, 2) whose vertices are kept, each with the vertex on either side of it (the
+    class across changes somewhere on that segment, near a triple point: the stretch reaches it)."""
+    edges = np.flatnonzero(np.diff(np.r_[False, keep, False].astype(np.int8)))
+    return [line[max(a - 1, 0):b + 1] for a, b in zip(edges[::2], edges[1::2]) if min(b + 1, len(line)) - max(a - 1, 0) >= 2]
 
 
 def _curves(diff, bounds, resolution):
