@@ -483,14 +483,18 @@ class LogisticRegression(_LinearModel):
             return None
         return np.array(rows)
 
+    #: the link its notices name: p(C_1|x) = link(a)
+    link_name = "sigma"
+
     def _solve(self, Phi, codes, K, starts):
         F = Phi.shape[1]
         T = self._targets(codes, K)
         self.ovr_ = K > 2
         if self.ovr_:
+            f = self.link_name
             self.notices_.append(f"{K} classes: fitted one-vs-rest (Bishop 4.1.2); hatched regions are "
-                                 "ambiguous (no class, or several, has sigma(a_k) > 1/2); the posterior "
-                                 "shown is sigma(a_k) normalised over k")
+                                 f"ambiguous (no class, or several, has {f}(a_k) > 1/2); the posterior "
+                                 f"shown is {f}(a_k) normalised over k")
         free = np.ones((T.shape[1], F), bool)
         if self.l2 > 0:  # a finite optimum for every problem: solve them together
             return self._record(*self._run(self._problem(Phi, codes, K, self._R), free, starts, T.shape[1], F))

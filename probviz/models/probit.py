@@ -33,6 +33,7 @@ class ProbitRegression(LogisticRegression):
     name = "probit"
     label = "Probit regression"
     binary_problem = BinaryProbit
+    link_name = "Phi"
 
     def __init__(self, *, l2: float = DEFAULT_L2, basis: str = DEFAULT_BASIS, standardize: bool = DEFAULT_STANDARDIZE,
                  centers: str = "", width: float = 0.0, max_iter: int = 100, gtol: float = GTOL):

@@ -23,12 +23,14 @@ def test_one_class_fits_nothing_and_says_so():
                 assert c.tolist() == [0.0, 0.0] and s.tolist() == [1.0, 1.0]
 
 
-def test_one_vs_rest_says_how_its_posterior_is_made():
+@pytest.mark.parametrize("name, link", [("logistic", "sigma"), ("probit", "Phi")])
+def test_one_vs_rest_says_how_its_posterior_is_made(name, link):
+    """In the words of its own link: probit's posterior is Phi(a_k) normalised, not sigma(a_k)."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(30, 2)) + np.repeat([[0, 0], [3, 0], [0, 3]], 10, axis=0)
-    m = create("logistic").fit(X, np.repeat([0, 1, 2], 10))
-    assert m.notices_ == ["3 classes: fitted one-vs-rest (Bishop 4.1.2); hatched regions are ambiguous (no class, "
-                          "or several, has sigma(a_k) > 1/2); the posterior shown is sigma(a_k) normalised over k"]
+    m = create(name).fit(X, np.repeat([0, 1, 2], 10))
+    assert m.notices_ == [f"3 classes: fitted one-vs-rest (Bishop 4.1.2); hatched regions are ambiguous (no class, "
+                          f"or several, has {link}(a_k) > 1/2); the posterior shown is {link}(a_k) normalised over k"]
 
 
 @pytest.mark.parametrize("name", ["logistic", "softmax"])
