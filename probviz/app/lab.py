@@ -416,19 +416,20 @@ class LabPanel(QWidget):
 
     def _show_errors(self):
         """The Bayes error and each fit's true error, as the frame carries them (computed on the window's
-        worker; a frame whose errors are still being computed says so)."""
+        worker; one still being computed reads "…", in the same words, so the label keeps its lines and the
+        panel below it does not jump at every move of a drag)."""
         frame = self.frame
         self.errors = dict(frame.errors) if frame is not None else {}
         if frame is None or frame.request.truth is None or not frame.request.errors:
             self.errors_label.setText("")
             return
-        parts = [f"Bayes error {self.errors['bayes']:.4g}"] if "bayes" in self.errors else []
-        for f in frame.fits:
-            if f.model is not None and f.spec in self.errors:
-                parts.append(f"{f.model.label}: true error {self.errors[f.spec]:.4g}")
-        if frame.errors_pending:
-            parts.append("computing the true errors…")
-        self.errors_label.setText("  ·  ".join(parts))
+
+        def value(key):
+            return f"{self.errors[key]:.4g}" if key in self.errors else "…" if frame.errors_pending else None
+
+        parts = [("Bayes error", value("bayes"))] + [(f"{f.model.label}: true error", value(f.spec))
+                                                        for f in frame.fits if f.model is not None]
+        self.errors_label.setText("  ·  ".join(f"{name} {v}" for name, v in parts if v is not None))
 
     def _draw_section(self):
         plot = self.section_plot

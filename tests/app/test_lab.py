@@ -584,3 +584,36 @@ def test_the_comparison_waits_with_the_summary_through_a_drag_of_many_points(qtb
     assert float(_cells(table, "ln p(t|X), eq. 4.90")[0]) < 0
     qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() - 27, a.y() + 12))
     settle(window)
+
+
+def test_the_true_errors_keep_their_lines_while_a_drag_recomputes_them(qtbot, window):
+    """While a drag's fits wait for their true errors, each reads "…" in the same words, so the label keeps its
+    lines and the Lab below it stays where it was (it jumped a line at every move: a click aimed at the Lab's
+    boxes could land on another entry). Once the hand rests the numbers come."""
+    from guihelp import to_pixel
+    from PySide6.QtCore import QPoint
+
+    doc = _fruit(window)
+    doc.view_state.set_compare("qda")
+    _errors_known(qtbot, window)
+    label, table = window.lab.errors_label, window.lab.table
+    assert "…" not in label.text() and label.text().count("true error") == 2
+    lines, top = label.heightForWidth(label.width()), table.mapTo(window, QPoint(0, 0)).y()
+    vp = window.canvas.viewport()
+    a = to_pixel(window, *doc.X[0])
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    seen = []
+    for m in range(1, 4):
+        QTest.qWait(15)
+        qtbot.mouseMove(vp, QPoint(a.x() + 6 * m, a.y() - 4 * m))
+        settle(window)
+        if window.result.errors_pending:
+            seen.append(label.text())
+            assert label.text().count("true error …") == 2, label.text()
+            assert label.heightForWidth(label.width()) == lines
+            assert table.mapTo(window, QPoint(0, 0)).y() == top
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 18, a.y() - 12))
+    assert seen, "no frame waited for its true errors"
+    qtbot.waitUntil(lambda: not window.result.errors_pending, timeout=20_000)
+    settle(window)
+    assert "…" not in label.text() and label.text().count("true error") == 2
