@@ -384,8 +384,6 @@ class MainWindow(QMainWindow):
 
     def _train_step(self):
         self._show_training()
-        if not self.training.can_train():  # the panel says why; the status line too (in F5 it is the one looked at)
-            self.flash(self.training.readout.text())
         self.training.step()
 
     def _escape(self):
