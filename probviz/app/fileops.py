@@ -87,9 +87,12 @@ class FileOps(QObject):
     def ask_save(self) -> QMessageBox.StandardButton:
         buttons = (QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
                    | QMessageBox.StandardButton.Cancel)
-        box = QMessageBox(QMessageBox.Icon.Question, "Unsaved changes",
-                          f"Save the changes to “{self.doc.title or 'untitled'}” before closing it?",
-                          buttons, self.dialog_parent)
+        title = self.doc.title or "untitled"
+        # a document from a data file is saved as a session, beside it: the file itself is never written
+        from_file = self.path is None and os.path.splitext(title)[1] != ""  # a CSV's name (an example's has none)
+        text = (f"Save the changes to “{title}” as a probviz session before closing it? The file itself stays as "
+                "it is." if from_file else f"Save the changes to “{title}” before closing it?")
+        box = QMessageBox(QMessageBox.Icon.Question, "Unsaved changes", text, buttons, self.dialog_parent)
         box.setTextFormat(Qt.TextFormat.PlainText)  # a file's name is text, never markup
         box.setDefaultButton(QMessageBox.StandardButton.Save)
         return QMessageBox.StandardButton(box.exec())

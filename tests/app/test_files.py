@@ -253,3 +253,32 @@ def test_ctrl_q_while_the_progress_bar_is_up_cancels_the_load_and_quits(qtbot, w
     np.testing.assert_array_equal(window.doc.X, before)
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=2000)  # and the window quits
     assert not errors
+
+
+def test_closing_a_changed_csv_asks_to_save_it_as_a_session_not_over_the_file(qtbot, window, monkeypatch, tmp_path):
+    """A document opened from a CSV is saved as a session (Save opens Save session…): the question says so,
+    rather than offering to save the changes "to copy.csv"; a session's own question names it plainly."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    monkeypatch.setattr(window, "error", lambda title, text: None)
+    path = tmp_path / "copy.csv"
+    path.write_text("x,y,label\n0,0,a\n1,1,b\n2,0,a\n", encoding="utf-8")
+    assert window.open_path(str(path))
+    settle(window)
+    window.doc.add_points([[0.5, 0.5]], 0)
+    settle(window)
+    asked = []
+
+    def answer():
+        box = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible())
+        asked.append(box.text())
+        qtbot.keyClick(box, Qt.Key.Key_Escape)  # Cancel
+
+    QTimer.singleShot(200, answer)
+    window.close()  # the question, answered Cancel: the window stays
+    assert window.isVisible()
+    assert asked == ["Save the changes to “copy.csv” as a probviz session before closing it? The file itself "
+                     "stays as it is."]
+    assert path.read_text(encoding="utf-8") == "x,y,label\n0,0,a\n1,1,b\n2,0,a\n"
+    window.doc.mark_saved()
