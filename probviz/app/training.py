@@ -130,15 +130,15 @@ class TrainingPanel(QWidget):
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.active)
         top.addLayout(form)
-        top.addLayout(buttons)
-        scroll = self.controls_scroll = QScrollArea()  # the controls scroll when the text is large
+        scroll = self.controls_scroll = QScrollArea()  # the settings scroll when the text is large
         # (presentation mode; the window widens the dock first); the plot stays
         scroll.setWidget(controls)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         lay = QVBoxLayout(self)
         lay.addWidget(scroll)
-        lay.addWidget(self.readout)  # never scrolled away: the step, E(w) and what the run means
+        lay.addLayout(buttons)  # never scrolled away: Step, Play and Reset are what a teacher presses
+        lay.addWidget(self.readout)  # nor this: the step, E(w) and what the run means
         lay.addWidget(self.plot, 1)
 
         self.timer = QTimer(self)

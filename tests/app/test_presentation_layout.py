@@ -226,3 +226,39 @@ def test_a_projector_legend_draws_solid_dashed_and_dash_dotted_apart(qtbot, wind
         assert len(truth) >= 4 and max(inner) > 2 * min(inner), runs  # long and short strokes
     finally:
         qtbot.keyClick(window, Qt.Key.Key_F5)
+
+
+def test_a_long_training_note_in_f5_leaves_step_play_and_reset_whole(qtbot, window):
+    """F5 on a short screen with the Training panel: a step whose E(w) rose adds a warning to the readout, and
+    the Step, Play and Reset buttons stay whole and pressable (they scrolled away with the settings above them,
+    seen as a 3-pixel sliver at 1024x768 in a real window)."""
+    from guihelp import present
+    from PySide6.QtCore import QPoint, QRect
+
+    present(qtbot, window, "example:fruit", size=(1024, 560))
+    try:
+        window.doc.set_model("logistic")
+        t = window.training
+        t.optimizer.setCurrentIndex(t.optimizer.findData("gd"))
+        t.eta.spin.selectAll()
+        qtbot.keyClicks(t.eta.spin, "100")  # too large a step: E(w) rises
+        qtbot.keyClick(t.eta.spin, Qt.Key.Key_Return)
+        settle(window)
+        assert window.doc.view_state.training.eta == 100.0
+        for _ in range(3):
+            qtbot.keyClick(window, Qt.Key.Key_Period)
+            settle(window)
+        qtbot.wait(50)
+        settle(window)
+        assert "E(w) rose" in t.readout.text()
+        for b in (t.step_button, t.play_button, t.reset_button):
+            shown = b.visibleRegion().boundingRect()
+            assert b.isVisible() and shown.height() >= b.sizeHint().height() - 1, (b.text(), shown)
+            inside = QRect(b.mapTo(t, QPoint(0, 0)), b.size())
+            assert t.rect().contains(inside), (b.text(), inside, t.rect())
+        steps = window.doc.view_state.training.steps
+        qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)
+        settle(window)
+        assert window.doc.view_state.training.steps == steps + 1
+    finally:
+        qtbot.keyClick(window, Qt.Key.Key_F5)
