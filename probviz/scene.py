@@ -549,9 +549,9 @@ def draft_boundaries(model, bounds: Bounds, resolution: int = DRAFT_RESOLUTION) 
 def _outlines(S: np.ndarray, xs, ys) -> list[Boundary]:
     """Each class's region {k = argmax_j S_j} outlined on the grid of planes S (K, R, C) over axes xs, ys:
     the zero set of S_k - max_{j != k} S_j (see :func:`draft_boundaries`), kept where the class across it
-    (argmax_{j != k} S_j at the nearest node) comes later than k. So each boundary is drawn once, with the
-    first of its two classes (drawn twice, in opposite directions, a dashed line's dashes filled each other's
-    gaps); the last class has none of its own."""
+    (see :func:`_across`) comes later than k. So each boundary is drawn once, with the first of its two
+    classes (drawn twice, in opposite directions, a dashed line's dashes filled each other's gaps); the last
+    class has none of its own."""
     if S.shape[0] < 2:
         return []
     top, second = np.full(S.shape[1:], -np.inf), np.full(S.shape[1:], -np.inf)
