@@ -594,7 +594,8 @@ def _runs(line: np.ndarray, keep: np.ndarray) -> list[np.ndarray]:
     """The stretches of ``line`` (M, 2) whose vertices are kept, each with the vertex on either side of it (the
     class across changes somewhere on that segment, near a triple point: the stretch reaches it)."""
     edges = np.flatnonzero(np.diff(np.r_[False, keep, False].astype(np.int8)))
-    return [line[max(a - 1, 0):b + 1] for a, b in zip(edges[::2], edges[1::2]) if min(b + 1, len(line)) - max(a - 1, 0) >= 2]
+    runs = [line[max(a - 1, 0):b + 1] for a, b in zip(edges[::2], edges[1::2])]
+    return [run for run in runs if len(run) >= 2]
 
 
 def _curves(diff, bounds, resolution):
