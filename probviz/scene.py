@@ -555,11 +555,9 @@ def _outlines(S: np.ndarray, xs, ys) -> list[Boundary]:
     if S.shape[0] < 2:
         return []
     top, second = np.full(S.shape[1:], -np.inf), np.full(S.shape[1:], -np.inf)
-    first, runner = np.zeros(S.shape[1:], np.intp), np.zeros(S.shape[1:], np.intp)  # their classes
+    first = np.zeros(S.shape[1:], np.intp)  # the class of the largest
     for i, plane in enumerate(S):  # the largest and second largest score at each node
-        above = plane > top
-        runner = np.where(above, first, np.where(plane > second, i, runner))
-        first = np.where(above, i, first)
+        first[plane > top] = i
         np.maximum(second, np.minimum(top, plane), out=second)
         np.maximum(top, plane, out=top)
     out = []
@@ -567,19 +565,18 @@ def _outlines(S: np.ndarray, xs, ys) -> list[Boundary]:
         F = np.where(S[k] >= top, S[k] - second, S[k] - top)
         if not (F > 0).any() or not (F < 0).any():
             continue  # the class wins everywhere or nowhere in the view: no boundary of its own
-        across = np.where(first == k, runner, first)  # argmax_{j != k} S_j
         lines = []
         for line in contourpy.contour_generator(xs, ys, F, line_type=contourpy.LineType.Separate).lines(0.0):
-            lines += _runs(line, _across(line, F, across, xs, ys) > k)
+            lines += _runs(line, _across(line, F, first, xs, ys) > k)
         if lines:
             out.append(Boundary(k, -1, _join(lines)))
     return out
 
 
-def _across(line: np.ndarray, F: np.ndarray, across: np.ndarray, xs, ys) -> np.ndarray:
-    """The class across the outline at each vertex of ``line``: ``across`` (argmax_{j != k} S_j) at the nearest
-    corner of the vertex's cell outside the region (F < 0), where that class wins; the nearest corner when none
-    is outside (a vertex on a node)."""
+def _across(line: np.ndarray, F: np.ndarray, first: np.ndarray, xs, ys) -> np.ndarray:
+    """The class across the outline of region k (F > 0 inside) at each vertex of ``line``: the class that wins
+    (``first``) at the nearest corner of the vertex's cell outside the region (F < 0); at the nearest corner
+    when none is outside (a vertex on a node: k itself may win there, and the vertex is not kept)."""
     i = np.clip(np.searchsorted(xs, line[:, 0]) - 1, 0, len(xs) - 2)
     j = np.clip(np.searchsorted(ys, line[:, 1]) - 1, 0, len(ys) - 2)
     ci, cj = i[:, None] + np.array([0, 1, 0, 1]), j[:, None] + np.array([0, 0, 1, 1])  # the cell's corners
@@ -587,7 +584,7 @@ def _across(line: np.ndarray, F: np.ndarray, across: np.ndarray, xs, ys) -> np.n
     outside = F[cj, ci] < 0
     pick = np.where(outside.any(axis=1), np.argmin(np.where(outside, d2, np.inf), axis=1), np.argmin(d2, axis=1))
     rows = np.arange(len(line))
-    return across[cj[rows, pick], ci[rows, pick]]
+    return first[cj[rows, pick], ci[rows, pick]]
 
 
 def _runs(line: np.ndarray, keep: np.ndarray) -> list[np.ndarray]:
