@@ -85,7 +85,8 @@ class _Worker(QObject):
         self._errors: tuple | None = None  # (truth, fits) whose true errors a frame waits for
         self.stopping = False
 
-    def put(self, job: Job) -> None:
+    def put(self, job: Job | None) -> None:
+        """The newest job, replacing any not yet taken (None: drop it)."""
         with self._lock:
             self._pending = job
 
@@ -191,6 +192,8 @@ class Refitter(QObject):
             # a drag through many points, each move O(moved points): drawn right here, in the move's own event,
             # without its summary (it waits for the hand to rest, as the worker's would). Handed to the worker it
             # would wait for a turn of the GIL between the GUI thread's many short calls: 3x the latency
+            if self._worker is not None:
+                self._worker.put(None)  # a job it has not taken yet is older than this frame: not made at all
             self._deliver(run(job, evaluate=False))
             return
         self._ensure_thread()
