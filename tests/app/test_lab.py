@@ -307,8 +307,29 @@ def test_the_section_tool_plots_the_posterior_along_the_line(qtbot, window):
     assert len(curves) == 6  # two posteriors, two scaled joints, the truth's two posteriors
     np.testing.assert_allclose(curves[0].yData, sec.posterior[:, 0])
     np.testing.assert_allclose(curves[4].yData, doc.truth.posterior(X)[:, 0], atol=1e-12)
+    drawn = _ink_along(window, (0.0, 0.0), (2.5, 3.5))
     qtbot.mouseClick(window.lab.clear_section, Qt.MouseButton.LeftButton)
     assert doc.view_state.section is None
+    settle(window)
+    cleared = _ink_along(window, (0.0, 0.0), (2.5, 3.5))
+    assert drawn > 0.4 and cleared < 0.1, (drawn, cleared)  # the dashed line was on the canvas, and is gone
+
+
+def _ink_along(window, a, b) -> float:
+    """The share of the canvas's pixels along the segment a-b (its ends left out) drawn in the plot's ink."""
+    from PySide6.QtGui import QColor
+
+    from guihelp import to_pixel
+
+    image = window.canvas.grab().toImage()
+    ratio = image.devicePixelRatio()
+    ink = window.canvas.style.foreground[:3]
+    hits = []
+    for t in np.linspace(0.1, 0.9, 200):
+        p = to_pixel(window, *(np.add(a, t * np.subtract(b, a))))
+        rgb = QColor(image.pixel(round(p.x() * ratio), round(p.y() * ratio))).getRgb()[:3]
+        hits.append(max(abs(u - v) for u, v in zip(rgb, ink)) <= 60)
+    return float(np.mean(hits))
 
 
 def test_tools_menu_opens_the_labs_dialogs_with_the_lab_folded_away(qtbot, window, monkeypatch):
@@ -586,18 +607,24 @@ def test_the_comparison_waits_with_the_summary_through_a_drag_of_many_points(qtb
     settle(window)
 
 
-def test_the_true_errors_keep_their_lines_while_a_drag_recomputes_them(qtbot, window):
+def test_the_true_errors_keep_their_lines_while_a_drag_recomputes_them(qtbot, window, monkeypatch):
     """While a drag's fits wait for their true errors, each reads "…" in the same words, so the label keeps its
     lines and the Lab below it stays where it was (it jumped a line at every move: a click aimed at the Lab's
     boxes could land on another entry). Once the hand rests the numbers come."""
+    import threading
+
     from guihelp import to_pixel
     from PySide6.QtCore import QPoint
+
+    from probviz.app import refit
 
     doc = _fruit(window)
     doc.view_state.set_compare("qda")
     _errors_known(qtbot, window)
     label, table = window.lab.errors_label, window.lab.table
     assert "…" not in label.text() and label.text().count("true error") == 2
+    gate, real = threading.Event(), refit.compute_errors  # the worker's true errors wait until the moves are seen
+    monkeypatch.setattr(refit, "compute_errors", lambda *a, **k: (gate.wait(10), real(*a, **k))[1])
     lines, top = label.heightForWidth(label.width()), table.mapTo(window, QPoint(0, 0)).y()
     vp = window.canvas.viewport()
     a = to_pixel(window, *doc.X[0])
@@ -613,7 +640,8 @@ def test_the_true_errors_keep_their_lines_while_a_drag_recomputes_them(qtbot, wi
             assert label.heightForWidth(label.width()) == lines
             assert table.mapTo(window, QPoint(0, 0)).y() == top
     qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 18, a.y() - 12))
-    assert seen, "no frame waited for its true errors"
+    gate.set()
+    assert len(seen) == 3, "a frame of the drag did not wait for its true errors"
     qtbot.waitUntil(lambda: not window.result.errors_pending, timeout=20_000)
     settle(window)
     assert "…" not in label.text() and label.text().count("true error") == 2
