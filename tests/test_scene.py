@@ -627,3 +627,26 @@ def test_any_drag_updates_the_density_as_a_fresh_one_would(K, n, seed, scale, of
     colors = [class_color(k) for k in range(K)]
     *_, (d, Y) = _drag_density(X, labels, colors, bounds, (4, 3), moves)
     _same_density(d, Y, labels, colors, bounds, (4, 3))
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.integers(2, 24), cols=st.integers(2, 24),
+       scale=st.sampled_from([1e-6, 1.0, 1e6]), offset=st.sampled_from([0.0, 1e6]),
+       bad=st.sampled_from([None, np.nan, np.inf, -np.inf]))
+@example(seed=0, rows=2, cols=2, scale=1.0, offset=0.0, bad=np.nan)
+def test_zero_lines_are_contourpys_own(seed, rows, cols, scale, offset, bad):
+    """The traced zero set is the one contourpy's public contour_generator gives, vertex for vertex, with
+    nodes that are not finite masked as it masks them; on uneven axes, tiny and huge values, far from 0."""
+    import contourpy
+
+    rng = np.random.default_rng(seed)
+    xs = offset + scale * np.cumsum(rng.uniform(0.1, 2.0, cols))
+    ys = -offset + scale * np.cumsum(rng.uniform(0.1, 2.0, rows))
+    Z = scale * rng.normal(size=(rows, cols))
+    if bad is not None:
+        Z[rng.random((rows, cols)) < 0.15] = bad
+    want = contourpy.contour_generator(xs, ys, Z, line_type=contourpy.LineType.Separate).lines(0.0)
+    got = scene.zero_lines(xs, ys, Z)
+    assert len(got) == len(want)
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a, b)
