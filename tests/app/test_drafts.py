@@ -153,6 +153,38 @@ def test_a_drag_through_many_points_waits_for_the_hand_to_rest_before_the_summar
     assert len(win.canvas.carried.data) == 0  # let go: the point is back in the density image
 
 
+@pytest.mark.parametrize("n", [2_000, 8_000])
+def test_a_drag_on_the_gui_thread_gives_its_summary_live_among_few_points_and_at_rest_among_many(qtbot, window, n):
+    """Up to 5,000 points a drag's frames (made in the move's own event) carry the accuracy of the points as they
+    are; among more, its pass over every point waits for the hand to rest, as it does on the worker, and the
+    status line says it is to come. Held still, the accuracy comes: the fit's, counted here."""
+    from probviz.app.refit import DRAFT_SUMMARY_MAX
+    from probviz.data.dataset import Dataset
+    from probviz.models import create
+
+    win = window
+    rng = np.random.default_rng(5)
+    labels = rng.integers(0, 2, n)
+    X = rng.normal(size=(n, 2)) + np.array([[-1.0, 0.0], [1.0, 0.5]])[labels]
+    win.load(Dataset(X, labels, ["a", "b"]))
+    qtbot.waitUntil(lambda: win.result is not None and bool(win.result.fit.summary), timeout=20_000)
+    move, let_go = _hand_on_the_rightmost(qtbot, win, X)
+    for m in range(1, 4):
+        move(m)
+        frame = win.canvas.frame
+        assert frame.request.revision == win.doc.revision and frame.request.draft  # in the move's own event
+        if n <= DRAFT_SUMMARY_MAX:
+            accuracy = np.mean(create("lda").fit(win.doc.X, labels).predict(win.doc.X) == labels)
+            assert frame.fit.summary and f"accuracy {100 * accuracy:.1f}%" in win.message.text()
+        else:
+            assert not frame.fit.summary and "accuracy …" in win.message.text()
+    qtbot.waitUntil(lambda: bool(win.result.fit.summary) and not win.result.request.draft, timeout=10_000)  # held still
+    accuracy = np.mean(create("lda").fit(win.doc.X, labels).predict(win.doc.X) == labels)
+    assert f"accuracy {100 * accuracy:.1f}%" in win.message.text() and "…" not in win.message.text()
+    let_go()
+    settle(win)
+
+
 @pytest.mark.parametrize("model", ["lda", "logistic"])
 def test_a_drag_through_many_points_keeps_the_crosses_and_gets_them_anew_at_rest(qtbot, window, model):
     """30,000 points: fitted on the worker, drawn one by one. While a misclassified point is dragged the
