@@ -173,7 +173,7 @@ class MainWindow(QMainWindow):
         doc.truth_changed.connect(self._sync_layer_actions)  # the error against the truth needs one
         view.active_class_changed.connect(self._on_active_class)
         self.doc.modified_changed.connect(self._on_modified_changed)
-        self.canvas.hovered.connect(lambda *_: self._refresh_hover())
+        self.canvas.hovered.connect(self._hovered)
         self.canvas.left.connect(self._refresh_hover)
         self.canvas.vb.sigRangeChanged.connect(self._cursor_moved_in_view)  # a cursor at rest over a zoom,
         self.canvas.vb.sigResized.connect(self._cursor_moved_in_view)  # Fit view, or a plot that F5 moved
@@ -914,6 +914,12 @@ class MainWindow(QMainWindow):
     def _cursor_moved_in_view(self, *_):
         """The view or the plot moved under a resting cursor: the readout of what is under it now."""
         self._refresh_hover()
+
+    def _hovered(self, *_):
+        """The cursor moved: the readout under it, unless it carries points. Then the move's own frame (which
+        follows in the same event, or from the worker) redoes it, from the fit the points make now."""
+        if not self.canvas.drafting:
+            self._refresh_hover()
 
     def _refresh_hover(self):
         """The readout under the cursor, from the frame on screen: redone on every frame, so it never

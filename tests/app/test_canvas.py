@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 
 from probviz.models import MODEL_NAMES
 
-from guihelp import click, drag, key, settle, to_pixel
+from guihelp import click, drag, key, menu_action, settle, to_pixel
 
 THREE_CLASSES = {
     Qt.Key.Key_1: [(-3, -3), (-2.5, -2), (-3.5, -2.2), (-2, -3.2)],
@@ -213,6 +213,32 @@ def test_hover_shows_coordinates_and_posteriors(qtbot, window):
     pw, ph = window.canvas.vb.viewPixelSize()
     assert abs(x + 3) <= pw and abs(y + 3) <= ph  # within a pixel of where the cursor is
     assert "p(1|x)" in text and "p(3|x)" in text
+
+
+def test_the_hover_readout_follows_a_dragged_point_with_the_fit_it_makes(qtbot, window):
+    """While a point is dragged, the readout under the cursor is the one of each move's own frame: the cursor's
+    coordinates (where the point in hand is) and the posteriors of the fit the moved point makes."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
+    build_three_classes(qtbot, window)
+    i = 0
+    vp = window.canvas.viewport()
+    a = to_pixel(window, *window.doc.X[i])
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    pw, ph = window.canvas.vb.viewPixelSize()
+    for m in range(1, 5):
+        QTest.qWait(15)  # pyqtgraph drops mouse moves closer than 10 ms
+        qtbot.mouseMove(vp, QPoint(a.x() + 12 * m, a.y() - 7 * m))
+        here = window.doc.X[i]
+        text = window.hover.text()
+        x, y = (float(v) for v in re.match(r"x = (\S+), y = (\S+)", text).groups())
+        assert abs(x - here[0]) <= 2 * pw + 0.005 * abs(here[0]) and abs(y - here[1]) <= 2 * ph + 0.005 * abs(here[1])
+        shown = [float(v) for v in re.findall(r"p\(\d\|x\) = (\S+)", text)]
+        want = window.canvas.frame.fit.model.predict_proba([here])[0]
+        np.testing.assert_allclose(shown, want, atol=0.02)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 48, a.y() - 28))
+    settle(window)
 
 
 def test_single_point_class_gets_a_notice(qtbot, window):
@@ -575,6 +601,79 @@ def test_a_drag_through_many_points_redraws_the_point_in_hand_and_not_the_rest(q
     assert len(window.canvas.carried.data) == 0
     image = window.canvas.grab().toImage()
     assert _class_colour_at(window, image, 0, *window.doc.X[i])  # back in its class's image
+
+
+def test_an_undo_pressed_mid_drag_redraws_a_point_the_hand_does_not_carry(qtbot, window):
+    """A drag's moves leave the classes' images alone while only the points in hand move (they are drawn apart).
+    An undo pressed with the button held that moves another point (the command before the drag's) redraws it:
+    drawn back where it was, and no longer where the undone move had put it."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
+    i = _many_points(window)
+    window.doc.add_points([[-3.0, 1.5]], 0)
+    j = len(window.doc.X) - 1
+    window.doc.move_points([j], [[-2.0, 2.0]])  # the command the second undo takes back
+    settle(window)
+    assert _class_colour_at(window, window.canvas.grab().toImage(), 0, -2.0, 2.0)
+    vp = window.canvas.viewport()
+    a = to_pixel(window, *window.doc.X[i])
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    for m in range(1, 4):
+        QTest.qWait(15)  # pyqtgraph drops mouse moves closer than 10 ms
+        qtbot.mouseMove(vp, QPoint(a.x() + 15 * m, a.y() + 5 * m))
+        settle(window)
+    assert window.doc.X[i][0] > -3.0 + 0.05
+    for _ in range(2):  # the drag's moves, then the move of the other point
+        qtbot.keyClick(window.canvas, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+        settle(window)
+    np.testing.assert_array_equal(window.doc.X[[i, j]], [[-3.0, 3.0], [-3.0, 1.5]])
+    image = window.canvas.grab().toImage()
+    assert _class_colour_at(window, image, 0, -3.0, 1.5) and not _class_colour_at(window, image, 0, -2.0, 2.0)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 45, a.y() + 15))
+    settle(window)
+
+
+def _ink_at(window, image, x, y) -> bool:
+    """The plot's ink (the foreground colour of the means' crosses) is drawn at data point (x, y)."""
+    from PySide6.QtGui import QColor
+
+    p = to_pixel(window, x, y)
+    ratio = image.devicePixelRatio()
+    got = QColor(image.pixel(round(p.x() * ratio), round(p.y() * ratio))).getRgb()[:3]
+    return max(abs(a - b) for a, b in zip(got, window.canvas.style.foreground[:3])) <= 40
+
+
+def test_the_means_crosses_follow_a_dragged_point_and_a_changed_style(qtbot, settings_kept, window):
+    """The crosses at the class means (drawn with the ellipses) move with the fit while a point is dragged, and
+    take a new style (a larger scale) at once: drawn where each new mean is, no longer where the old one was."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
+    window.doc.add_points([[-2.0, 0.0], [2.0, 0.0], [0.0, 2.0], [0.0, -2.0]], 0)  # mean (0, 0), no point there
+    window.doc.add_points([[6.0, 5.0], [8.0, 5.0], [7.0, 7.0]], 1)
+    settle(window)
+    assert "ellipses" in window.doc.layers
+    assert _ink_at(window, window.canvas.grab().toImage(), 0.0, 0.0)
+    vp = window.canvas.viewport()
+    a = to_pixel(window, 2.0, 0.0)
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    for m in range(1, 5):
+        QTest.qWait(15)  # pyqtgraph drops mouse moves closer than 10 ms
+        b = to_pixel(window, 2.0 + m, 0.0)
+        qtbot.mouseMove(vp, QPoint(b.x(), a.y()))
+        settle(window)
+    mean = window.doc.X[:4].mean(axis=0)
+    assert mean[0] > 0.6  # the dragged point pulled the mean right by a quarter of its way
+    image = window.canvas.grab().toImage()
+    assert _ink_at(window, image, *mean) and not _ink_at(window, image, 0.0, 0.0)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(b.x(), a.y()))
+    settle(window)
+    ink = window.canvas.style.foreground
+    menu_action(window, "Dark theme").trigger()  # the plot's ink turns light: the crosses with it
+    settle(window)
+    assert window.canvas.style.foreground != ink
+    assert _ink_at(window, window.canvas.grab().toImage(), *mean)
 
 
 def test_empty_marks_and_curves_cost_the_view_nothing_and_come_back_when_filled(qtbot, window):
