@@ -49,7 +49,7 @@ class Poly2D:
     scale: np.ndarray
     coefs: np.ndarray
 
-    @property
+    @cached_property  # asked several times a frame (which boundaries are straight); the coefficients never change
     def degree(self) -> int:
         nz = np.nonzero(np.any(self.coefs != 0, axis=0))
         return int(max(nz[0] + nz[1])) if nz[0].size else 0
