@@ -327,6 +327,8 @@ class Canvas(pg.PlotWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.plotItem.showGrid(x=False, y=False)
         self.plotItem.hideButtons()  # pyqtgraph's "A" (auto-range): F and "Fit view" frame the data
+        for name in ("left", "bottom"):  # painted again with every frame of the plot beside them: kept as pixmaps
+            self.plotItem.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # until they change
         title = self.plotItem.titleLabel  # pyqtgraph makes a title's text width its minimum width, so a
         title.updateMin = lambda: title.setMinimumSize(0, title.itemRect().height())  # long one pushed the
         # plot out of the canvas; the window fits the caption to the width instead
@@ -542,7 +544,7 @@ class Canvas(pg.PlotWidget):
         if last is None or last[1] != key or not len(carried):
             return False
         moved = self.doc.moves_since(last[0])
-        return moved is not None and bool(np.isin(moved[0], carried).all())
+        return moved is not None and set(moved[0].tolist()) <= set(carried.tolist())
 
     def _class_points_drawn(self, X, labels, colors, visible, dense, held, pen) -> None:
         """Each class's points, moved in place where only positions changed (a drag), else set anew."""
@@ -576,7 +578,9 @@ class Canvas(pg.PlotWidget):
         X = self._points[0]
         w = self._wrong
         if w is not None and len(w) == len(X) and "points" in self.layers and not self.dense:
-            pos, size = X[w], self.style.point_size * 0.8
+            if getattr(self, "_wrong_rows", (None,))[0] is not w:  # a drag keeps them: not a pass over every point
+                self._wrong_rows = (w, np.flatnonzero(w))
+            pos, size = X[self._wrong_rows[1]], self.style.point_size * 0.8
             if getattr(self.wrong, "_look", None) != size or not _move_in_place(self.wrong, pos):
                 self.wrong.setData(pos=pos, size=size)  # (a drag moves them in place: one mark per point)
                 self.wrong._look = size
@@ -1132,10 +1136,11 @@ def _joined(lines) -> np.ndarray:
 
 
 def _same_line(item, xy: np.ndarray) -> bool:
-    """``item`` holds the polyline ``xy`` (NaN rows between pieces) already."""
+    """``item`` holds the polyline ``xy`` (NaN rows between pieces) already. (A line that moved differs in its
+    first vertex: told apart without a pass over both.)"""
     x, y = item.getData()
-    return (x is not None and len(x) == len(xy) and np.array_equal(x, xy[:, 0], equal_nan=True)
-            and np.array_equal(y, xy[:, 1], equal_nan=True))
+    return (x is not None and len(x) == len(xy) and np.array_equal(x[:1], xy[:1, 0], equal_nan=True)
+            and np.array_equal(x, xy[:, 0], equal_nan=True) and np.array_equal(y, xy[:, 1], equal_nan=True))
 
 
 def _set_line(item, lines) -> None:

@@ -634,14 +634,18 @@ def test_an_undo_pressed_mid_drag_redraws_a_point_the_hand_does_not_carry(qtbot,
     settle(window)
 
 
-def _ink_at(window, image, x, y) -> bool:
-    """The plot's ink (the foreground colour of the means' crosses) is drawn at data point (x, y)."""
+def _ink_at(window, image, x, y, r: int = 0) -> bool:
+    """The plot's ink (its foreground colour: the means' crosses, the misclassified marks) is drawn at data point
+    (x, y): on its pixel, or with ``r``, on at least 3 pixels of the (2r + 1)-pixel square round it."""
     from PySide6.QtGui import QColor
 
     p = to_pixel(window, x, y)
     ratio = image.devicePixelRatio()
-    got = QColor(image.pixel(round(p.x() * ratio), round(p.y() * ratio))).getRgb()[:3]
-    return max(abs(a - b) for a, b in zip(got, window.canvas.style.foreground[:3])) <= 40
+    cx, cy = round(p.x() * ratio), round(p.y() * ratio)
+    inked = [max(abs(a - b) for a, b in zip(QColor(image.pixel(cx + dx, cy + dy)).getRgb()[:3],
+                                           window.canvas.style.foreground[:3])) <= 40
+             for dx in range(-r, r + 1) for dy in range(-r, r + 1)]
+    return sum(inked) >= (3 if r else 1)
 
 
 def test_the_means_crosses_follow_a_dragged_point_and_a_changed_style(qtbot, settings_kept, window):
@@ -674,6 +678,23 @@ def test_the_means_crosses_follow_a_dragged_point_and_a_changed_style(qtbot, set
     settle(window)
     assert window.canvas.style.foreground != ink
     assert _ink_at(window, window.canvas.grab().toImage(), *mean)
+
+
+def test_the_crosses_mark_the_points_each_new_fit_misclassifies(qtbot, window):
+    """A cross (in the plot's ink) is drawn over each point the fit on screen misclassifies: over a point of the
+    first class on the second's side, and gone from it once it is moved back (the fit then misclassifies
+    none), wherever it is."""
+    window.doc.add_points([[-2.0, 0.0], [-2.0, 1.0], [-1.0, 0.0], [-1.5, 0.5], [1.2, 0.8]], 0)
+    window.doc.add_points([[2.0, 0.0], [2.0, 1.0], [1.0, 0.0], [1.5, 0.5], [2.5, -0.5]], 1)
+    settle(window)
+    p = 4
+    assert not np.array_equal(window.result.fit.model.predict(window.doc.X[[p]]), [0])  # on the other side
+    assert _ink_at(window, window.canvas.grab().toImage(), 1.2, 0.8, r=2)
+    window.doc.move_points([p], [[-1.2, 0.8]])
+    settle(window)
+    assert not window.result.wrong.any()
+    image = window.canvas.grab().toImage()
+    assert not _ink_at(window, image, -1.2, 0.8, r=2) and not _ink_at(window, image, 1.2, 0.8, r=2)
 
 
 def test_empty_marks_and_curves_cost_the_view_nothing_and_come_back_when_filled(qtbot, window):
