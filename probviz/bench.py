@@ -342,10 +342,11 @@ def main(args) -> int:
     return 0
 
 
-REAL_WINDOW_WHY = (" - each move is fitted and painted in its own turn of the GUI thread: the mouse event and the "
-                   "edit (about 5 ms), the fit and its frame (8-10 ms), the canvas's paint (about 8 ms: the heatmap, "
-                   "the curves' strokes, the points from their images), while Xvfb draws the window in software and "
-                   "xdotool starts a process per move on the same two cores")
+REAL_WINDOW_WHY = (" - each move is fitted and painted in its own turn of the GUI thread: the mouse event, the "
+                   "edit, the fit and its frame (8-11 ms; probit's heatmap alone needs Phi at 196,608 nodes, 4.6 ms), "
+                   "the canvas's paint (6-8 ms: the heatmap drawn scaled, the strokes of the curves that changed), "
+                   "while Xvfb draws the window in software and xdotool starts a process per move on the same two "
+                   "cores")
 REAL_WINDOW_WHY_DENSE = (" - after a drag's first move every model's frame follows the moved point alone "
                          "and is made in the move's own event, as at 10,000 points (the summary waits for the "
                          "hand to rest), but the move, the frame and the paint still take 20-30 ms of the GUI "
