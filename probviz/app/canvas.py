@@ -67,8 +67,8 @@ class Curve(pg.PlotCurveItem):
     setData redoes its bounds and tells the view of a change even then (0.05-0.1 ms each, every frame)."""
 
     def setData(self, *args, **kargs):  # noqa: N802
-        empty = all(a is not None and not len(a) for a in args[:2]) and len(args) == 2 and not kargs
-        if empty and (self.xData is None or not len(self.xData)):
+        emptied = len(args) == 2 and not kargs and not len(args[0]) and not len(args[1])
+        if emptied and (self.xData is None or not len(self.xData)):
             return
         super().setData(*args, **kargs)
 
@@ -319,6 +319,8 @@ class Canvas(pg.PlotWidget):
         self._hover_global: QPoint | None = None  # the cursor over the plot, in screen coordinates
         self._handles_drawn = None  # the truth's handles where they are drawn (steady_handles)
         self._wrong = None
+        self._wrong_rows = (None, None)  # (the misclassified mask, its rows)
+        self._class_points_key = None  # (the document's revision, what the class items were drawn from)
         self.frame = None  # the frame on screen
 
         self.setAntialiasing(True)
@@ -540,7 +542,7 @@ class Canvas(pg.PlotWidget):
         """Nothing the class items draw changed since they were last drawn: the document's points moved since
         then are all carried by the hand (hidden there, drawn by ``carried``), and nothing else changed. Then a
         drag's move costs them nothing, not a pass over every point (1.9 ms a move at 10,000 points)."""
-        last = getattr(self, "_class_points_key", None)
+        last = self._class_points_key
         if last is None or last[1] != key or not len(carried):
             return False
         moved = self.doc.moves_since(last[0])
@@ -578,7 +580,7 @@ class Canvas(pg.PlotWidget):
         X = self._points[0]
         w = self._wrong
         if w is not None and len(w) == len(X) and "points" in self.layers and not self.dense:
-            if getattr(self, "_wrong_rows", (None,))[0] is not w:  # a drag keeps them: not a pass over every point
+            if self._wrong_rows[0] is not w:  # a drag keeps them: not a pass over every point
                 self._wrong_rows = (w, np.flatnonzero(w))
             pos, size = X[self._wrong_rows[1]], self.style.point_size * 0.8
             if getattr(self.wrong, "_look", None) != size or not _move_in_place(self.wrong, pos):
