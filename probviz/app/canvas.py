@@ -309,6 +309,7 @@ class Canvas(pg.PlotWidget):
         self.selection = np.empty(0, dtype=np.int64)
         self.style = Style()
         self._drag = None  # (indices, grab offsets, stroke) while dragging points
+        self._drag_top = 0  # the undo stack's index with the drag's command on top
         self.drafting = False  # a drag is moving what the fit sees: frames may draw drafts
         self._rest = QTimer(self)
         self._rest.setSingleShot(True)
@@ -768,9 +769,6 @@ class Canvas(pg.PlotWidget):
         while len(items) < len(lines):
             item = _curve(connect="finite")
             item.setZValue(4)
-            # painted once into a pixmap in the view's pixels and blitted while neither it nor the view changes: a
-            # drag moves one class's ellipses (QDA, naive Bayes), and the others cost a blit, not a wide stroke
-            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             self._add_passive(item)
             items.append(item)
         for i, item in enumerate(items):
@@ -908,6 +906,7 @@ class Canvas(pg.PlotWidget):
                 indices = self.selection if hit in self.selection else np.array([hit])
                 offsets = self.doc.X[indices] - [start.x(), start.y()]
                 self._drag = ("move", indices, offsets, self.doc.new_stroke(), len(self.doc.X))
+                self._drag_top = self.doc.undo_stack.index()  # the undo stack's top: the drag's command will be it
             elif self.tool == "select":
                 self._drag = ("band", start)
             else:
@@ -946,9 +945,12 @@ class Canvas(pg.PlotWidget):
             self._spray(pos, self._drag[1])
         elif kind == "move":
             _, indices, offsets, stroke, count = self._drag
-            if len(self.doc.X) == count:
+            stack = self.doc.undo_stack
+            if len(self.doc.X) == count and stack.index() >= self._drag_top:
                 self.doc.move_points(indices, offsets + [pos.x(), pos.y()], stroke)
-            else:  # points were deleted or added under the hand (Delete, a paste): their indices say nothing now
+                self._drag_top = stack.index()  # the drag's command (its moves merge into one)
+            else:  # points were deleted or added under the hand (Delete, a paste): their indices say nothing now;
+                # or the drag's move was undone (Ctrl+Z): moving on would undo the undo and lose the redo
                 self._drag = ("let go",)
                 self.update_points()
         elif kind == "band":

@@ -606,7 +606,9 @@ def test_a_drag_through_many_points_redraws_the_point_in_hand_and_not_the_rest(q
 def test_an_undo_pressed_mid_drag_redraws_a_point_the_hand_does_not_carry(qtbot, window):
     """A drag's moves leave the classes' images alone while only the points in hand move (they are drawn apart).
     An undo pressed with the button held that moves another point (the command before the drag's) redraws it:
-    drawn back where it was, and no longer where the undone move had put it."""
+    drawn back where it was, and no longer where the undone move had put it. The undo of the drag's own move lets
+    go of the point: moving on and letting go change nothing, and both undone steps can be redone (the hand's
+    next move used to put the point back under it, a new edit that lost the redo)."""
     from PySide6.QtCore import QPoint
     from PySide6.QtTest import QTest
 
@@ -630,8 +632,19 @@ def test_an_undo_pressed_mid_drag_redraws_a_point_the_hand_does_not_carry(qtbot,
     np.testing.assert_array_equal(window.doc.X[[i, j]], [[-3.0, 3.0], [-3.0, 1.5]])
     image = window.canvas.grab().toImage()
     assert _class_colour_at(window, image, 0, -3.0, 1.5) and not _class_colour_at(window, image, 0, -2.0, 2.0)
-    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 45, a.y() + 15))
+    # the undo let go of the point: the hand moving on and letting go changes nothing, and both steps can be redone
+    for m in (4, 5):
+        QTest.qWait(15)
+        qtbot.mouseMove(vp, QPoint(a.x() + 15 * m, a.y() + 5 * m))
+        settle(window)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 75, a.y() + 25))
     settle(window)
+    np.testing.assert_array_equal(window.doc.X[[i, j]], [[-3.0, 3.0], [-3.0, 1.5]])
+    assert len(window.canvas.carried.data) == 0
+    for _ in range(2):
+        key(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    np.testing.assert_array_equal(window.doc.X[j], [-2.0, 2.0])
+    assert window.doc.X[i][0] > -3.0 + 0.05  # where the drag had taken it before the undo
 
 
 def _ink_at(window, image, x, y, r: int = 0) -> bool:
@@ -695,6 +708,45 @@ def test_the_crosses_mark_the_points_each_new_fit_misclassifies(qtbot, window):
     assert not window.result.wrong.any()
     image = window.canvas.grab().toImage()
     assert not _ink_at(window, image, -1.2, 0.8, r=2) and not _ink_at(window, image, 1.2, 0.8, r=2)
+
+
+@pytest.mark.parametrize("model", ["qda", "nb"])
+def test_ellipses_past_the_views_edge_are_drawn_whole_after_a_model_switch_and_an_undo(qtbot, window, model):
+    """A class whose ellipses reach past the edge of the view: after a model switch (pressed in the Model panel)
+    and an undo (Edit > Undo), the canvas is the picture it draws afresh (the layer switched off and on), pixel for
+    pixel. Kept as pixmaps of their visible part, the ellipses were drawn in stale pieces: cut along a straight
+    line, some centred far from their mean."""
+    from pressing import choose, press_button
+
+    window.doc.add_class()
+    far = [[-4.0, 4.2], [0.8, 3.0], [1.4, 2.5], [1.7, 3.3], [2.0, 1.6]]  # the first far out: ellipses past the edge
+    for k, pts in enumerate(([[-3.0, -3.0], [-2.0, -2.5], [-2.5, -3.8], [-3.2, -2.2]], far,
+                             [[3.0, -3.0], [2.5, -4.0], [3.8, -2.3], [2.8, -2.2]])):
+        window.doc.add_points(pts, k)
+    settle(window)
+    i = 4  # the far point
+
+    def fresh():
+        box = window.panel.layer_boxes["ellipses"]
+        for _ in range(2):
+            press_button(qtbot, box)
+            settle(window)
+        return window.canvas.grab().toImage()
+
+    def same(a, b) -> bool:
+        d = np.abs(np.frombuffer(a.constBits(), np.uint8).astype(int) - np.frombuffer(b.constBits(), np.uint8).astype(int))
+        return a.size() == b.size() and d.max() <= 2
+
+    choose(qtbot, window.panel.model, window.panel.model.findData(model))
+    settle(window)
+    assert window.doc.model_name == model
+    assert same(window.canvas.grab().toImage(), fresh())
+    window.doc.move_points([i], [[-1.0, 2.0]])
+    settle(window)
+    menu_action(window, "Undo Move point").trigger()  # Edit > Undo
+    settle(window)
+    np.testing.assert_array_equal(window.doc.X[i], far[0])
+    assert same(window.canvas.grab().toImage(), fresh())
 
 
 def test_empty_marks_and_curves_cost_the_view_nothing_and_come_back_when_filled(qtbot, window):
