@@ -662,8 +662,8 @@ def _ink_at(window, image, x, y, r: int = 0) -> bool:
 
 
 def test_the_means_crosses_follow_a_dragged_point_and_a_changed_style(qtbot, settings_kept, window):
-    """The crosses at the class means (drawn with the ellipses) move with the fit while a point is dragged, and
-    take a new style (a larger scale) at once: drawn where each new mean is, no longer where the old one was."""
+    """The crosses at the class means (drawn with the ellipses) move with the fit while a point is dragged: drawn
+    where the new mean is, no longer where the old one was. They take a new style at once (the dark theme's ink)."""
     from PySide6.QtCore import QPoint
     from PySide6.QtTest import QTest
 

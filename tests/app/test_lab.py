@@ -607,7 +607,7 @@ def test_the_comparison_waits_with_the_summary_through_a_drag_of_many_points(qtb
     settle(window)
 
 
-def test_the_true_errors_keep_their_lines_while_a_drag_recomputes_them(qtbot, window, monkeypatch):
+def test_the_true_errors_keep_their_lines_while_a_drag_recomputes_them(qtbot, window, monkeypatch, request):
     """While a drag's fits wait for their true errors, each reads "…" in the same words, so the label keeps its
     lines and the Lab below it stays where it was (it jumped a line at every move: a click aimed at the Lab's
     boxes could land on another entry). Once the hand rests the numbers come."""
@@ -625,6 +625,7 @@ def test_the_true_errors_keep_their_lines_while_a_drag_recomputes_them(qtbot, wi
     assert "…" not in label.text() and label.text().count("true error") == 2
     gate, real = threading.Event(), refit.compute_errors  # the worker's true errors wait until the moves are seen
     monkeypatch.setattr(refit, "compute_errors", lambda *a, **k: (gate.wait(10), real(*a, **k))[1])
+    request.addfinalizer(gate.set)  # a failure below must not leave the worker waiting as the window closes
     lines, top = label.heightForWidth(label.width()), table.mapTo(window, QPoint(0, 0)).y()
     vp = window.canvas.viewport()
     a = to_pixel(window, *doc.X[0])
