@@ -13,7 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.graphicsItems.LegendItem import ItemSample
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QTransform
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QImage, QPainter, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem
 
 from probviz import scene as scenes
@@ -440,6 +440,8 @@ class Canvas(pg.PlotWidget):
             ax.setTextPen(fg)
             ax.setTickFont(font)
             ax.label.setFont(font)
+        # a tick label is centred on its tick: at the top of the plot half of it stands above, room kept for it
+        self.plotItem.layout.setContentsMargins(1, QFontMetrics(font).height() // 2 + 1, 1, 1)
         r = self.devicePixelRatioF()  # cosmetic widths are device pixels: as thick at 200% scaling as at 100%
         self.boundary.setPen(line_pen(style, "boundary", ratio=r))
         self.boundary_outline.setPen(outline_pen(style, "boundary", ratio=r))

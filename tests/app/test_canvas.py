@@ -241,6 +241,23 @@ def test_the_hover_readout_follows_a_dragged_point_with_the_fit_it_makes(qtbot, 
     settle(window)
 
 
+def test_the_top_tick_label_is_drawn_whole(qtbot, window):
+    """A new document's view ends at y = 5 with a tick: its label, centred on the tick, is drawn whole, its upper
+    half inside the canvas too (it was cut in half by the canvas's top edge)."""
+    from PySide6.QtGui import QColor, QFontMetrics
+
+    image = window.canvas.grab().toImage()
+    ratio = image.devicePixelRatio()
+    top = to_pixel(window, -5.0, 5.0)  # the corner of the plot: the tick at y = 5
+    half = QFontMetrics(window.canvas.plotItem.getAxis("left").style["tickFont"]).height() / 2
+    assert top.y() >= half - 1  # room above the tick for the upper half of its label
+    ink = window.canvas.style.foreground[:3]
+    rows = range(max(0, round((top.y() - half + 1) * ratio)), round(top.y() * ratio))
+    inked = sum(max(abs(a - b) for a, b in zip(QColor(image.pixel(x, y)).getRgb()[:3], ink)) <= 80
+                for y in rows for x in range(0, round((top.x() - 6) * ratio)))
+    assert inked >= 3  # the upper half of the "5" is drawn
+
+
 def test_single_point_class_gets_a_notice(qtbot, window):
     click(qtbot, window, 0, 0)
     key(qtbot, window, Qt.Key.Key_2)
