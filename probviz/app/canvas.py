@@ -513,13 +513,9 @@ class Canvas(pg.PlotWidget):
         drag = self._drag
         carried = np.asarray(drag[1] if visible and drag is not None and drag[0] == "move" else (), np.int64)
         carried = carried[carried < len(X)] if len(carried) <= CARRIED_MAX else carried[:0]  # (an undo may drop some)
-        held = None
-        if len(carried) and not dense:  # they leave their class's still image while the hand moves them
-            held = np.zeros(len(X), bool)
-            held[carried] = True
         key = (id(X), id(labels), len(X), tuple(colors), visible, dense, s, self.devicePixelRatioF(), carried.tobytes())
         if not self._only_carried_moved(key, carried):
-            self._class_points_drawn(X, labels, colors, visible, dense, held, pen)
+            self._class_points_drawn(X, labels, colors, visible, dense, carried, pen)
         self._class_points_key = (self.doc.revision, key) if self.doc is not None and X is self.doc.X else None
         # many points: the frame brings their density image, computed off the GUI thread (show_frame)
         self.density.setVisible(dense and visible and self.density.image is not None)
@@ -551,9 +547,14 @@ class Canvas(pg.PlotWidget):
         moved = self.doc.moves_since(last[0])
         return moved is not None and set(moved[0].tolist()) <= set(carried.tolist())
 
-    def _class_points_drawn(self, X, labels, colors, visible, dense, held, pen) -> None:
-        """Each class's points, moved in place where only positions changed (a drag), else set anew."""
+    def _class_points_drawn(self, X, labels, colors, visible, dense, carried, pen) -> None:
+        """Each class's points, moved in place where only positions changed (a drag), else set anew; the ``carried``
+        ones hidden there."""
         s = self.style
+        held = None
+        if len(carried) and not dense:  # they leave their class's still image while the hand moves them
+            held = np.zeros(len(X), bool)
+            held[carried] = True
         for k, item in enumerate(self.class_points):
             if k < len(colors) and visible and not dense:
                 in_k = labels == k
