@@ -519,6 +519,38 @@ class LogisticRegression(_LinearModel):
             return ovr_proba(S, axis, dtype)
         return super().proba_from_scores(S, axis, dtype)
 
+    def predict_proba(self, X) -> np.ndarray:
+        """p(C_k|x) at the rows of X. One-vs-rest with the sigmoid's link makes the negated scores -a_k
+        directly (the coefficients' signs flipped: exact), so sigma(a) = 1 / (1 + e^-a) is the exponential
+        and two passes, in place; rows whose sigmas all but vanish are redone by :func:`ovr_proba`, in log
+        space. Equal, bit for bit, to ``proba_from_scores(decision_function(X))``."""
+        negated = self._negated_scores()
+        if negated is None:
+            return super().predict_proba(X)
+        X = np.asarray(X, dtype=float).reshape(-1, 2)
+        P = negated(X)  # (N, K), the transpose of a fresh contiguous (K, N)
+        with np.errstate(over="ignore"):  # e^-a is inf where a < -709: sigma(a) is then 0
+            np.exp(P, out=P)
+            P += 1.0
+            np.reciprocal(P, out=P)
+        with np.errstate(invalid="ignore"):  # rows whose sigmas are all 0 (0/0) are redone below
+            total = P.sum(axis=1, keepdims=True)
+            P /= total
+        low = total[:, 0] < OVR_FLOOR
+        if low.any():
+            P[low] = ovr_proba(self.decision_function(X[low]))
+        return P
+
+    def _negated_scores(self) -> Poly2D | None:
+        """-a_k as a polynomial, for one-vs-rest with the sigmoid (None otherwise), made once per fit."""
+        scores = getattr(self, "scores_", None)
+        if not (getattr(self, "ovr_", False) and self.link_name == "sigma" and type(scores) is Poly2D):
+            return None
+        made = getattr(self, "_negated", None)
+        if made is None or made[0] is not scores:
+            made = self._negated = (scores, Poly2D(scores.center, scores.scale, -scores.coefs))
+        return made[1]
+
     def _log_proba_from_scores(self, S):
         if getattr(self, "ovr_", False):  # far from the data every sigma underflows: log space
             S = log_sigmoid(S)
@@ -540,6 +572,10 @@ class LogisticRegression(_LinearModel):
         return {"log_likelihood": float(each.sum()),
                 "log_likelihood_kind": f"sum of the {S.shape[1]} one-vs-rest ln p(t_k|X)",
                 "cross_entropy": float(-each.sum()), "binary_log_likelihoods": [float(v) for v in each]}
+
+
+#: the sum of a row's K links in float64 below which :func:`normalise_ovr` redoes the row in log space
+OVR_FLOOR = 2.0 ** -900
 
 
 def ovr_proba(S: np.ndarray, axis: int = -1, dtype=np.float64) -> np.ndarray:
@@ -568,7 +604,7 @@ def normalise_ovr(P: np.ndarray, S: np.ndarray, axis: int, log_link, floor: floa
         total = P.sum(axis=axis, keepdims=True)
         P /= total
     if floor is None:
-        floor = 2.0 ** -900 if P.dtype.itemsize >= 8 else 2.0 ** -60
+        floor = OVR_FLOOR if P.dtype.itemsize >= 8 else 2.0 ** -60
     low = total < floor
     if low.any():  # rows where every link is tiny: normalised in log space
         rows = np.broadcast_to(low, P.shape)

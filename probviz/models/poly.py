@@ -78,17 +78,23 @@ class Poly2D:
         N = len(X)
         if not terms:
             return np.repeat(b[:, None], N, axis=1).T
-        z = [(X[:, d] - self.center[d]) / self.scale[d] for d in range(2)]
-        powers = [[np.ones(0), z[0]], [np.ones(0), z[1]]]  # powers[d][p] = z_d ** p, by multiplication
+        M = np.empty((len(terms), N))  # the monomials, one row each
+        row = {t: m for m, t in enumerate(terms)}
+        z = []
+        for d, unit in enumerate(((1, 0), (0, 1))):  # z_d made in its own row of M when it is a term
+            z_d = M[row[unit]] if unit in row else np.empty(N)
+            np.subtract(X[:, d], self.center[d], out=z_d)
+            z_d /= self.scale[d]
+            z.append(z_d)
+        powers = [[None, z[0]], [None, z[1]]]  # powers[d][p] = z_d ** p, by multiplication
         top = max(max(i, j) for i, j in terms)
         for d in range(2):
             for p in range(2, top + 1):
                 powers[d].append(powers[d][p - 1] * z[d])
-        M = np.empty((len(terms), N))
         for m, (i, j) in enumerate(terms):
             if i and j:
                 np.multiply(powers[0][i], powers[1][j], out=M[m])
-            else:
+            elif (i, j) not in ((1, 0), (0, 1)):
                 M[m] = powers[0][i] if i else powers[1][j]
         S = W @ M
         S += b[:, None]

@@ -79,6 +79,48 @@ def test_the_training_summary_equals_its_definition(name, labels):
             m.evaluate(X[:2], np.array(bad))
 
 
+@settings(max_examples=examples(40), deadline=None)
+@given(seed=st.integers(0, 2**31), K=st.integers(3, 10), offset=st.sampled_from([0.0, 1e6, -1e6]),
+       scale=st.sampled_from([1e-6, 1.0, 1e6]), basis=st.sampled_from(["linear", "quadratic"]))
+def test_one_vs_rest_logistic_posteriors_at_points_are_the_log_space_ones(seed, K, offset, scale, basis):
+    """Logistic one-vs-rest's predict_proba (negated scores, sigma in place, the vanishing rows redone in
+    log space) against scipy's softmax of ln sigma(a_k), at points near the data and far out, where with the
+    quadratic basis every class's sigma underflows; equal bit for bit to the general path, also after a
+    refit on other data (the negated scores follow the fit)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 5))  # 2-4 points a class
+    X = (rng.normal(size=(n * K, 2)) + np.repeat(rng.normal(size=(K, 2)) * 3, n, axis=0)) * scale + offset
+    y = np.repeat(np.arange(K), n)
+    m = create("logistic", basis=basis).fit(X, y)
+    assert m.ovr_
+    far = rng.normal(size=(200, 2)) * 10.0 ** rng.uniform(0, 5, (200, 1))  # out to 1e5 spreads away
+    Q = np.vstack([X, far * scale + offset])
+    got = m.predict_proba(Q)
+    S = np.array(m.decision_function(Q))
+    assert np.all(np.isfinite(got))
+    np.testing.assert_allclose(got, _ovr_reference(S, 1), rtol=1e-12, atol=1e-15)
+    np.testing.assert_array_equal(got, m.proba_from_scores(m.decision_function(Q)))
+    m.fit(X[::-1] * 2.0 - offset, y)  # another fit of the same model
+    np.testing.assert_array_equal(m.predict_proba(Q), m.proba_from_scores(m.decision_function(Q)))
+
+
+def test_one_vs_rest_logistic_points_where_every_sigma_vanishes_are_normalised():
+    """Four classes at a square's corners: each quadratic one-vs-rest model says "not mine" far out along
+    the diagonals, where every sigma underflows to 0 in linear space; the posterior there is still the
+    log-space one, finite, and sums to 1."""
+    rng = np.random.default_rng(0)
+    corners = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0], [4.0, 4.0]])
+    X = np.repeat(corners, 20, axis=0) + rng.normal(size=(80, 2)) * 0.7
+    m = create("logistic", basis="quadratic").fit(X, np.repeat(np.arange(4), 20))
+    angle = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    Q = np.vstack([1e3 * np.c_[np.cos(angle), np.sin(angle)], corners])
+    S = np.array(m.decision_function(Q))
+    assert np.sum(S.max(axis=1) < -746) >= 2  # rows where every sigma is 0 in float64
+    got = m.predict_proba(Q)
+    np.testing.assert_allclose(got, _ovr_reference(S, 1), rtol=1e-12, atol=1e-300)
+    np.testing.assert_allclose(got.sum(axis=1), 1.0, rtol=1e-14)
+
+
 def _ovr_reference(S, axis):
     """sigma(a_k) / sum_j sigma(a_j) in log space with scipy (nothing underflows there)."""
     return softmax(log_expit(np.asarray(S, dtype=np.float64)), axis=axis)
