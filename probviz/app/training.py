@@ -58,6 +58,9 @@ class TrainingPanel(QWidget):
         self.runs: dict[str, tuple] = {}  # optimizer -> its last run (steps, errors, misclassified or None)
         self._per_tick = 1
         self._runs_started = 0  # run numbers are never reused: a forgotten run (0) and a new one differ
+        self._drawn = None  # the run and step the error plot shows
+        self._run_curves = {}  # optimizer -> its run's curve in the error plot
+        self._curves_layout = None  # which runs have curves, which is current, whether the count is drawn
 
         self.active = QCheckBox("Show the training step on the canvas")
         self.active.setToolTip("On: the canvas draws the current step's weights; off: the fitted model (T)")
@@ -328,28 +331,23 @@ class TrainingPanel(QWidget):
     def _draw_curves(self, view):
         key = (view.key, view.index, view.optimum) if view is not None else None
         drawn = (key, tuple((k, len(v[0])) for k, v in self.runs.items()))
-        if drawn == getattr(self, "_drawn", None):
+        if drawn == self._drawn:
             return  # the same run at the same step (a pan, a probe move): nothing new to plot
         self._drawn = drawn
-        self.plot.clear()
-        self.plot.addItem(self.optimum_line)
-        legend = self.plot.plotItem.legend
-        if legend is not None:
-            legend.clear()
-        self.count_curve.setData([], [])
+        current = view.optimizer if view is not None else None
+        count = current in self.runs and self.runs[current][2] is not None
+        layout = (tuple(name for name in OPTIMIZERS if name in self.runs), current, count)
+        if layout != self._curves_layout:  # a run more or less, or another one current: the curves anew
+            self._make_curves(*layout)
+        for name, curve in self._run_curves.items():  # a step: the curves' data, items and legend kept
+            steps, errors, _ = self.runs[name]
+            curve.setData(steps, errors)
+        if count:
+            steps, _, wrong = self.runs[current]
+            self.count_curve.setData(steps, wrong)
+        else:
+            self.count_curve.setData([], [])
         optimum = view.optimum if view is not None else None
-        for i, name in enumerate(OPTIMIZERS):
-            if name not in self.runs:
-                continue
-            steps, errors, wrong = self.runs[name]
-            current = view is not None and name == view.optimizer
-            pen = pg.mkPen(OKABE_ITO[i], width=2.5 if current else 1.5,
-                           style=Qt.PenStyle.SolidLine if current else Qt.PenStyle.DotLine)
-            self.plot.plot(steps, errors, pen=pen, name=OPTIMIZER_LABELS[name])
-            if wrong is not None and current:
-                self.count_curve.setData(steps, wrong)
-                if legend is not None:
-                    legend.addItem(self.count_curve, self.count_curve.name())
         self.optimum_line.setVisible(optimum is not None)
         if optimum is not None:
             self.optimum_line.setValue(optimum)
@@ -364,6 +362,24 @@ class TrainingPanel(QWidget):
         self.plot.setXRange(0, max(last, 1), padding=0.02)  # step 0 too: the axis reads 0 and 1
         if view is not None:
             self.count_view.setYRange(0, view.n, padding=0.05)
+
+    def _make_curves(self, shown, current, count):
+        """One curve per run in ``shown`` (the current run's bold and solid, the others dotted), in the
+        optimizers' order, with the legend in that order and the misclassified count after the current run."""
+        self._curves_layout = (shown, current, count)
+        for curve in self._run_curves.values():
+            self.plot.removeItem(curve)
+        self._run_curves = {}
+        legend = self.plot.plotItem.legend
+        if legend is not None:
+            legend.clear()
+        for name in shown:
+            mine = name == current
+            pen = pg.mkPen(OKABE_ITO[OPTIMIZERS.index(name)], width=2.5 if mine else 1.5,
+                           style=Qt.PenStyle.SolidLine if mine else Qt.PenStyle.DotLine)
+            self._run_curves[name] = self.plot.plot(pen=pen, name=OPTIMIZER_LABELS[name])
+            if mine and count and legend is not None:
+                legend.addItem(self.count_curve, self.count_curve.name())
 
     def _fit_controls(self):
         """The controls whole above the plot (Step, Play and Reset in view, also in presentation mode's large

@@ -332,3 +332,48 @@ def test_the_error_plot_reads_in_the_dark_theme(qtbot, window):
     finally:
         if dark.isChecked() != was_dark:
             dark.trigger()
+
+
+def test_the_error_plot_follows_each_press_of_step_and_keeps_the_other_run(qtbot, window):
+    """Step pressed three times with gradient descent, then Newton chosen in the list and Step pressed twice:
+    one curve per run, each holding E(w) at every step so far (as trainers made here give them), the current
+    run solid and bold, the other dotted; the legend names each run once, in the list's order."""
+    from pressing import choose
+    from probviz.models.training import OPTIMIZER_LABELS, Trainer
+
+    _open(qtbot, window, "fruit", "logistic")
+    window.training_dock.raise_()
+    settle(window)
+    t = window.training
+
+    def press_step(times):
+        for _ in range(times):
+            qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)
+            settle(window)
+
+    def by_hand(optimizer, steps):
+        trainer = Trainer("logistic", window.doc.X, window.doc.labels, optimizer=optimizer)
+        return [trainer.current.error] + [trainer.step().error for _ in range(steps)]
+
+    press_step(3)
+    choose(qtbot, t.optimizer, OPTIMIZERS.index("newton"))
+    settle(window)
+    press_step(1)
+    press_step(1)  # a second step of the same run: its curve grows, nothing is added
+    gd, newton = OPTIMIZER_LABELS["gd"], OPTIMIZER_LABELS["newton"]
+    assert [label for label, _, _ in t.curves()] == [gd, newton]  # each run once: no curve left behind
+    curves = {label: (x, y) for label, x, y in t.curves()}
+    for label, optimizer, steps in ((gd, "gd", 3), (newton, "newton", 2)):
+        x, y = curves[label]
+        np.testing.assert_array_equal(x, np.arange(steps + 1))
+        np.testing.assert_allclose(y, by_hand(optimizer, steps), rtol=1e-12)
+    assert [label.text for _, label in t.plot.plotItem.legend.items] == [gd, newton]
+    pens = {item.name(): item.opts["pen"] for item in t.plot.plotItem.listDataItems()}
+    assert pens[newton].style() == Qt.PenStyle.SolidLine and pens[newton].widthF() == 2.5
+    assert pens[gd].style() == Qt.PenStyle.DotLine and pens[gd].widthF() == 1.5
+    qtbot.mouseClick(t.reset_button, Qt.MouseButton.LeftButton)  # Newton's run starts again
+    settle(window)
+    press_step(1)
+    x, y = {label: (x, y) for label, x, y in t.curves()}[newton]
+    np.testing.assert_array_equal(x, [0, 1])
+    np.testing.assert_allclose(y, by_hand("newton", 1), rtol=1e-12)
