@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import os
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLineEdit, QPushButton,
-    QSpinBox, QVBoxLayout, QWidget,
+    QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLineEdit, QMessageBox,
+    QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
 FILTERS = "PNG image (*.png);;SVG vector drawing (*.svg);;PDF document (*.pdf)"
 
 
 class ExportDialog(QDialog):
-    def __init__(self, parent, folder: str, title: str, size, legend: bool = True, scale: float = 1.0):
-        """Starts from what the window shows: its size, its legend, its text scale."""
+    def __init__(self, parent, folder: str, title: str, size, legend: bool = True, scale: float = 1.0,
+                 check=None):
+        """Starts from what the window shows: its size, its legend, its text scale. ``check(path)`` raises
+        ValueError (its one-line reason) for a file that must not be written: Save then says why and the
+        dialog stays open for another name."""
         super().__init__(parent)
+        self.check = check
+        self._confirmed = ""  # the name Browse's file dialog asked about replacing
         self.setWindowTitle("Export image")
         v = QVBoxLayout(self)
         form = QFormLayout()
@@ -60,15 +66,41 @@ class ExportDialog(QDialog):
         self.transparent = QCheckBox("Transparent background")
         form.addRow("", self.transparent)
         v.addLayout(form)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        v.addWidget(buttons)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        v.addWidget(self.buttons)
 
     def _browse(self):
         path, _ = QFileDialog.getSaveFileName(self, "Export image", self.path.text(), FILTERS)
         if path:
             self.path.setText(path)
+            self._confirmed = path  # the file dialog asked before choosing a file that exists
+
+    def accept(self):
+        """Save: not over a file the window has open; over another existing file only when the person says
+        so (typed names are asked about as the file dialog asks about chosen ones)."""
+        path = self.path.text().strip()
+        if self.check is not None and path:
+            try:
+                self.check(path)
+            except ValueError as e:
+                self._say(QMessageBox.Icon.Warning, "Cannot export", str(e), QMessageBox.StandardButton.Ok)
+                return
+        if path and path != self._confirmed and os.path.exists(path):
+            answer = self._say(QMessageBox.Icon.Question, "Export image",
+                               f"{os.path.basename(path)} already exists. Replace it?",
+                               QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        super().accept()
+
+    def _say(self, icon, title, text, buttons):
+        box = QMessageBox(icon, title, text, buttons, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # a file's name is text, never markup
+        if buttons & QMessageBox.StandardButton.No:
+            box.setDefaultButton(QMessageBox.StandardButton.No)
+        return QMessageBox.StandardButton(box.exec())
 
     def options(self) -> dict:
         return {"path": self.path.text().strip(), "width": self.width_.value(), "height": self.height_.value(),

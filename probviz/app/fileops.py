@@ -26,6 +26,7 @@ from probviz.data import examples
 from probviz.data.csvio import Cancelled, DataError, inspect_csv, read_csv, write_csv
 from probviz.data.deck import deck_name, is_deck
 from probviz.data.inputs import load_dataset
+from probviz.data.outputs import check_outputs
 from probviz.data.session import read_session, write_session
 
 SESSION_FILTER = "probviz session (*.probviz)"
@@ -52,6 +53,7 @@ class FileOps(QObject):
         self.dialog_parent = parent
         self.doc = doc
         self.path: str | None = None  # the session file this document was saved to
+        self.data_path: str | None = None  # the data file (CSV) this document was read from
         self.settings = QSettings()
         self.autosave_timer = QTimer(self, singleShot=True, interval=AUTOSAVE_DELAY_MS)
         self.autosave_timer.timeout.connect(self.autosave)
@@ -150,7 +152,7 @@ class FileOps(QObject):
                 deck = load_deck(path)
                 if not deck.slides:
                     raise DataError(f"{deck_name(path)}: a lesson deck without slides; nothing to show")
-                self.path = None  # the deck's file is the slide show's
+                self.path = self.data_path = None  # the deck's file is the slide show's
                 self.deck_opened.emit(deck, None if path.startswith("deck:") else path, path)
                 if not path.startswith("deck:"):
                     self.add_recent(path)
@@ -158,11 +160,11 @@ class FileOps(QObject):
             if path.lower().endswith(".probviz"):
                 session = read_session(path)
                 self.session_opened.emit(session)
-                self.path = path
+                self.path, self.data_path = path, None
                 self.doc.title = os.path.basename(path)  # the file's name, as after a save
             elif path.startswith("example:") and path[len("example:"):] in examples.EXAMPLES:
                 self.session_opened.emit(examples.session(path[len("example:"):]))  # as File > Examples opens it
-                self.path = None
+                self.path = self.data_path = None
             else:
                 self.message.emit(f"Loading {os.path.basename(path)}…")
                 data = self._read_data(path)
@@ -170,7 +172,7 @@ class FileOps(QObject):
                     self.message.emit(f"Did not open {os.path.basename(path)}")
                     return False  # the person cancelled the column choice or the load
                 self.data_opened.emit(data)
-                self.path = None
+                self.path, self.data_path = None, path
         except (DataError, ValueError, OSError) as e:
             self.failed.emit("Cannot open", str(e))
             return False
@@ -260,6 +262,11 @@ class FileOps(QObject):
         return self._write(path)
 
     def _write(self, path: str) -> bool:
+        try:
+            self.check_output(path, "the session", keep="the open session")
+        except ValueError as e:
+            self.failed.emit("Cannot save", str(e))
+            return False
         session = self.doc.to_session()  # named as the file it goes to, as the window is after a save (it kept
         session = replace(session, dataset=replace(session.dataset, name=os.path.basename(path)))  # the name before)
         try:
@@ -282,11 +289,34 @@ class FileOps(QObject):
         if not path:
             return
         try:
+            self.check_output(path, "the export")
             write_csv(path, self.doc.dataset())
+        except ValueError as e:
+            self.failed.emit("Cannot export", str(e))
+            return
         except OSError as e:
             self.failed.emit("Cannot export", f"{os.path.basename(path)}: {e.strerror or e}")
             return
         self.message.emit(f"Wrote {len(self.doc.X)} points to {os.path.basename(path)}")
+
+    # --- what an output must not be -------------------------------------------------------------------
+    def forget_files(self):
+        """A new document, or one not from a file (an example): no session or data file is open."""
+        self.path = self.data_path = None
+
+    def open_files(self) -> dict[str, str | None]:
+        """The files this window reads and writes back: the session, the data file, the lesson deck and the
+        autosave, by what they are (None: none open)."""
+        deck = getattr(self.deck, "path", None) if self._deck_open() else None
+        autosave = self._autosave.path if self._autosave is not None else None
+        return {"the open session": self.path, "the data file": self.data_path, "the open lesson deck": deck,
+                "this window's autosave": autosave}
+
+    def check_output(self, path: str, what: str, keep: str = "") -> None:
+        """ValueError (one line naming both files) when writing ``path`` would overwrite a file the window
+        has open: by name, through a symbolic link or a hard link. ``keep`` is the one it may write (Save
+        writes the open session)."""
+        check_outputs({k: v for k, v in self.open_files().items() if k != keep}, {what: path})
 
     # --- recent files --------------------------------------------------------------------------
     def recent(self) -> list[str]:
@@ -377,6 +407,7 @@ class FileOps(QObject):
             newest.keep()
             return False
         self.session_opened.emit(session)
+        self.data_path = None
         source = session.source
         if source is not None and source.lower().endswith(".probviz") and os.path.isfile(source):
             self.path = source  # Save writes it back where it came from

@@ -66,9 +66,10 @@ class LabPanel(QWidget):
 
     message = Signal(str)  # a passing status message
 
-    def __init__(self, doc, parent=None):
+    def __init__(self, doc, parent=None, check_output=None):
         super().__init__(parent)
         self.doc = doc
+        self.check_output = check_output  # (path, what): ValueError when a figure would overwrite an open file
         self.frame = None
         self._stale = False  # the frame shown came while the Lab was hidden: its table and plot wait
         self.on_screen = False  # its tab in front (see set_on_screen)
@@ -533,7 +534,7 @@ class LabPanel(QWidget):
         first = self.doc.model_name
         second = vs.compare or ("logistic" if first != "logistic" else "lda")
         dialog = LearningDialog(truth, [(first, self.doc.params[first]), (second, self.doc.params[second])], self,
-                                names=[c.name for c in self.doc.classes])
+                                names=[c.name for c in self.doc.classes], check_output=self.check_output)
         dialog.exec()
 
 
@@ -564,9 +565,10 @@ class LearningDialog(QDialog):
     """Two models' true error against the training-set size, computed on a worker thread one size at a
     time, each size drawn as soon as it is done. Closing the dialog deletes it."""
 
-    def __init__(self, truth, models, parent=None, names=None):
+    def __init__(self, truth, models, parent=None, names=None, check_output=None):
         super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # each opening makes a new one: none piles up
+        self.check_output = check_output
         self.setWindowTitle("Learning curves")
         self.truth = truth
         self.names = names  # the classes' names: a model's parameters may name them (the tied model's groups)
@@ -728,6 +730,8 @@ class LearningDialog(QDialog):
             return
         curves, axes, bounds, ticks = learning_curves(self.result)
         try:
+            if self.check_output is not None:
+                self.check_output(path, "the export")
             export_curves(path, curves, axes, bounds=bounds, x_labels=ticks, title="Learning curves")
         except (OSError, ValueError) as e:
             QMessageBox.warning(self, "Export failed", str(e))

@@ -87,7 +87,7 @@ class MainWindow(QMainWindow):
         scroll.setWidget(self.panel)
         scroll.setWidgetResizable(True)
         self.training = TrainingPanel(self.doc)
-        self.lab = LabPanel(self.doc)
+        self.lab = LabPanel(self.doc, check_output=lambda path, what: self.files.check_output(path, what))
         self.weights = WeightPanel(self.doc)
         # three docks on the right, tabbed: the model's panel first
         self.dock = self._dock("Model", "panel", scroll)
@@ -656,11 +656,13 @@ class MainWindow(QMainWindow):
 
     def export_dialog(self):
         dialog = ExportDialog(self, self.files.export_folder(), self.doc.title, self.canvas.size(),
-                              legend=self.legend_action.isChecked(), scale=self.canvas.style.scale)
+                              legend=self.legend_action.isChecked(), scale=self.canvas.style.scale,
+                              check=lambda path: self.files.check_output(path, "the export"))
         if not self.files.run_dialog(dialog):
             return
         opts = dialog.options()
         try:
+            self.files.check_output(opts["path"], "the export")
             export_figure(self.doc.snapshot(self.canvas.view_bounds()),
                           style=Style(opts.pop("scale"), self.dark_action.isChecked()), **opts)
         except (ValueError, OSError) as e:
@@ -681,12 +683,12 @@ class MainWindow(QMainWindow):
     def new_document(self):
         if self.files.maybe_save():
             self.doc.new()
-            self.files.path = None
+            self.files.forget_files()
             self.canvas.fit_view()
 
     def open_example(self, name: str):
         if self.files.maybe_save():
-            self.files.path = None
+            self.files.forget_files()
             self.load_session(examples.session(name))
 
     def open_path(self, path: str) -> bool:

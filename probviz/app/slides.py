@@ -608,6 +608,7 @@ class SlideShow(QObject):
 
     def _write(self, path: str) -> bool:
         try:
+            self.win.files.check_output(path, "the lesson deck", keep="the open lesson deck")
             decks_io.write_deck(path, self.deck)  # atomic: a temporary file, then a rename
         except (OSError, ValueError) as e:
             reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)

@@ -1,0 +1,142 @@
+"""Outputs never overwrite what the window has open: File › Export image, Export data and Save As refuse
+the open session and the data file, also through a symbolic link, and a typed name that exists is asked
+about before it is replaced. Everything is pressed: the menu, the dialog's field and its buttons."""
+
+import os
+
+import pytest
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+from guihelp import menu_action, settle
+from probviz.app.export_dialog import ExportDialog
+
+LEFT = Qt.MouseButton.LeftButton
+
+
+@pytest.fixture
+def in_turn():
+    """in_turn(steps): each (kind, act) acts on the next modal window of that kind, in order; an act may
+    block in a nested dialog (Save opens a message box), so the next step is scheduled before it runs.
+    Steps left at the test's end are dropped: no later test gets its dialogs answered."""
+    made = []
+
+    def start(steps):
+        made.append(steps)
+
+        def run():
+            if not steps:
+                return
+            w = QApplication.activeModalWidget()
+            kind, act = steps[0]
+            if not isinstance(w, kind) or not w.isVisible():
+                QTimer.singleShot(20, run)
+                return
+            steps.pop(0)
+            if steps:
+                QTimer.singleShot(20, run)
+            act(w)
+        QTimer.singleShot(20, run)
+        return steps
+
+    yield start
+    for steps in made:
+        steps.clear()
+
+
+def _press_save(qtbot, path):
+    """Type ``path`` into the File field and click Save."""
+    def act(dialog):
+        dialog.path.selectAll()
+        qtbot.keyClicks(dialog.path, path)
+        qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Save), LEFT)
+    return ExportDialog, act
+
+
+def _answer(qtbot, seen, button):
+    """Read the message box's text into ``seen`` and click ``button``."""
+    def act(box):
+        seen.append(box.text())
+        if box.button(button) is None:  # another question than the one expected: closed, and the test fails
+            box.reject()
+        else:
+            qtbot.mouseClick(box.button(button), LEFT)
+    return QMessageBox, act
+
+
+def _cancel(qtbot):
+    def act(dialog):
+        qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Cancel), LEFT)
+    return ExportDialog, act
+
+
+def _saved_session(qtbot, window, tmp_path, monkeypatch):
+    window.open_example("fruit")
+    settle(window)
+    session = tmp_path / "good.probviz"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(session), ""))
+    menu_action(window, "Save As…").trigger()
+    settle(window)
+    assert window.files.path == str(session)
+    return session
+
+
+def test_export_image_refuses_the_open_session_through_a_symbolic_link(qtbot, window, tmp_path, monkeypatch,
+                                                                        in_turn):
+    session = _saved_session(qtbot, window, tmp_path, monkeypatch)
+    before = session.read_bytes()
+    link = tmp_path / "sess.png"
+    os.symlink(session, link)
+    seen = []
+    in_turn([_press_save(qtbot, str(link)), _answer(qtbot, seen, QMessageBox.StandardButton.Ok),
+              _cancel(qtbot)])
+    menu_action(window, "Export image…").trigger()
+    settle(window)
+    assert len(seen) == 1 and "the open session" in seen[0] and "good.probviz" in seen[0], seen
+    assert session.read_bytes() == before  # the session is whole
+    assert os.path.islink(link)
+
+
+def test_export_image_asks_before_replacing_a_file_typed_into_the_dialog(qtbot, window, tmp_path, in_turn):
+    window.open_example("fruit")
+    settle(window)
+    other = tmp_path / "figure.png"
+    other.write_bytes(b"someone's figure")
+    seen = []
+    in_turn([_press_save(qtbot, str(other)), _answer(qtbot, seen, QMessageBox.StandardButton.No),
+              _cancel(qtbot)])
+    menu_action(window, "Export image…").trigger()
+    settle(window)
+    assert seen == ["figure.png already exists. Replace it?"]
+    assert other.read_bytes() == b"someone's figure"  # No: nothing written
+    seen.clear()
+    in_turn([_press_save(qtbot, str(other)), _answer(qtbot, seen, QMessageBox.StandardButton.Yes)])
+    menu_action(window, "Export image…").trigger()
+    settle(window)
+    assert seen == ["figure.png already exists. Replace it?"]
+    image = QImage(str(other))  # Yes: replaced by the figure
+    assert not image.isNull() and image.width() >= 400
+
+
+def test_save_as_and_export_data_refuse_the_data_file_through_a_link(qtbot, window, tmp_path, monkeypatch,
+                                                                      in_turn):
+    """A CSV opened, then Save As onto a .probviz name that links to it, and Export data onto the CSV
+    itself: both refused with the reason, the CSV unchanged, no session path taken."""
+    data = tmp_path / "points.csv"
+    data.write_text("x,y,class\n0,0,a\n1,0,a\n0,1,b\n1,1,b\n")
+    assert window.open_path(str(data))
+    settle(window)
+    link = tmp_path / "points.probviz"
+    os.symlink(data, link)
+    before = data.read_bytes()
+    seen = []
+    for action, target in (("Save As…", link), ("Export data as CSV…", data)):
+        monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, t=target, **k: (str(t), ""))
+        in_turn([_answer(qtbot, seen, QMessageBox.StandardButton.Ok)])
+        menu_action(window, action).trigger()
+        settle(window)
+    assert len(seen) == 2 and all("the data file" in s and "points.csv" in s for s in seen), seen
+    assert data.read_bytes() == before
+    assert window.files.path is None
