@@ -22,7 +22,7 @@ from shiboken6 import isValid
 
 from probviz.app.collect import collect_on_gui_thread
 from probviz.models.learning import shown_labels
-from probviz.app.widgets import NumberField, SmallPlot, guard_wheel
+from probviz.app.widgets import IntBox, NumberField, SmallPlot, guard_wheel
 from probviz.colors import OKABE_ITO
 from probviz.models import MODEL_NAMES, REGISTRY, create
 from probviz.models.learning import MAX_SEEDS, MAX_SIZE, learning_curve
@@ -125,11 +125,11 @@ class LabPanel(QWidget):
         # sampling
         box = QGroupBox("Sample")
         form = QFormLayout(box)
-        self.n = QSpinBox()
+        self.n = IntBox()
         self.n.setRange(1, 100_000)
         self.n.setValue(250)
         self.n.setToolTip("How many points to draw")
-        self.seed = QSpinBox()
+        self.seed = IntBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setToolTip("The same seed draws the same points")
         self.mode = QComboBox()
@@ -165,7 +165,7 @@ class LabPanel(QWidget):
         self.held = NumberField(0.0, 0.9, decimals=2, step=0.05)
         self.held.setToolTip("Hold out this fraction of the points (drawn hollow): the models are fitted to the "
                              "others and scored on both")
-        self.split_seed = QSpinBox()
+        self.split_seed = IntBox()
         self.split_seed.setRange(0, 2**31 - 1)
         self.split_seed.setToolTip("Which points are held out (the same seed, the same points)")
         guard_wheel(self.compare, self.split_seed)

@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from probviz.app.widgets import SmallPlot, guard_wheel
+from probviz.app.widgets import IntBox, SmallPlot, guard_wheel
 from probviz.layers import MAX_SAMPLES
 from probviz.style import Style
 from probviz.weight_space import WeightSpace
@@ -57,7 +57,7 @@ class WeightPanel(QWidget):
         self.key.setWordWrap(True)
         lay.addWidget(self.key)
         form = QFormLayout()
-        self.samples = QSpinBox()
+        self.samples = IntBox()
         self.samples.setRange(0, MAX_SAMPLES)
         self.samples.setValue(doc.view_state.samples[0])
         self.samples.setToolTip("How many weight vectors are drawn from q(w) (seeded): their boundaries on the "

@@ -14,8 +14,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
-    QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QSlider, QTableWidget, QTableWidgetItem, QVBoxLayout,
-    QWidget,
+    QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QSlider, QSpinBox, QTableWidget, QTableWidgetItem,
+    QVBoxLayout, QWidget,
 )
 
 
@@ -79,9 +79,57 @@ def guard_wheel(*widgets) -> None:
             w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
 
-class ClampingSpinBox(QDoubleSpinBox):
+#: Ctrl with these keys stays with a number box's text (select all, the clipboard, undo and redo of typing)
+_TEXT_KEYS = {Qt.Key.Key_A, Qt.Key.Key_C, Qt.Key.Key_V, Qt.Key.Key_X, Qt.Key.Key_Insert, Qt.Key.Key_Left,
+              Qt.Key.Key_Right, Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Backspace, Qt.Key.Key_Delete}
+
+
+class WindowKeysFirst:
+    """For a spin box: the window's shortcuts are not taken by the box's text editing when they mean nothing
+    there. Undo and redo are the document's unless something typed is pending (not yet applied with Enter or
+    by leaving the box): after Enter, Ctrl+Z undoes the change the number made, not the typing. Other Ctrl
+    keys (Ctrl+E, the Emacs end of line a line edit takes on X11) are the window's, except select all, the
+    clipboard and moving by words."""
+
+    def _watch_typing(self):
+        self._typing = False  # typed text not yet applied
+        self.lineEdit().textEdited.connect(self._typed_text)
+        self.editingFinished.connect(self._applied)
+
+    def _typed_text(self, _text):
+        self._typing = True
+
+    def _applied(self):
+        self._typing = False
+
+    def event(self, ev):  # noqa: N802 (Qt's name)
+        if ev.type() == QEvent.Type.ShortcutOverride and self._window_key(ev):
+            ev.ignore()  # not the box's: the window's shortcut runs
+            return True
+        return super().event(ev)
+
+    def _window_key(self, ev) -> bool:
+        if ev.matches(QKeySequence.StandardKey.Undo) or ev.matches(QKeySequence.StandardKey.Redo):
+            return not self._typing
+        ctrl = ev.modifiers() & Qt.KeyboardModifier.ControlModifier
+        return bool(ctrl) and ev.key() not in _TEXT_KEYS
+
+
+class IntBox(WindowKeysFirst, QSpinBox):
+    """A whole number box whose Ctrl keys the window keeps (:class:`WindowKeysFirst`)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._watch_typing()
+
+
+class ClampingSpinBox(WindowKeysFirst, QDoubleSpinBox):
     """A spin box that takes a number typed beyond its range as its nearest end ("1" in a box that
     stops at 0.99 gives 0.99), where Qt's own refuses the keystroke and keeps the old value."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._watch_typing()
 
     def validate(self, text, pos):
         state, text, pos = super().validate(text, pos)

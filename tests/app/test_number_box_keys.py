@@ -1,0 +1,80 @@
+"""A number typed into a box and applied with Enter leaves the keyboard in the box; the window's shortcuts
+still work from there: Ctrl+Z undoes the change the number made, Ctrl+E opens Export image. While typing is
+pending, Ctrl+Z undoes the typing. All pressed as a person presses them, on the focused box."""
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication
+
+from guihelp import settle, show_lab
+from probviz.app.export_dialog import ExportDialog
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+def _type_and_enter(qtbot, window, box, text):
+    edit = box.lineEdit()
+    qtbot.mouseClick(edit, Qt.MouseButton.LeftButton)
+    edit.selectAll()
+    qtbot.keyClicks(edit, text)
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    settle(window)
+
+
+def _ctrl_e_opens_export(qtbot, box):
+    """Ctrl+E pressed on the box: True when the Export image dialog came up (closed again at once)."""
+    seen = []
+
+    def close():
+        dialog = QApplication.activeModalWidget()
+        seen.append(type(dialog).__name__)
+        if dialog is not None:
+            dialog.reject()
+    QTimer.singleShot(50, close)
+    qtbot.keyClick(box, Qt.Key.Key_E, CTRL)
+    qtbot.wait(80)
+    return seen == [ExportDialog.__name__]
+
+
+def test_ctrl_z_undoes_a_typed_parameter_and_ctrl_e_exports_from_the_box(qtbot, window):
+    window.open_example("fruit")
+    settle(window)
+    box = window.panel.param_widgets["reg_covar"].spin
+    _type_and_enter(qtbot, window, box, "0.5")
+    assert window.doc.params["lda"]["reg_covar"] == 0.5
+    assert QApplication.focusWidget() is box  # the keyboard stays in the box after Enter
+    qtbot.keyClick(box, Qt.Key.Key_Z, CTRL)
+    settle(window)
+    assert window.doc.params["lda"]["reg_covar"] == 0.0  # the document's undo
+    assert box.value() == 0.0
+    qtbot.keyClick(box, Qt.Key.Key_Z, CTRL | Qt.KeyboardModifier.ShiftModifier)
+    settle(window)
+    assert window.doc.params["lda"]["reg_covar"] == 0.5  # and its redo
+    assert _ctrl_e_opens_export(qtbot, box)
+
+
+def test_ctrl_z_while_typing_undoes_the_typing(qtbot, window):
+    """0.5 applied (one undo step of the document), then "9" typed at the end and not applied: Ctrl+Z takes
+    the 9 back out of the box and leaves the document's 0.5 and its undo step alone."""
+    window.open_example("fruit")
+    settle(window)
+    box = window.panel.param_widgets["reg_covar"].spin
+    _type_and_enter(qtbot, window, box, "0.5")
+    edit = box.lineEdit()
+    applied, steps = edit.text(), window.doc.undo_stack.index()
+    qtbot.keyClick(edit, Qt.Key.Key_End)
+    qtbot.keyClicks(edit, "9")
+    assert edit.text() == applied + "9"  # pending
+    qtbot.keyClick(box, Qt.Key.Key_Z, CTRL)
+    settle(window)
+    assert edit.text() == applied  # the typing undone
+    assert window.doc.params["lda"]["reg_covar"] == 0.5 and window.doc.undo_stack.index() == steps
+
+
+def test_ctrl_e_from_the_labs_held_out_box(qtbot, window):
+    window.open_example("fruit")
+    settle(window)
+    show_lab(window)
+    box = window.lab.held.spin
+    _type_and_enter(qtbot, window, box, "0.3")
+    assert QApplication.focusWidget() is box
+    assert _ctrl_e_opens_export(qtbot, box)
