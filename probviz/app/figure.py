@@ -120,6 +120,8 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
     plot = QRectF(left, top, w, h)
     layers = frame.request.layers if frame is not None else frozenset({"points"})
     sc = frame.scene if frame is not None else None
+    marks = layout.to_px(points[0]) if "points" in layers and len(points[0]) else None
+    legend_box = _legend_box(layout, style, *legend, marks=marks) if legend else None
 
     p.save()
     p.setClipRect(plot)
@@ -215,14 +217,14 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
             p.drawEllipse(QPointF(x, y), 3.5 * style.scale, 3.5 * style.scale)
         p.setBrush(Qt.BrushStyle.NoBrush)
     if frame is not None and frame.probe is not None and _inside(layout, layout.to_px([frame.probe.x]), 0).all():
-        _probe(p, layout, frame.probe, style, avoid=_legend_box(layout, style, *legend) if legend else None)
+        _probe(p, layout, frame.probe, style, avoid=legend_box)
     p.restore()
 
     _axes(p, layout, style, axis_names)
     if title:
         _title(p, layout, style, title)
     if legend is not None:
-        _legend(p, layout, style, *legend)
+        _legend(p, layout, style, *legend, box=legend_box)
 
 
 def _title(p, layout, style, title: str) -> None:
@@ -324,9 +326,10 @@ def _legend_metrics(style):
     return bold, plain, fm_b, fm, row, sw
 
 
-def _legend_box(layout, style, model_label, entries, key=()) -> QRectF | None:
-    """Where the legend goes: the plot's top left corner, as wide as its longest text (at most the plot's
-    width), as tall as its rows; None without classes."""
+def _legend_box(layout, style, model_label, entries, key=(), marks=None) -> QRectF | None:
+    """Where the legend goes: as wide as its longest text (at most the plot's width), as tall as its rows, in
+    the plot's corner where it hides the fewest of ``marks`` (the points' pixel centres; the top left on a
+    tie, and without marks), as the canvas places its own; None without classes."""
     if not entries:
         return None
     _, _, fm_b, fm, row, sw = _legend_metrics(style)
@@ -334,14 +337,25 @@ def _legend_box(layout, style, model_label, entries, key=()) -> QRectF | None:
     room = layout.plot[2] - 20  # the legend stays inside the plot
     width = min(room, max([fm_b.horizontalAdvance(model_label)] + [sw + fm.horizontalAdvance(t) for t in texts]) + 16)
     height = row * (len(entries) + len(key) + (1 if model_label else 0)) + 8
-    return QRectF(layout.plot[0] + 10, layout.plot[1] + 10, width, height)
+    left, top, w, h = layout.plot
+    corners = [QRectF(x, y, width, height) for y in (top + 10, top + h - 10 - height)
+               for x in (left + 10, left + w - 10 - width)]  # top left, top right, bottom left, bottom right
+    if marks is None or not len(marks):
+        return corners[0]
+    r = style.point_size / 2
+
+    def hidden(box):
+        return int(np.count_nonzero((marks[:, 0] > box.left() - r) & (marks[:, 0] < box.right() + r)
+                                    & (marks[:, 1] > box.top() - r) & (marks[:, 1] < box.bottom() + r)))
+    return min(corners, key=lambda box: (hidden(box), corners.index(box)))
 
 
-def _legend(p, layout, style, model_label, entries, key=()):
+def _legend(p, layout, style, model_label, entries, key=(), box=None):
     """The model's name, its classes (marker and colour), then a row for each other line style or
     marker drawn (``key``: (text, "solid" | "dashed" | "dashdot" | "hatch" | "hollow")), each with its
-    sample. Long texts are elided to the plot's width: nothing leaves the figure."""
-    box = _legend_box(layout, style, model_label, entries, key)
+    sample, in ``box`` (by default :func:`_legend_box`'s). Long texts are elided to the plot's width:
+    nothing leaves the figure."""
+    box = box if box is not None else _legend_box(layout, style, model_label, entries, key)
     if box is None:
         return
     fg, bg = style.foreground, style.background

@@ -433,3 +433,30 @@ def inked_points(rgb: np.ndarray, fg, threshold: int = 60) -> tuple[np.ndarray, 
     ink[row - 3:, :] = False
     ink[:, :col + 3] = False
     return to_data(*np.nonzero(ink)), np.mean(np.diff(xt))
+
+
+@pytest.mark.parametrize("ext,reader", [("png", "png"), ("pdf", "pdf"), ("svg", "svg-resvg")])
+def test_the_legend_goes_to_the_corner_where_it_hides_no_point(qapp, tmp_path, ext, reader):
+    """Points crowd the top left, the top right and the bottom left of the view; the bottom right is empty:
+    the legend (found as what it adds to the figure drawn without it) lies there, over none of the points
+    (found in the figure without it), as the canvas places its own. It used to sit in the top left whatever
+    it hid."""
+    xs, ys = np.meshgrid([0.0, 0.6, 1.2], [0.0, 0.6])
+    block = np.column_stack([xs.ravel(), ys.ravel()])  # six points half a unit and more apart
+    X = np.vstack([block + (-0.6, 2.0), block + (2.2, 2.0), block + (-0.6, -0.8)])
+    labels = (X[:, 0] > 1.8).astype(int)  # split by x: every point fitted right, no crosses over the markers
+    data = Dataset(X, labels, ["left", "right"], [BLUE, ORANGE], ("x", "y"))
+    session = Session(data, "lda", layers=["points"], view=VIEW)
+    with_legend, without = str(tmp_path / f"l.{ext}"), str(tmp_path / f"n.{ext}")
+    export_figure(session, with_legend, W, H, legend=True, dpi=96)
+    export_figure(session, without, W, H, legend=False, dpi=96)
+    a, b = raster(with_legend, reader), raster(without, reader)
+    rows, cols = np.nonzero(np.abs(a - b).sum(axis=2) > 30)
+    assert len(rows), "no legend drawn"
+    top, bottom, left, right = rows.min(), rows.max(), cols.min(), cols.max()
+    assert top > H / 2 and left > W / 2, (top, bottom, left, right)  # the bottom right quadrant
+    points = np.vstack([blobs(b, BLUE), blobs(b, ORANGE)])
+    assert len(points) == 18  # every point, found in the figure without the legend
+    inside = ((points[:, 0] > left - 6) & (points[:, 0] < right + 6)
+              & (points[:, 1] > top - 6) & (points[:, 1] < bottom + 6))
+    assert not inside.any(), points[inside]
