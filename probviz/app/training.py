@@ -138,6 +138,8 @@ class TrainingPanel(QWidget):
         scroll.setWidget(controls)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
+        controls.installEventFilter(self)  # its rows' sizes change (fonts, texts): the plot's room follows,
+        self.readout.installEventFilter(self)  # as it does when the readout takes more or fewer lines
         lay = QVBoxLayout(self)
         lay.addWidget(scroll)
         lay.addLayout(buttons)  # never scrolled away: Step, Play and Reset are what a teacher presses
@@ -390,13 +392,26 @@ class TrainingPanel(QWidget):
         width = scroll.width() - 2 * scroll.frameWidth()  # the form wraps its rows when narrow: taller then
         high = controls.heightForWidth(width) if controls.hasHeightForWidth() else -1
         need = max(high, controls.sizeHint().height()) + 2 * scroll.frameWidth()
-        spacing = max(self.layout().spacing(), 0)
-        rest = self.height() - self.readout.sizeHint().height() - 2 * spacing
+        lay = self.layout()
+        margins = lay.contentsMargins()
+        readout = self.readout.heightForWidth(self.readout.width()) if self.readout.hasHeightForWidth() else -1
+        readout = readout if readout >= 0 else self.readout.sizeHint().height()  # its lines at its width
+        buttons = lay.itemAt(1).sizeHint().height()  # the row of Step, Play and Reset
+        # the room the controls and the plot share: the panel less its margins, the buttons, the readout and
+        # the three gaps between the four rows (what the layout gives them, so nothing is left over)
+        rest = self.height() - margins.top() - margins.bottom() - buttons - readout - 3 * max(lay.spacing(), 0)
+        scroll.setMaximumHeight(need)  # never taller than the controls: no gap above the buttons
         self.plot.setMaximumHeight(max(0, int(0.45 * rest), rest - need))
 
     def resizeEvent(self, ev):
         super().resizeEvent(ev)
         self._fit_controls()
+
+    def eventFilter(self, obj, ev):  # noqa: N802 (Qt's name)
+        if ((obj is self.controls_scroll.widget() and ev.type() == QEvent.Type.LayoutRequest)
+                or (obj is self.readout and ev.type() == QEvent.Type.Resize)):
+            QTimer.singleShot(0, self, self._fit_controls)  # once the rows have their new sizes
+        return super().eventFilter(obj, ev)
 
     def changeEvent(self, ev):
         super().changeEvent(ev)

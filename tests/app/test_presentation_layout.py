@@ -262,3 +262,35 @@ def test_a_long_training_note_in_f5_leaves_step_play_and_reset_whole(qtbot, wind
         assert window.doc.view_state.training.steps == steps + 1
     finally:
         qtbot.keyClick(window, Qt.Key.Key_F5)
+
+
+def test_the_training_panel_is_laid_out_alike_before_and_after_f5_twice(qtbot, window):
+    """The Training panel, F5 (and "." for the panel with its larger text), F5 again, twice over: the
+    settings sit right above Step, Play and Reset, with no gap (their box grew each round trip, the plot
+    shrank), and the panel is laid out as before."""
+    window.resize(1366, 740)
+    window.open_example("fruit")
+    window.doc.set_model("logistic")
+    window.training_dock.raise_()
+    settle(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    t = window.training
+
+    def layout():
+        qtbot.wait(30)
+        settle(window)
+        scroll = t.controls_scroll
+        width = scroll.width() - 2 * scroll.frameWidth()
+        need = max(scroll.widget().heightForWidth(width), scroll.widget().sizeHint().height())
+        return scroll.height() - 2 * scroll.frameWidth() - need, t.step_button.y(), t.plot.height()
+
+    gap, button_y, plot_h = before = layout()
+    assert gap <= 0, before  # the settings' box no taller than the settings
+    for _ in range(2):
+        qtbot.keyClick(window, Qt.Key.Key_F5)
+        settle(window)
+        qtbot.keyClick(window, Qt.Key.Key_Period)  # the Training panel, in presentation mode's text
+        settle(window)
+        qtbot.keyClick(window, Qt.Key.Key_F5)
+        assert layout() == before
