@@ -93,13 +93,19 @@ class Layout:
 
 
 def layout(width: int, height: int, bounds: Bounds, font_px: float, title: bool = False,
-           y_label_chars: int = 6) -> Layout:
-    """Room for the tick labels and axis names on the left and bottom, and the title on top."""
-    left = round(font_px * (0.62 * y_label_chars + 2.6))
+           y_label_chars: int | None = None) -> Layout:
+    """Room for the tick labels and axis names on the left and bottom, and the title on top. The left margin
+    fits the longest y tick label (``y_label_chars`` characters, by default those of the ticks this plot's
+    height gets), so the y axis's name sits beside its labels, not a page's width away."""
     bottom = round(font_px * 3.3)
     top = round(font_px * (2.6 if title else 0.9))
     right = round(font_px * 1.2)
-    return Layout(width, height, (left, top, max(width - left - right, 10), max(height - top - bottom, 10)),
+    plot_h = max(height - top - bottom, 10)
+    if y_label_chars is None:
+        values, spacing = nice_ticks(float(bounds[2]), float(bounds[3]), plot_h, target_px=60.0)
+        y_label_chars = max([len(t) for t in tick_labels(values, spacing)] + [2])
+    left = round(font_px * (0.66 * y_label_chars + 2.6))
+    return Layout(width, height, (left, top, max(width - left - right, 10), plot_h),
                   tuple(float(b) for b in bounds))
 
 

@@ -460,3 +460,28 @@ def test_the_legend_goes_to_the_corner_where_it_hides_no_point(qapp, tmp_path, e
     inside = ((points[:, 0] > left - 6) & (points[:, 0] < right + 6)
               & (points[:, 1] > top - 6) & (points[:, 1] < bottom + 6))
     assert not inside.any(), points[inside]
+
+
+@pytest.mark.parametrize("view", [VIEW, (-1.0, 4.0, -12_000.0, 31_000.0)])
+def test_the_y_axis_name_sits_beside_its_tick_labels(qapp, tmp_path, grid_session, view):
+    """The y axis's name is a short gap left of its widest tick label, never on it: short labels ("-1") used
+    to leave the name a page margin away, sized for six-character labels. Read back from the PDF's glyph
+    boxes."""
+    grid_session.view = view
+    path = str(tmp_path / "y.pdf")
+    style = Style(1.0)
+    export_figure(grid_session, path, W, H, legend=False, dpi=96, style=style)
+    import pypdfium2 as pdfium
+
+    page = pdfium.PdfDocument(path)[0]
+    text = page.get_textpage()
+    chars = [(text.get_text_range(i, 1), text.get_charbox(i)) for i in range(text.count_chars())]
+    name = [box for c, box in chars if c == "y"]
+    assert len(name) == 1
+    name_right = name[0][2]
+    page_width = page.get_size()[0]
+    labels = [box for c, box in chars if c in "-0123456789" and box[0] < 0.2 * page_width]
+    assert labels  # the y tick labels: the digits in the page's left fifth
+    gap = min(box[0] for box in labels) - name_right
+    em = style.font_px * 72 / 96
+    assert 0.1 * em < gap < 1.5 * em, (gap, em)
