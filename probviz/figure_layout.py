@@ -21,9 +21,14 @@ def view_of(X: np.ndarray, margin: float = 0.15) -> Bounds:
     if len(X) == 0:
         return (-5.0, 5.0, -5.0, 5.0)
     lo, hi = X.min(axis=0), X.max(axis=0)
+    flat = hi == lo  # one point, or points on a line along an axis: no extent to frame in that direction
     span = np.maximum(hi - lo, 1e-9 + 0.1 * np.abs(hi))
-    span = np.where(span > 0, span, 1.0)
-    (x0, y0), (x1, y1) = lo - margin * span, hi + margin * span
+    half = margin * span
+    if flat.any():  # the other direction's half width when it has one, else a unit (a tenth of |x| when larger)
+        other = half[::-1]
+        half = np.where(flat, np.where(flat[::-1], np.maximum(1.0, 0.1 * np.abs(hi)), 0.5 * (hi - lo)[::-1] + other),
+                        half)
+    (x0, y0), (x1, y1) = lo - half, hi + half
     return (float(x0), float(x1), float(y0), float(y1))
 
 

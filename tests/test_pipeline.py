@@ -260,6 +260,29 @@ def test_ticks_are_round_numbers_inside_the_view():
     assert tick_labels([1e6, 2e6], 1e6) == ["1e+06", "2e+06"]
 
 
+@pytest.mark.parametrize("point", [(0.5, 1.0), (0.0, 0.0), (-3e-7, 2e-6), (1e6, -1e6)])
+def test_one_point_is_framed_in_a_view_of_its_own_size_not_a_sliver(point):
+    """A one-row file used to open at +-0.0075 around its point: the view is a unit (or a tenth of the
+    coordinate, when larger) each way, the point in the middle."""
+    from probviz.figure_layout import view_of
+
+    x0, x1, y0, y1 = view_of(np.array([point]))
+    for (lo, hi), v in (((x0, x1), point[0]), ((y0, y1), point[1])):
+        assert lo < v < hi and (lo + hi) / 2 == pytest.approx(v, abs=1e-9 * max(1.0, abs(v)))
+        assert hi - lo >= 2 * max(1.0, 0.1 * abs(v)) * (1 - 1e-12)
+
+
+def test_points_on_a_line_along_an_axis_get_a_square_view():
+    """Points on x = 3 from y = 0 to 10: the flat direction is as wide as the other, not a sliver."""
+    from probviz.figure_layout import view_of
+
+    x0, x1, y0, y1 = view_of(np.array([[3.0, 0.0], [3.0, 4.0], [3.0, 10.0]]))
+    assert x1 - x0 == pytest.approx(y1 - y0) and (x0 + x1) / 2 == pytest.approx(3.0)
+    assert y0 < 0 and y1 > 10
+    x0, x1, y0, y1 = view_of(np.array([[0.0, 1.0], [2.0, 1.0]]))  # and along the other axis
+    assert y1 - y0 == pytest.approx(x1 - x0) and (y0 + y1) / 2 == pytest.approx(1.0)
+
+
 def test_a_drag_updates_a_gaussian_fit_from_its_statistics_exactly(data):
     X, y = data
     before = fit_model(ModelSpec.make("qda"), X, y)

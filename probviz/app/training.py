@@ -360,6 +360,8 @@ class TrainingPanel(QWidget):
             lo, hi = min(values), max(values)
             pad = 0.05 * (hi - lo) if hi > lo else max(abs(hi), 1.0) * 0.5
             self.plot.setYRange(lo - pad, hi + pad, padding=0)
+        else:  # no run: no range kept from the last one (another document's E is another scale)
+            self.plot.setYRange(0, 1, padding=0)
         last = max((steps[-1] for steps, _, _ in self.runs.values()), default=1)
         self.plot.setXRange(0, max(last, 1), padding=0.02)  # step 0 too: the axis reads 0 and 1
         if view is not None:

@@ -377,3 +377,26 @@ def test_the_error_plot_follows_each_press_of_step_and_keeps_the_other_run(qtbot
     x, y = {label: (x, y) for label, x, y in t.curves()}[newton]
     np.testing.assert_array_equal(x, [0, 1])
     np.testing.assert_allclose(y, by_hand("newton", 1), rtol=1e-12)
+
+
+def test_the_error_plot_forgets_the_last_documents_scale(qtbot, window):
+    """Three steps on fruit (E(w) in the hundreds), then File › New: no run, so the plot's axes are back to
+    0-1, not the old run's range."""
+    from guihelp import menu_action
+    from PySide6.QtWidgets import QMessageBox
+
+    _open(qtbot, window, "fruit", "logistic")
+    window.training_dock.raise_()
+    settle(window)
+    t = window.training
+    for _ in range(3):
+        qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)
+        settle(window)
+    lo, hi = t.plot.plotItem.vb.viewRange()[1]
+    assert hi > 10  # the run's E(w)
+    window.files.ask_save = lambda: QMessageBox.StandardButton.Discard
+    menu_action(window, "New").trigger()
+    window.doc.set_model("logistic")
+    settle(window)
+    assert t.curves() == []
+    np.testing.assert_allclose(t.plot.plotItem.vb.viewRange()[1], (0, 1))
