@@ -235,6 +235,7 @@ class LabPanel(QWidget):
         doc.truth_changed.connect(self.sync)
         doc.classes_changed.connect(self.sync)
         doc.view_state.analysis_changed.connect(self._sync_analysis)
+        doc.model_changed.connect(self._sync_analysis)  # the shown model is no second model to itself
         self.apply_style(Style())
         self.sync()
 
@@ -276,6 +277,11 @@ class LabPanel(QWidget):
     def _sync_analysis(self):
         vs = self.doc.view_state
         self.compare.blockSignals(True)
+        items = self.compare.model()
+        for i in range(1, self.compare.count()):  # the shown model is greyed: beside itself it draws nothing new
+            mine = self.compare.itemData(i) == self.doc.model_name
+            items.item(i).setEnabled(not mine)
+            items.item(i).setToolTip("The model shown: choose another to compare" if mine else "")
         self.compare.setCurrentIndex(max(0, self.compare.findData(vs.compare)))
         self.compare.blockSignals(False)
         self.held.setValue(vs.split[0])

@@ -646,3 +646,29 @@ def test_the_true_errors_keep_their_lines_while_a_drag_recomputes_them(qtbot, wi
     qtbot.waitUntil(lambda: not window.result.errors_pending, timeout=20_000)
     settle(window)
     assert "…" not in label.text() and label.text().count("true error") == 2
+
+
+def test_the_second_model_list_greys_the_model_shown(qtbot, window):
+    """Comparing LDA with LDA draws nothing new: with LDA shown its entry is greyed and a click on it leaves
+    the choice as it was; with QDA shown (from the Model menu) LDA can be chosen and QDA cannot."""
+    from pressing import choose
+
+    _fruit(window)
+    show_lab(window)
+    lab = window.lab
+    lda, qda = lab.compare.findData("lda"), lab.compare.findData("qda")
+    assert window.doc.model_name == "lda"
+    assert not lab.compare.model().item(lda).isEnabled() and lab.compare.model().item(qda).isEnabled()
+    choose(qtbot, lab.compare, lda)
+    settle(window)
+    assert window.doc.view_state.compare is None and lab.compare.currentData() is None
+    from probviz.models import REGISTRY
+
+    model_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Model")
+    next(a for a in model_menu.actions() if a.text().replace("&", "") == REGISTRY["qda"].label).trigger()
+    settle(window)
+    assert window.doc.model_name == "qda"
+    assert lab.compare.model().item(lda).isEnabled() and not lab.compare.model().item(qda).isEnabled()
+    choose(qtbot, lab.compare, lda)
+    settle(window)
+    assert window.doc.view_state.compare == "lda"
