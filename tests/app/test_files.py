@@ -282,3 +282,36 @@ def test_closing_a_changed_csv_asks_to_save_it_as_a_session_not_over_the_file(qt
                      "stays as it is."]
     assert path.read_text(encoding="utf-8") == "x,y,label\n0,0,a\n1,1,b\n2,0,a\n"
     window.doc.mark_saved()
+
+
+def test_the_unsaved_changes_question_answers_to_alt_keys(qtbot, window):
+    """File › New with unsaved work asks; Alt+D (Discard) answers it from the keyboard and the new document
+    comes; asked again, Escape cancels and the work stays."""
+    import shiboken6
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from guihelp import menu_action
+
+    window.doc.add_points([[0.5, 0.5], [1.0, 1.0]], 0)
+    settle(window)
+    seen = []
+
+    def press(key, mod=Qt.KeyboardModifier.NoModifier):
+        def act():
+            box = QApplication.activeModalWidget()
+            seen.append(box.windowTitle() if box is not None else None)
+            if box is not None:
+                qtbot.keyClick(box, key, mod)
+                QTimer.singleShot(200, lambda: shiboken6.isValid(box) and box.isVisible()
+                                  and (seen.append("still open"), box.reject()))  # fails, never hangs
+        QTimer.singleShot(50, act)
+
+    press(Qt.Key.Key_Escape)
+    menu_action(window, "New").trigger()
+    settle(window)
+    assert seen == ["Unsaved changes"] and len(window.doc.X) == 2  # cancelled: the work stays
+    press(Qt.Key.Key_D, Qt.KeyboardModifier.AltModifier)
+    menu_action(window, "New").trigger()
+    settle(window)
+    assert seen == ["Unsaved changes"] * 2 and len(window.doc.X) == 0  # discarded: a new document
