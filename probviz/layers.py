@@ -31,8 +31,8 @@ LAYER_LABELS = {
                        "Needs a true model (example:fruit, example:xor, or the Lab's truth)"),
 }
 
-#: layers that need a true model: the fit is compared with it
-TRUTH_ONLY = frozenset({"miscalibration"})
+#: layers that need a true model (one class per class of the points): they draw it, or compare the fit with it
+TRUTH_ONLY = frozenset({"truth", "miscalibration"})
 
 #: layers that need the Bayesian view (logistic regression with its Laplace posterior)
 BAYESIAN_ONLY = frozenset({"predictive", "variance", "samples"})

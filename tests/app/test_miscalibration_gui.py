@@ -83,3 +83,19 @@ def test_the_layer_is_pressed_in_the_panel_and_drawn_where_the_axes_say(qtbot, w
     win.new_document()
     settle(win)
     assert not box.isEnabled() and "true model" in box.toolTip()
+
+
+def test_the_true_model_layer_is_greyed_without_a_truth(qtbot, window):
+    """The "True model" layer draws the truth: with none (a new document) its box in the panel and its View
+    menu entry are greyed, saying why; example:fruit has a truth, and both can be pressed again."""
+    from PySide6.QtWidgets import QMessageBox
+
+    win = window
+    box, action = win.panel.layer_boxes["truth"], win.layer_actions["truth"]
+    win.open_example("fruit")
+    settle(win)
+    assert box.isEnabled() and action.isEnabled()
+    win.files.ask_save = lambda: QMessageBox.StandardButton.Discard
+    win.new_document()
+    settle(win)
+    assert not box.isEnabled() and not action.isEnabled() and "true model" in box.toolTip()
