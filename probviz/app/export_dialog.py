@@ -31,6 +31,7 @@ class ExportDialog(QDialog):
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
         row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)  # the field lines up with the others, its label beside it
         row.addWidget(self.path, 1)
         row.addWidget(browse)
         holder = QWidget()

@@ -655,8 +655,10 @@ class MainWindow(QMainWindow):
         self.flash("Copied the plot to the clipboard")
 
     def export_dialog(self):
+        settings = self.files.settings  # the legend ticked when the window shows one or the last export had one
+        legend = self.legend_action.isChecked() or settings.value("export_legend", False, type=bool)
         dialog = ExportDialog(self, self.files.export_folder(), self.doc.title, self.canvas.size(),
-                              legend=self.legend_action.isChecked(), scale=self.canvas.style.scale,
+                              legend=legend, scale=self.canvas.style.scale,
                               check=lambda path: self.files.check_output(path, "the export"))
         if not self.files.run_dialog(dialog):
             return
@@ -668,7 +670,8 @@ class MainWindow(QMainWindow):
         except (ValueError, OSError) as e:
             self.error("Cannot export", str(e))
             return
-        self.files.settings.setValue("export_folder", os.path.dirname(os.path.abspath(opts["path"])))
+        settings.setValue("export_folder", os.path.dirname(os.path.abspath(opts["path"])))
+        settings.setValue("export_legend", bool(opts["legend"]))
         self.flash(f"Wrote {os.path.basename(opts['path'])}")
 
     def cycle_model(self):

@@ -12,7 +12,7 @@ def window(qtbot):
     from PySide6.QtWidgets import QApplication
 
     settings = QSettings()
-    for key in ("state", "geometry"):
+    for key in ("state", "geometry", "export_legend"):
         settings.remove(key)
     win = MainWindow()
     # pytest-qt closes widgets before fixtures tear down: mark the work saved first
@@ -44,3 +44,36 @@ def settings_kept():
     for k, v in saved.items():
         settings.setValue(k, v)
     settings.sync()
+
+
+@pytest.fixture
+def in_turn():
+    """in_turn(steps): each (kind, act) acts on the next modal window of that kind, in order; an act may
+    block in a nested dialog (Save opens a message box), so the next step is scheduled before it runs.
+    Steps left at the test's end are dropped: no later test gets its dialogs answered."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    made = []
+
+    def start(steps):
+        made.append(steps)
+
+        def run():
+            if not steps:
+                return
+            w = QApplication.activeModalWidget()
+            kind, act = steps[0]
+            if not isinstance(w, kind) or not w.isVisible():
+                QTimer.singleShot(20, run)
+                return
+            steps.pop(0)
+            if steps:
+                QTimer.singleShot(20, run)
+            act(w)
+        QTimer.singleShot(20, run)
+        return steps
+
+    yield start
+    for steps in made:
+        steps.clear()

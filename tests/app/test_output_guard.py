@@ -4,46 +4,15 @@ about before it is replaced. Everything is pressed: the menu, the dialog's field
 
 import os
 
-import pytest
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from guihelp import menu_action, settle
 from probviz.app.export_dialog import ExportDialog
 
 LEFT = Qt.MouseButton.LeftButton
-
-
-@pytest.fixture
-def in_turn():
-    """in_turn(steps): each (kind, act) acts on the next modal window of that kind, in order; an act may
-    block in a nested dialog (Save opens a message box), so the next step is scheduled before it runs.
-    Steps left at the test's end are dropped: no later test gets its dialogs answered."""
-    made = []
-
-    def start(steps):
-        made.append(steps)
-
-        def run():
-            if not steps:
-                return
-            w = QApplication.activeModalWidget()
-            kind, act = steps[0]
-            if not isinstance(w, kind) or not w.isVisible():
-                QTimer.singleShot(20, run)
-                return
-            steps.pop(0)
-            if steps:
-                QTimer.singleShot(20, run)
-            act(w)
-        QTimer.singleShot(20, run)
-        return steps
-
-    yield start
-    for steps in made:
-        steps.clear()
 
 
 def _press_save(qtbot, path):
@@ -140,3 +109,33 @@ def test_save_as_and_export_data_refuse_the_data_file_through_a_link(qtbot, wind
     assert len(seen) == 2 and all("the data file" in s and "points.csv" in s for s in seen), seen
     assert data.read_bytes() == before
     assert window.files.path is None
+
+
+def test_the_export_dialog_keeps_the_legend_ticked_for_the_next_export(qtbot, settings_kept, window, tmp_path,
+                                                                       in_turn):
+    """View › Legend off: the first export's Legend box is unticked; ticked by a click and saved, the next
+    export starts ticked (a PNG, then its SVG, used to lose the legend); unticked and saved, it starts
+    unticked again."""
+    from pressing import press_button
+
+    window.open_example("fruit")
+    settle(window)
+    assert not window.legend_action.isChecked()
+    states = []
+
+    def tick(want):
+        def act(dialog):
+            states.append(dialog.legend.isChecked())
+            if dialog.legend.isChecked() != want:
+                press_button(qtbot, dialog.legend)
+            dialog.path.selectAll()
+            qtbot.keyClicks(dialog.path, str(tmp_path / f"f{len(states)}.png"))
+            qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Save), LEFT)
+        return ExportDialog, act
+
+    for want in (True, True, False, False):
+        in_turn([tick(want)])
+        menu_action(window, "Export image…").trigger()
+        settle(window)
+    assert states == [False, True, True, False]
+    assert all((tmp_path / f"f{i}.png").exists() for i in range(1, 5))
