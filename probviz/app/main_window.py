@@ -468,6 +468,8 @@ class MainWindow(QMainWindow):
         self.slides.presentation_changed()  # the slide's panels hidden again, the keys of F5
         self.legend_action.setChecked(on)
         self._legend_toggled(on)
+        if not self._flash_timer.isActive():  # (a passing message, such as the slide's, stays its time)
+            self._show_status()  # presenting, the caption names the model and its accuracy, not the status line
         self._update_caption()
         self.canvas.setFocus()
 
@@ -885,7 +887,10 @@ class MainWindow(QMainWindow):
         res = frame.fit
         counts = doc.counts()
         per_class = ", ".join(f"{c.name} {n}" for c, n in zip(doc.classes, counts))
-        parts = [self._shown_label(frame), per_class or "no classes"]
+        # presenting, the caption above the plot names the model and its accuracy: the status line keeps to the
+        # rest, so that on a projector's width in large text it is not cut
+        captioned = self.presentation_action.isChecked()
+        parts = ([] if captioned else [self._shown_label(frame)]) + [per_class or "no classes"]
         if len(doc.X) == 0:
             parts.append("press 1 and click to add points")
         elif res.error:
@@ -895,14 +900,14 @@ class MainWindow(QMainWindow):
                 parts.append(f"by the loss: accuracy {100 * frame.decided['accuracy']:.1f}%, expected loss "
                              f"{frame.decided['expected_loss']:.4g} per point (eq. 1.80)")
                 parts.append(f"by the largest p(C_k|x): accuracy {100 * res.summary['accuracy']:.1f}%")
-            else:
+            elif not captioned:
                 parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
             if "log_likelihood" in res.summary:
                 parts.append(f"{likelihood_symbol(res.summary['log_likelihood_kind'])} = "
                              f"{res.summary['log_likelihood']:.2f}")
             elif res.summary.get("undecided"):
                 parts.append(f"{res.summary['undecided']} points undecided")
-        elif res.model is not None:  # many points: their summary (a pass over all) comes once the hand rests
+        elif res.model is not None and not captioned:  # many points: their summary comes once the hand rests
             parts.append("accuracy …")
         if frame.scene is not None and frame.scene.ambiguous is not None:
             parts.append("hatched: undecided")  # as the figures' legends say

@@ -87,6 +87,11 @@ def check_the_projector_screen(window, keys):
     assert points_under_legend(window) <= 3
     legend_text = " ".join(item.text for _, item in window.canvas.legend.items)
     assert "LDA" not in legend_text  # the caption names the model; the legend need not
+    status = window.message  # nor the status line, which then has room for the rest, whole
+    first = window.doc.classes[0].name
+    assert "LDA" not in status.text() and "accuracy" not in status.text()
+    assert status.text().startswith(f"{first} {window.doc.counts()[0]}, ")  # the points of each class first
+    assert status.shown_text() == status.text(), (status.text(), status.shown_text())
 
 
 def test_wide_tick_labels_do_not_push_the_plot_out_of_the_canvas(qtbot, window):
