@@ -148,6 +148,12 @@ def clip_polyline(P: np.ndarray, rect: tuple[float, float, float, float]) -> lis
     return pieces
 
 
+def length_inside(P: np.ndarray, rect: tuple[float, float, float, float]) -> float:
+    """How long a polyline (N, 2; NaN rows break it) runs inside ``rect`` = (left, top, width, height): what of
+    a boundary a legend box there would hide."""
+    return float(sum(np.hypot(*np.diff(piece, axis=0).T).sum() for piece in clip_polyline(P, rect)))
+
+
 SHORT_NAMES = {"lda": "LDA", "qda": "QDA", "tied": "tied", "nb": "naive Bayes", "logistic": "logistic",
                "softmax": "softmax", "probit": "probit", "leastsquares": "least squares", "fisher": "Fisher",
                "perceptron": "perceptron"}  # a model in a projector's legend, where the caption gives its full name

@@ -247,6 +247,19 @@ def test_clip_polyline_cuts_segments_exactly_at_the_rectangle():
     assert len(pieces) == 2
 
 
+def test_the_length_of_a_polyline_inside_a_box():
+    """A line across a 10 x 10 box from edge to edge is 10 long inside; a diagonal 10 sqrt 2; one outside 0;
+    NaN rows break a polyline into pieces, each counted."""
+    from probviz.figure_layout import length_inside
+
+    box = (0.0, 0.0, 10.0, 10.0)
+    assert length_inside(np.array([[-5.0, 5.0], [15.0, 5.0]]), box) == pytest.approx(10.0)
+    assert length_inside(np.array([[-1.0, -1.0], [11.0, 11.0]]), box) == pytest.approx(10 * np.sqrt(2))
+    assert length_inside(np.array([[20.0, 0.0], [30.0, 10.0]]), box) == 0.0
+    two = np.array([[2.0, -1.0], [2.0, 3.0], [np.nan, np.nan], [5.0, 5.0], [8.0, 9.0]])
+    assert length_inside(two, box) == pytest.approx(3.0 + 5.0)
+
+
 def test_ticks_are_round_numbers_inside_the_view():
     from probviz.figure_layout import nice_ticks, tick_labels
 

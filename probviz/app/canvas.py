@@ -25,7 +25,7 @@ from probviz.app.pens import line_pen, outline_pen
 from probviz.app.document import Document
 from probviz.app.figure import RBF_CENTER_SIZE, marker_path, rings_path
 from probviz.colors import class_marker
-from probviz.figure_layout import view_of
+from probviz.figure_layout import length_inside, view_of
 from probviz.layers import DEFAULT_LAYERS
 from probviz.style import Style
 
@@ -1105,15 +1105,36 @@ class Canvas(pg.PlotWidget):
         X = self._points[0]
         if len(X) > 20_000:  # a count, not a census: every k-th point
             X = X[:: len(X) // 20_000]
+        return self._count_under(X, rect, self.style.point_size / 2)
+
+    def lines_under(self, rect: QRectF) -> float:
+        """How much of the boundaries drawn (the fit's, a compared model's, the truth's), in pixels of length,
+        a box in the ViewBox's own pixels would hide."""
+        f = self.frame
+        if f is None or f.scene is None:
+            return 0.0
+        lines = [b.xy for b in f.scene.boundaries] + [b.xy for over in f.overlays for b in over]
+        if f.truth is not None:
+            lines += [b.xy for b in f.truth.boundaries]
+        lines = [xy for xy in lines if len(xy)]
+        px = self._to_vb_pixels(_joined(lines)) if lines else None
+        return 0.0 if px is None else length_inside(px, (rect.left(), rect.top(), rect.width(), rect.height()))
+
+    def _to_vb_pixels(self, X: np.ndarray) -> np.ndarray | None:
+        """Data points as the ViewBox's own pixels (None when the view or the box is empty)."""
         x0, x1, y0, y1 = self.view_bounds()
         w, h = self.vb.width(), self.vb.height()
         if len(X) == 0 or x1 <= x0 or y1 <= y0 or w <= 0 or h <= 0:
+            return None
+        return np.column_stack([(X[:, 0] - x0) / (x1 - x0) * w, (y1 - X[:, 1]) / (y1 - y0) * h])
+
+    def _count_under(self, X: np.ndarray, rect: QRectF, r: float) -> int:
+        """How many of the data points ``X`` fall within ``r`` pixels of a box in the ViewBox's pixels."""
+        px = self._to_vb_pixels(X)
+        if px is None:
             return 0
-        px = (X[:, 0] - x0) / (x1 - x0) * w
-        py = (y1 - X[:, 1]) / (y1 - y0) * h
-        r = self.style.point_size / 2
-        return int(np.count_nonzero((px > rect.left() - r) & (px < rect.right() + r)
-                                    & (py > rect.top() - r) & (py < rect.bottom() + r)))
+        return int(np.count_nonzero((px[:, 0] > rect.left() - r) & (px[:, 0] < rect.right() + r)
+                                    & (px[:, 1] > rect.top() - r) & (px[:, 1] < rect.bottom() + r)))
 
     def legend_rect(self, offset) -> QRectF:
         """The legend's box in the ViewBox's pixels when placed at ``offset`` (pyqtgraph's: positive
@@ -1125,11 +1146,16 @@ class Canvas(pg.PlotWidget):
         return QRectF(x, y, b.width(), b.height())
 
     def emptiest_corner(self) -> tuple[int, int]:
-        """The legend's offset: the corner where its box hides the fewest points (top left on a tie)."""
+        """The legend's offset: the corner where its box hides the fewest points, then the least of the
+        boundaries (top left on a tie)."""
         corners = ((10, 10), (-10, 10), (10, -10), (-10, -10))
         if self.legend is None:
             return corners[0]
-        return min(corners, key=lambda c: (self.points_under(self.legend_rect(c)), corners.index(c)))
+
+        def hidden(c):
+            rect = self.legend_rect(c)
+            return self.points_under(rect), self.lines_under(rect), corners.index(c)
+        return min(corners, key=hidden)
 
     def leaveEvent(self, ev):
         self._hover_global = None

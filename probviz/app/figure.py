@@ -19,7 +19,7 @@ from PySide6.QtGui import (
 
 from probviz.app.pens import line_pen, outline_pen
 from probviz.colors import class_marker, marker_outline
-from probviz.figure_layout import Layout, clip_polyline, tick_labels
+from probviz.figure_layout import Layout, clip_polyline, length_inside, tick_labels
 from probviz.scene import SHADE_ALPHA, SHADE_RGB, miscalibration_ramp
 from probviz.style import Style
 
@@ -121,7 +121,8 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
     layers = frame.request.layers if frame is not None else frozenset({"points"})
     sc = frame.scene if frame is not None else None
     marks = layout.to_px(points[0]) if "points" in layers and len(points[0]) else None
-    legend_box = _legend_box(layout, style, *legend, marks=marks) if legend else None
+    lines = _boundary_px(layout, frame) if legend else None
+    legend_box = _legend_box(layout, style, *legend, marks=marks, lines=lines) if legend else None
 
     p.save()
     p.setClipRect(plot)
@@ -317,6 +318,18 @@ def _axes(p, layout, style, axis_names):
     p.restore()
 
 
+def _boundary_px(layout, frame) -> np.ndarray | None:
+    """The boundaries drawn (the fit's, a compared model's, the truth's) in pixels, as one polyline with NaN
+    rows between the pieces, or None."""
+    if frame is None or frame.scene is None:
+        return None
+    lines = [b.xy for b in frame.scene.boundaries] + [b.xy for over in frame.overlays for b in over]
+    if frame.truth is not None:
+        lines += [b.xy for b in frame.truth.boundaries]
+    lines = [xy for xy in lines if len(xy)]
+    return layout.to_px(_joined(lines)) if lines else None
+
+
 def _legend_metrics(style):
     """The legend's bold and plain fonts, their metrics, its row height and the width of a row's sample."""
     bold, plain = _font(style.font_px, bold=True), _font(style.font_px)
@@ -326,10 +339,11 @@ def _legend_metrics(style):
     return bold, plain, fm_b, fm, row, sw
 
 
-def _legend_box(layout, style, model_label, entries, key=(), marks=None) -> QRectF | None:
+def _legend_box(layout, style, model_label, entries, key=(), marks=None, lines=None) -> QRectF | None:
     """Where the legend goes: as wide as its longest text (at most the plot's width), as tall as its rows, in
-    the plot's corner where it hides the fewest of ``marks`` (the points' pixel centres; the top left on a
-    tie, and without marks), as the canvas places its own; None without classes."""
+    the plot's corner where it hides the fewest of ``marks`` (the points' pixel centres), then of ``lines``
+    (the boundaries' vertices in pixels; the top left on a tie, and without either), as the canvas places
+    its own; None without classes."""
     if not entries:
         return None
     _, _, fm_b, fm, row, sw = _legend_metrics(style)
@@ -340,14 +354,15 @@ def _legend_box(layout, style, model_label, entries, key=(), marks=None) -> QRec
     left, top, w, h = layout.plot
     corners = [QRectF(x, y, width, height) for y in (top + 10, top + h - 10 - height)
                for x in (left + 10, left + w - 10 - width)]  # top left, top right, bottom left, bottom right
-    if marks is None or not len(marks):
-        return corners[0]
     r = style.point_size / 2
 
     def hidden(box):
-        return int(np.count_nonzero((marks[:, 0] > box.left() - r) & (marks[:, 0] < box.right() + r)
-                                    & (marks[:, 1] > box.top() - r) & (marks[:, 1] < box.bottom() + r)))
-    return min(corners, key=lambda box: (hidden(box), corners.index(box)))
+        rect = (box.left(), box.top(), box.width(), box.height())
+        points = 0 if marks is None else int(np.count_nonzero(
+            (marks[:, 0] > box.left() - r) & (marks[:, 0] < box.right() + r)
+            & (marks[:, 1] > box.top() - r) & (marks[:, 1] < box.bottom() + r)))
+        return points, 0.0 if lines is None else length_inside(lines, rect), corners.index(box)
+    return min(corners, key=hidden)
 
 
 def _legend(p, layout, style, model_label, entries, key=(), box=None):

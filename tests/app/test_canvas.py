@@ -5,6 +5,7 @@ import re
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
 
 from probviz.models import MODEL_NAMES
 
@@ -928,3 +929,35 @@ def test_a_point_under_the_legend_is_grabbed_by_the_hand_and_the_legend_stays_in
     assert np.hypot(*(window.doc.X[i] - [centre.x(), centre.y()])) > 0.5  # the point went with the hand
     assert tuple(window.canvas.legend.opts["offset"]) in ((10, 10), (-10, 10), (10, -10), (-10, -10))
     assert len(window.doc.X) == 7  # and the press added nothing
+
+
+def test_the_legend_keeps_off_the_boundary_when_no_corner_has_points(qtbot, window):
+    """Every corner free of points, the boundary through the top left and bottom right ones: View › Legend
+    puts the legend where it hides none of the boundary (the dark line of the canvas grabbed without it)."""
+    from probviz.data.dataset import Dataset
+
+    X = np.array([[0.0, 0.5], [0.5, 0.0], [0.0, 0.0], [2.0, 2.0], [2.5, 1.5], [2.0, 1.5]])
+    window.load(Dataset(X, np.array([0, 0, 0, 1, 1, 1]), ["a", "b"]))
+    window.doc.set_layer("ellipses", False)  # the boundary and the points only
+    window.doc.set_layer("heatmap", False)
+    window.canvas.vb.setRange(xRange=(-1, 4), yRange=(-1, 3), padding=0)
+    settle(window)
+
+    def rgb():
+        img = window.canvas.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+        a = np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), img.bytesPerLine() // 4, 4)
+        return a[:, :img.width(), 2::-1].astype(int)  # B, G, R, A in memory: R, G, B
+
+    without = rgb()
+    menu_action(window, "Legend").trigger()
+    settle(window)
+    shown = rgb()
+    rows, cols = np.nonzero(np.abs(shown - without).sum(axis=2) > 60)
+    top, bottom, left, right = rows.min(), rows.max(), cols.min(), cols.max()
+    vb = window.canvas.vb.sceneBoundingRect()
+    dark = np.all(without < 70, axis=2)
+    dark[:, :int(vb.left()) + 2] = False  # the axes are not the boundary
+    dark[int(vb.bottom()) - 2:, :] = False
+    assert dark.sum() > 100  # the boundary is drawn
+    assert not dark[top:bottom + 1, left:right + 1].any(), (top, bottom, left, right)
+    assert window.canvas.legend.opts["offset"] in ((-10, 10), (10, -10))  # top right or bottom left

@@ -485,3 +485,24 @@ def test_the_y_axis_name_sits_beside_its_tick_labels(qapp, tmp_path, grid_sessio
     gap = min(box[0] for box in labels) - name_right
     em = style.font_px * 72 / 96
     assert 0.1 * em < gap < 1.5 * em, (gap, em)
+
+
+@pytest.mark.parametrize("ext,reader", [("png", "png"), ("pdf", "pdf")])
+def test_among_corners_free_of_points_the_legend_takes_one_free_of_the_boundary(qapp, tmp_path, ext, reader):
+    """No point near any corner, the boundary through the top left and bottom right corners: the legend goes
+    where it hides none of the boundary (found as the dark line of the figure drawn without it)."""
+    X = np.array([[0.0, 0.5], [0.5, 0.0], [0.0, 0.0], [2.0, 2.0], [2.5, 1.5], [2.0, 1.5]])
+    data = Dataset(X, np.array([0, 0, 0, 1, 1, 1]), ["a", "b"], [BLUE, ORANGE], ("x", "y"))
+    session = Session(data, "lda", layers=["points", "boundaries"], view=VIEW)
+    with_legend, without = str(tmp_path / f"l.{ext}"), str(tmp_path / f"n.{ext}")
+    export_figure(session, with_legend, W, H, legend=True, dpi=96)
+    export_figure(session, without, W, H, legend=False, dpi=96)
+    a, b = raster(with_legend, reader), raster(without, reader)
+    rows, cols = np.nonzero(np.abs(a - b).sum(axis=2) > 30)
+    top, bottom, left, right = rows.min(), rows.max(), cols.min(), cols.max()
+    dark = np.all(b < 70, axis=2)  # the boundary (and the axes, outside the plot)
+    assert dark[:, W // 4:].sum() > 100  # a boundary is drawn
+    assert not dark[top:bottom + 1, left:right + 1].any(), (top, bottom, left, right)
+    corners = {(False, False): "top left", (False, True): "top right", (True, False): "bottom left",
+               (True, True): "bottom right"}
+    assert corners[(top > H / 2, left > W / 2)] in ("top right", "bottom left")
