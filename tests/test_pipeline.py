@@ -282,17 +282,31 @@ def test_one_point_is_framed_in_a_view_of_its_own_size_not_a_sliver(point):
     x0, x1, y0, y1 = view_of(np.array([point]))
     for (lo, hi), v in (((x0, x1), point[0]), ((y0, y1), point[1])):
         assert lo < v < hi and (lo + hi) / 2 == pytest.approx(v, abs=1e-9 * max(1.0, abs(v)))
-        assert hi - lo >= 2 * max(1.0, 0.1 * abs(v)) * (1 - 1e-12)
+        assert hi - lo == pytest.approx(2 * max(1.0, 0.1 * abs(v)), rel=1e-12)  # a unit, or a tenth of |v|
+
+
+def test_points_are_framed_with_a_margin_of_their_extent():
+    """Points spanning 10 by 4: 15% of each extent beyond them on every side (the default margin)."""
+    from probviz.figure_layout import view_of
+
+    X = np.array([[2.0, -1.0], [12.0, 3.0], [5.0, 0.0]])
+    np.testing.assert_allclose(view_of(X), (0.5, 13.5, -1.6, 3.6))
+    np.testing.assert_allclose(view_of(X, margin=0.5), (-3.0, 17.0, -3.0, 5.0))
+    assert view_of(np.empty((0, 2))) == (-5.0, 5.0, -5.0, 5.0)
+    # an extent under a tenth of the coordinates is framed as a tenth of them: at 1e6 a spread of 1e-3
+    # is rounding's scale, not the data's
+    x0, x1, y0, y1 = view_of(np.array([[1e6, 1e6], [1e6 + 1e-3, 1e6 + 2e-3]]))
+    np.testing.assert_allclose((x1 - x0, y1 - y0), (1e-3 + 0.3 * (1e5 + 1e-9), 2e-3 + 0.3 * (1e5 + 2e-9)), rtol=1e-8)
 
 
 def test_points_on_a_line_along_an_axis_get_a_square_view():
     """Points on x = 3 from y = 0 to 10: the flat direction is as wide as the other, not a sliver."""
     from probviz.figure_layout import view_of
 
-    x0, x1, y0, y1 = view_of(np.array([[3.0, 0.0], [3.0, 4.0], [3.0, 10.0]]))
+    x0, x1, y0, y1 = view_of(np.array([[3.0, 2.0], [3.0, 4.0], [3.0, 10.0]]))
     assert x1 - x0 == pytest.approx(y1 - y0) and (x0 + x1) / 2 == pytest.approx(3.0)
-    assert y0 < 0 and y1 > 10
-    x0, x1, y0, y1 = view_of(np.array([[0.0, 1.0], [2.0, 1.0]]))  # and along the other axis
+    np.testing.assert_allclose((y0, y1), (2.0 - 1.2, 10.0 + 1.2))
+    x0, x1, y0, y1 = view_of(np.array([[1.0, 1.0], [3.0, 1.0]]))  # and along the other axis
     assert y1 - y0 == pytest.approx(x1 - x0) and (y0 + y1) / 2 == pytest.approx(1.0)
 
 
