@@ -341,9 +341,9 @@ def _legend_metrics(style):
 
 def _legend_box(layout, style, model_label, entries, key=(), marks=None, lines=None) -> QRectF | None:
     """Where the legend goes: as wide as its longest text (at most the plot's width), as tall as its rows, in
-    the plot's corner where it hides the fewest of ``marks`` (the points' pixel centres), then of ``lines``
-    (the boundaries' vertices in pixels; the top left on a tie, and without either), as the canvas places
-    its own; None without classes."""
+    the plot's corner where it hides the fewest of ``marks`` (the points' pixel centres), then the least
+    length of ``lines`` (the boundaries in pixels, NaN rows between pieces; the top left on a tie, and
+    without either), as the canvas places its own; None without classes."""
     if not entries:
         return None
     _, _, fm_b, fm, row, sw = _legend_metrics(style)

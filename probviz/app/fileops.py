@@ -97,9 +97,8 @@ class FileOps(QObject):
         box = QMessageBox(QMessageBox.Icon.Question, "Unsaved changes", text, buttons, self.dialog_parent)
         box.setTextFormat(Qt.TextFormat.PlainText)  # a file's name is text, never markup
         box.setDefaultButton(QMessageBox.StandardButton.Save)
-        for button, label in ((QMessageBox.StandardButton.Save, "&Save"), (QMessageBox.StandardButton.Discard,
-                                                                          "&Discard"), (QMessageBox.StandardButton.Cancel, "Cancel")):
-            box.button(button).setText(label)  # Alt+S, Alt+D; Esc cancels
+        box.button(QMessageBox.StandardButton.Save).setText("&Save")  # Alt+S
+        box.button(QMessageBox.StandardButton.Discard).setText("&Discard")  # Alt+D; Esc cancels
         return QMessageBox.StandardButton(box.exec())
 
     def _data_fingerprint(self):
