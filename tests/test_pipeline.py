@@ -50,9 +50,10 @@ def test_model_class_defaults_are_the_registry_defaults(name):
         assert sig.parameters[p.name].default == p.default, p.name
 
 
-def test_unfitted_model_says_so(data):
+@pytest.mark.parametrize("name", MODEL_NAMES)
+def test_unfitted_model_says_so(data, name):
     with pytest.raises(NotFittedError, match="not fitted"):
-        create("lda").predict_proba([[0.0, 0.0]])
+        create(name).predict_proba([[0.0, 0.0]])
     with pytest.raises(ValueError):  # a ValueError too, so every caller's error path catches it
         create("softmax").predict([[0.0, 0.0]])
 

@@ -116,9 +116,35 @@ def test_one_vs_rest_logistic_points_where_every_sigma_vanishes_are_normalised()
     Q = np.vstack([1e3 * np.c_[np.cos(angle), np.sin(angle)], corners])
     S = np.array(m.decision_function(Q))
     assert np.sum(S.max(axis=1) < -746) >= 2  # rows where every sigma is 0 in float64
-    got = m.predict_proba(Q)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # e^-a overflowing to inf and 0/0 are expected and handled: no warning
+        got = m.predict_proba(Q)
     np.testing.assert_allclose(got, _ovr_reference(S, 1), rtol=1e-12, atol=1e-300)
     np.testing.assert_allclose(got.sum(axis=1), 1.0, rtol=1e-14)
+
+
+def test_one_vs_rest_logistic_takes_the_in_place_path_and_probit_does_not(monkeypatch):
+    """Logistic one-vs-rest at points near the data goes through its in-place path: the general
+    ``ovr_proba`` is not asked (it is for the rows where every sigma vanishes). The probit model's link is
+    Phi, not sigma: it never takes that path, and its posteriors are Phi's."""
+    from scipy.special import ndtr
+
+    from probviz.models import logistic
+
+    rng = np.random.default_rng(1)
+    X = np.repeat([[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]], 15, axis=0) + rng.normal(size=(45, 2))
+    y = np.repeat(np.arange(3), 15)
+    asked = []
+    real = logistic.ovr_proba
+    monkeypatch.setattr(logistic, "ovr_proba", lambda S, *a, **k: asked.append(len(S)) or real(S, *a, **k))
+    Q = rng.uniform(-2, 5, (200, 2))
+    m = create("logistic").fit(X, y)
+    got = m.predict_proba(Q)
+    assert asked == []
+    np.testing.assert_allclose(got, _ovr_reference(m.decision_function(Q), 1), rtol=1e-12, atol=1e-15)
+    probit = create("probit").fit(X, y)
+    P = ndtr(np.array(probit.decision_function(Q)))
+    np.testing.assert_allclose(probit.predict_proba(Q), P / P.sum(axis=1, keepdims=True), rtol=1e-10)
 
 
 def _ovr_reference(S, axis):

@@ -55,3 +55,22 @@ def test_the_gradient_is_the_derivative(seed, degree, offset):
     num = np.stack([(p(X + [h[0], 0]) - p(X - [h[0], 0])) / (2 * h[0]),
                     (p(X + [0, h[1]]) - p(X - [0, h[1]])) / (2 * h[1])], axis=-1)
     np.testing.assert_allclose(p.gradient(X), num, rtol=1e-6, atol=1e-6 * np.abs(num).max())
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(seed=st.integers(0, 2**31), K=st.integers(1, 4), degree=st.integers(1, 3), data=st.data())
+def test_values_at_points_are_the_sum_of_the_terms_whichever_terms_are_used(seed, K, degree, data):
+    """Any pattern of monomials (z1 alone, z2 alone, no linear term at all, only a constant): the values at
+    points are sum_ij coefs[k, i, j] z1^i z2^j written out term by term."""
+    rng = np.random.default_rng(seed)
+    coefs = np.zeros((K, degree + 1, degree + 1))
+    terms = [(i, j) for i in range(degree + 1) for j in range(degree + 1) if i + j <= degree]
+    used = data.draw(st.lists(st.sampled_from(terms), unique=True, max_size=len(terms)))
+    for i, j in used:
+        coefs[:, i, j] = rng.normal(size=K)
+    poly = Poly2D(rng.normal(size=2), np.exp(rng.normal(size=2)), coefs)
+    X = rng.normal(size=(50, 2)) * 3
+    z = (X - poly.center) / poly.scale
+    plain = sum(coefs[:, i, j][None] * (z[:, :1] ** i * z[:, 1:] ** j) for i, j in terms)
+    plain = plain + np.zeros((len(X), K))
+    np.testing.assert_allclose(poly(X), plain, rtol=1e-12, atol=1e-12 * (1 + np.abs(plain).max()))
