@@ -386,16 +386,26 @@ class SmallPlot(pg.PlotWidget):
         return QSize(300, self._height)
 
     def apply_style(self, style) -> None:
-        """Background, axes and legend text in the window's theme."""
+        """Background, axes and legend text in the window's theme, the axes' names and the legend in the
+        panel's own text size (presentation mode's when it is on), as its tick labels are."""
         self.setBackground(style.background)
         fg = pg.mkColor(*style.foreground)
-        for name in ("left", "bottom"):
+        font = QFont(self.font())
+        for name in ("left", "bottom", "right"):
             ax = self.plotItem.getAxis(name)
-            ax.setPen(fg)
-            ax.setTextPen(fg)
+            if name != "right":
+                ax.setPen(fg)
+                ax.setTextPen(fg)
+            ax.setTickFont(font)
+            ax.label.setFont(font)
+            ax._updateLabel()  # its room follows the name's new size
         legend = self.plotItem.legend
         if legend is not None:
             legend.setLabelTextColor(fg)
+            legend.setLabelTextSize(f"{font.pointSizeF():g}pt")
+            for _sample, label in legend.items:  # a label takes its new size with its text
+                label.setText(label.text)
+            legend.updateSize()
         self.plotItem.titleLabel.setAttr("color", fg)
 
 

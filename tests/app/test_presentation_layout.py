@@ -299,3 +299,38 @@ def test_the_training_panel_is_laid_out_alike_before_and_after_f5_twice(qtbot, w
         settle(window)
         qtbot.keyClick(window, Qt.Key.Key_F5)
         assert layout() == before
+
+
+def test_the_error_plots_names_and_legend_grow_with_presentation_text(qtbot, window):
+    """F5 and "." (the Training panel in presentation mode's text, 1.6 times larger): the E(w) plot's axis
+    names and legend grow with its tick labels; they used to stay at the desk's size. F5 again: back."""
+    window.resize(1366, 740)
+    window.open_example("fruit")
+    window.doc.set_model("logistic")
+    window.training_dock.raise_()
+    settle(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    t = window.training
+    qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)  # a run: a curve and its legend
+    settle(window)
+
+    def heights():
+        item = t.plot.plotItem
+        names = [item.getAxis(n).label.boundingRect().height() for n in ("left", "bottom")]
+        legend = [label.boundingRect().height() for _, label in item.legend.items]
+        assert legend
+        return names + legend
+
+    before = heights()
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    qtbot.keyClick(window, Qt.Key.Key_Period)
+    settle(window)
+    try:
+        grown = [after / b for after, b in zip(heights(), before)]
+        assert all(g > 1.3 for g in grown), grown
+    finally:
+        qtbot.keyClick(window, Qt.Key.Key_F5)
+        settle(window)
+    np.testing.assert_allclose(heights(), before, rtol=0.02)
