@@ -440,8 +440,13 @@ class Canvas(pg.PlotWidget):
             ax.setTextPen(fg)
             ax.setTickFont(font)
             ax.label.setFont(font)
-        # a tick label is centred on its tick: at the top of the plot half of it stands above, room kept for it
-        self.plotItem.layout.setContentsMargins(1, QFontMetrics(font).height() // 2 + 1, 1, 1)
+        # a tick label is centred on its tick: at the top of the plot half of it stands above, at the right end
+        # half of it stands beyond; room kept for both (and the plot does not run into the window's edge),
+        # and the bottom axis draws a label that reaches into that room (pyqtgraph hides it otherwise)
+        metrics = QFontMetrics(font)
+        right = metrics.horizontalAdvance("-0.00") // 2 + 1
+        self.plotItem.layout.setContentsMargins(1, metrics.height() // 2 + 1, right, 1)
+        self.plotItem.getAxis("bottom").setStyle(hideOverlappingLabels=right)
         r = self.devicePixelRatioF()  # cosmetic widths are device pixels: as thick at 200% scaling as at 100%
         self.boundary.setPen(line_pen(style, "boundary", ratio=r))
         self.boundary_outline.setPen(outline_pen(style, "boundary", ratio=r))

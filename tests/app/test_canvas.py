@@ -259,6 +259,26 @@ def test_the_top_tick_label_is_drawn_whole(qtbot, window):
     assert inked >= 3  # the upper half of the "5" is drawn
 
 
+def test_the_rightmost_tick_label_is_drawn_whole(qtbot, window):
+    """A new document's view ends at x = 5 with a tick: its label, centred on the tick, is drawn whole, its
+    right half inside the canvas too (the plot ran into the canvas's right edge, where a projector's window
+    ends)."""
+    from PySide6.QtGui import QColor, QFontMetrics
+
+    image = window.canvas.grab().toImage()
+    ratio = image.devicePixelRatio()
+    corner = to_pixel(window, 5.0, -5.0)  # the plot's bottom right corner: the tick at x = 5
+    axis = window.canvas.plotItem.getAxis("bottom")
+    label = QFontMetrics(axis.style["tickFont"]).horizontalAdvance("5")
+    assert corner.x() + label / 2 <= window.canvas.width() - 1  # room right of the tick for half its label
+    ink = window.canvas.style.foreground[:3]
+    cols = range(round((corner.x() + 1) * ratio), min(image.width(), round((corner.x() + label / 2 + 1) * ratio)))
+    rows = range(round((corner.y() + 6) * ratio), min(image.height(), round((corner.y() + 30) * ratio)))
+    inked = sum(max(abs(a - b) for a, b in zip(QColor(image.pixel(x, y)).getRgb()[:3], ink)) <= 80
+                for y in rows for x in cols)
+    assert inked >= 3  # the right half of the "5" is drawn
+
+
 def test_single_point_class_gets_a_notice(qtbot, window):
     click(qtbot, window, 0, 0)
     key(qtbot, window, Qt.Key.Key_2)
