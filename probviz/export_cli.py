@@ -93,7 +93,7 @@ def main(args) -> int:
     if bayes is None and (args.samples is not None or args.seed is not None):
         raise ValueError("--samples and --seed need --bayes")
     spec = session_spec(session, name, overrides, args.priors)
-    snap = from_session(session)
+    snap = replace(from_session(session), model=name)  # --model's: the one a compared model is set beside
     if bayes is not None:  # the predictive heatmap, and the boundary cloud when asked for
         from probviz.layers import SAMPLES, SAMPLES_SEED
 
@@ -101,7 +101,10 @@ def main(args) -> int:
         layers = (layers if layers is not None else snap.layers) | extra
         snap = replace(snap, samples=(args.samples or SAMPLES, SAMPLES_SEED if args.seed is None else args.seed))
     if args.compare:
-        snap = replace(snap, compare=session_spec(session, args.compare).name)
+        compare = session_spec(session, args.compare).name
+        if compare == name:
+            raise ValueError(f"--compare {args.compare} is the model shown ({name}): compare it with another model")
+        snap = replace(snap, compare=compare)
     if section is not None:
         snap = replace(snap, section=section)
     if args.loss is not None:

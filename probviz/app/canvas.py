@@ -300,6 +300,8 @@ class Canvas(pg.PlotWidget):
     def __init__(self, doc: Document | None = None, parent=None):
         self.vb = CanvasViewBox(self)
         super().__init__(parent, viewBox=self.vb)
+        for name in ("left", "bottom"):  # a view within +-1 reads 0.25, not 250 with "(x0.001)" by the name
+            self.plotItem.getAxis(name).enableAutoSIPrefix(False)
         self.doc = doc
         self._points = (np.empty((0, 2)), np.empty(0, np.int64), [])  # X, labels, class colours
         self.layers = frozenset(DEFAULT_LAYERS)

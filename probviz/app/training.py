@@ -38,7 +38,12 @@ def _vector(v) -> str:
 
 
 class IntegerAxis(pg.AxisItem):
-    """An axis of counts (steps, points): ticks only at whole numbers, however far it is zoomed in."""
+    """An axis of counts (steps, points): ticks only at whole numbers, however far it is zoomed in, written
+    out (3000, not 3 with "(x1000)" by the name)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.enableAutoSIPrefix(False)
 
     def tickSpacing(self, minVal, maxVal, size):  # noqa: N802 (pyqtgraph's name)
         levels = [(spacing, offset) for spacing, offset in super().tickSpacing(minVal, maxVal, size) if spacing >= 1]

@@ -381,6 +381,12 @@ class SmallPlot(pg.PlotWidget):
         self.setMouseEnabled(x=False, y=False)
         self.setMenuEnabled(False)
         self.plotItem.hideButtons()  # pyqtgraph's "A" (auto-range): these plots frame themselves
+        self._plain_ticks()
+
+    def _plain_ticks(self):
+        """Ticks as the numbers they are: 0.25, not 250 with "(x0.001)" beside the axis's name."""
+        for name in ("left", "bottom", "right", "top"):
+            self.plotItem.getAxis(name).enableAutoSIPrefix(False)
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         return QSize(300, self._height)

@@ -981,3 +981,23 @@ def test_the_legend_keeps_off_the_boundary_when_no_corner_has_points(qtbot, wind
     assert dark.sum() > 100  # the boundary is drawn
     assert not dark[top:bottom + 1, left:right + 1].any(), (top, bottom, left, right)
     assert window.canvas.legend.opts["offset"] in ((-10, 10), (10, -10))  # top right or bottom left
+
+
+def test_a_view_within_one_unit_reads_plain_numbers(qtbot, window, tmp_path):
+    """Data scaled to [0, 1] opened from a file: the axes read 0.2, 0.4 ... and their names stay "x" and "y";
+    pyqtgraph scaled them to 200, 400 ... with "(x0.001)" beside the name. The E(w) plot's step axis too."""
+    path = tmp_path / "unit.csv"
+    rng = np.random.default_rng(0)
+    rows = "\n".join(f"{x:.3f},{y:.3f},{k}" for (x, y), k in zip(rng.uniform(0.1, 0.8, (20, 2)), [0, 1] * 10))
+    path.write_text("x,y,class\n" + rows + "\n")
+    assert window.open_path(str(path))
+    settle(window)
+    for name in ("bottom", "left"):
+        axis = window.canvas.plotItem.getAxis(name)
+        assert "x0.001" not in axis.labelString() and axis.autoSIPrefixScale == 1.0, axis.labelString()
+        lo, hi = axis.range
+        spacing, values = axis.tickValues(lo, hi, 400)[0]  # the labelled ticks
+        texts = axis.tickStrings(values, axis.autoSIPrefixScale, spacing)
+        assert len(values) >= 2 and all(abs(float(t) - v) < 1e-9 for t, v in zip(texts, values)), texts
+    step_axis = window.training.plot.plotItem.getAxis("bottom")
+    assert step_axis.autoSIPrefix is False

@@ -69,6 +69,18 @@ def test_curve_json_and_figure(tmp_path):
     assert r.returncode == 2 and "--sizes" in r.stderr
 
 
+def test_export_compares_with_the_inputs_own_model_when_model_picks_another(tmp_path):
+    """fruit's own model is LDA: `--model qda --compare lda` draws QDA with LDA's boundary dashed (it used to
+    drop LDA without a word, as if it were the model shown); `--model lda --compare lda` says why not."""
+    out = tmp_path / "c.svg"
+    r = run("export", "example:fruit", "--model", "qda", "--compare", "lda", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "qda; LDA (shared covariance) dashed" in r.stdout, r.stdout
+    assert "stroke-dasharray" in out.read_text()  # the compared boundary, dashed
+    r = run("export", "example:fruit", "--model", "lda", "--compare", "lda", "-o", str(out))
+    assert r.returncode == 2 and "--compare lda is the model shown" in r.stderr, r.stderr
+
+
 def test_export_compare_and_section(tmp_path):
     out, sec = tmp_path / "a.png", tmp_path / "b.svg"
     r = run("export", "example:fruit", "--compare", "logistic", "--section", "0,0,2.5,3.5", "--section-out",
