@@ -318,7 +318,11 @@ class FileOps(QObject):
         """ValueError (one line naming both files) when writing ``path`` would overwrite a file the window
         has open: by name, through a symbolic link or a hard link. ``keep`` is the one it may write (Save
         writes the open session)."""
-        check_outputs({k: v for k, v in self.open_files().items() if k != keep}, {what: path})
+        try:
+            check_outputs({k: v for k, v in self.open_files().items() if k != keep}, {what: path})
+        except ValueError as e:  # a sentence in a message box: it starts with a capital
+            text = str(e)
+            raise ValueError(text[:1].upper() + text[1:]) from None
 
     # --- recent files --------------------------------------------------------------------------
     def recent(self) -> list[str]:

@@ -170,6 +170,11 @@ class LabPanel(QWidget):
         self.split_seed.setToolTip("Which points are held out (the same seed, the same points)")
         guard_wheel(self.compare, self.split_seed)
         form.addRow("Second model", self.compare)
+        self.compare_note = QLabel()  # says why the second model chosen is not drawn (it is the model shown)
+        self.compare_note.setWordWrap(True)
+        self.compare_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.compare_note.hide()
+        form.addRow("", self.compare_note)
         form.addRow("Held out", self.held)
         form.addRow("Split seed", self.split_seed)
         v.addLayout(form)
@@ -284,6 +289,10 @@ class LabPanel(QWidget):
             items.item(i).setToolTip("The model shown: choose another to compare" if mine else "")
         self.compare.setCurrentIndex(max(0, self.compare.findData(vs.compare)))
         self.compare.blockSignals(False)
+        same = vs.compare is not None and vs.compare == self.doc.model_name
+        self.compare_note.setText(f"{REGISTRY[vs.compare].label} is the model shown now: nothing to compare until "
+                                  "you choose another (here or in the Model menu)" if same else "")
+        self.compare_note.setVisible(same)
         self.held.setValue(vs.split[0])
         self.split_seed.blockSignals(True)
         self.split_seed.setValue(vs.split[1])

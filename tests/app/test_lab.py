@@ -671,4 +671,14 @@ def test_the_second_model_list_greys_the_model_shown(qtbot, window):
     assert lab.compare.model().item(lda).isEnabled() and not lab.compare.model().item(qda).isEnabled()
     choose(qtbot, lab.compare, lda)
     settle(window)
-    assert window.doc.view_state.compare == "lda"
+    assert window.doc.view_state.compare == "lda" and not lab.compare_note.isVisible()
+    # LDA, the second model, made the model shown (Model menu): the list keeps it, and a note says why it is
+    # not drawn; back to QDA, it is drawn again and the note goes
+    next(a for a in model_menu.actions() if a.text().replace("&", "") == REGISTRY["lda"].label).trigger()
+    settle(window)
+    assert lab.compare.currentData() == "lda" and lab.compare_note.isVisible()
+    assert "LDA (shared covariance) is the model shown" in lab.compare_note.text()
+    assert len(window.result.fits) == 1  # nothing compared
+    next(a for a in model_menu.actions() if a.text().replace("&", "") == REGISTRY["qda"].label).trigger()
+    settle(window)
+    assert not lab.compare_note.isVisible() and len(window.result.fits) == 2
