@@ -5,19 +5,10 @@ pending, Ctrl+Z undoes the typing. All pressed as a person presses them, on the 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
-from guihelp import settle, show_lab
+from guihelp import settle, show_lab, type_into
 from probviz.app.export_dialog import ExportDialog
 
 CTRL = Qt.KeyboardModifier.ControlModifier
-
-
-def _type_and_enter(qtbot, window, box, text):
-    edit = box.lineEdit()
-    qtbot.mouseClick(edit, Qt.MouseButton.LeftButton)
-    edit.selectAll()
-    qtbot.keyClicks(edit, text)
-    qtbot.keyClick(edit, Qt.Key.Key_Return)
-    settle(window)
 
 
 def _ctrl_e_opens_export(qtbot, box):
@@ -38,8 +29,9 @@ def _ctrl_e_opens_export(qtbot, box):
 def test_ctrl_z_undoes_a_typed_parameter_and_ctrl_e_exports_from_the_box(qtbot, window):
     window.open_example("fruit")
     settle(window)
-    box = window.panel.param_widgets["reg_covar"].spin
-    _type_and_enter(qtbot, window, box, "0.5")
+    field = window.panel.param_widgets["reg_covar"]
+    box = field.spin
+    type_into(qtbot, window, field, "0.5")
     assert window.doc.params["lda"]["reg_covar"] == 0.5
     assert QApplication.focusWidget() is box  # the keyboard stays in the box after Enter
     qtbot.keyClick(box, Qt.Key.Key_Z, CTRL)
@@ -57,8 +49,9 @@ def test_ctrl_z_while_typing_undoes_the_typing(qtbot, window):
     the 9 back out of the box and leaves the document's 0.5 and its undo step alone."""
     window.open_example("fruit")
     settle(window)
-    box = window.panel.param_widgets["reg_covar"].spin
-    _type_and_enter(qtbot, window, box, "0.5")
+    field = window.panel.param_widgets["reg_covar"]
+    box = field.spin
+    type_into(qtbot, window, field, "0.5")
     edit = box.lineEdit()
     applied, steps = edit.text(), window.doc.undo_stack.index()
     qtbot.keyClick(edit, Qt.Key.Key_End)
@@ -75,6 +68,6 @@ def test_ctrl_e_from_the_labs_held_out_box(qtbot, window):
     settle(window)
     show_lab(window)
     box = window.lab.held.spin
-    _type_and_enter(qtbot, window, box, "0.3")
+    type_into(qtbot, window, window.lab.held, "0.3")
     assert QApplication.focusWidget() is box
     assert _ctrl_e_opens_export(qtbot, box)

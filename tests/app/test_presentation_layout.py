@@ -269,10 +269,9 @@ def test_a_long_training_note_in_f5_leaves_step_play_and_reset_whole(qtbot, wind
         qtbot.keyClick(window, Qt.Key.Key_F5)
 
 
-def test_the_training_panel_is_laid_out_alike_before_and_after_f5_twice(qtbot, window):
-    """The Training panel, F5 (and "." for the panel with its larger text), F5 again, twice over: the
-    settings sit right above Step, Play and Reset, with no gap (their box grew each round trip, the plot
-    shrank), and the panel is laid out as before."""
+def _training_in_front(qtbot, window):
+    """fruit with logistic regression at 1366 x 740, the Training panel in front, the window active (F5 and
+    "." are the window's keys)."""
     window.resize(1366, 740)
     window.open_example("fruit")
     window.doc.set_model("logistic")
@@ -280,7 +279,14 @@ def test_the_training_panel_is_laid_out_alike_before_and_after_f5_twice(qtbot, w
     settle(window)
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
-    t = window.training
+    return window.training
+
+
+def test_the_training_panel_is_laid_out_alike_before_and_after_f5_twice(qtbot, window):
+    """The Training panel, F5 (and "." for the panel with its larger text), F5 again, twice over: the
+    settings sit right above Step, Play and Reset, with no gap (their box grew each round trip, the plot
+    shrank), and the panel is laid out as before."""
+    t = _training_in_front(qtbot, window)
 
     def layout():
         qtbot.wait(30)
@@ -304,14 +310,7 @@ def test_the_training_panel_is_laid_out_alike_before_and_after_f5_twice(qtbot, w
 def test_the_error_plots_names_and_legend_grow_with_presentation_text(qtbot, window):
     """F5 and "." (the Training panel in presentation mode's text, 1.6 times larger): the E(w) plot's axis
     names and legend grow with its tick labels; they used to stay at the desk's size. F5 again: back."""
-    window.resize(1366, 740)
-    window.open_example("fruit")
-    window.doc.set_model("logistic")
-    window.training_dock.raise_()
-    settle(window)
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
-    t = window.training
+    t = _training_in_front(qtbot, window)
     qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)  # a run: a curve and its legend
     settle(window)
 
