@@ -121,19 +121,7 @@ def clip_polyline(P: np.ndarray, rect: tuple[float, float, float, float]) -> lis
     P = np.asarray(P, dtype=float).reshape(-1, 2)
     if len(P) < 2:
         return []
-    left, top, w, h = rect
-    a, b = P[:-1], P[1:]
-    d = b - a
-    t0, t1 = np.zeros(len(a)), np.ones(len(a))
-    keep = np.all(np.isfinite(a), axis=1) & np.all(np.isfinite(b), axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for p, q in ((-d[:, 0], a[:, 0] - left), (d[:, 0], left + w - a[:, 0]),
-                     (-d[:, 1], a[:, 1] - top), (d[:, 1], top + h - a[:, 1])):
-            keep &= ~((p == 0) & (q < 0))
-            r = q / p
-            t0 = np.where(p < 0, np.maximum(t0, r), t0)
-            t1 = np.where(p > 0, np.minimum(t1, r), t1)
-    keep &= t0 <= t1
+    a, d, t0, t1, keep = _cut_segments(P, rect)
     A, B = a + t0[:, None] * d, a + t1[:, None] * d
     pieces, current, last = [], [], -2
     for i in np.flatnonzero(keep):
@@ -148,10 +136,34 @@ def clip_polyline(P: np.ndarray, rect: tuple[float, float, float, float]) -> lis
     return pieces
 
 
+def _cut_segments(P: np.ndarray, rect):
+    """The segments of polyline ``P`` (N >= 2 rows) as starts ``a`` and steps ``d``, with the parameters
+    t0 <= t1 in [0, 1] of the part of each inside ``rect`` = (left, top, width, height) (Liang-Barsky) and
+    which segments have such a part (``keep``; a NaN row's segments have none)."""
+    left, top, w, h = rect
+    a, b = P[:-1], P[1:]
+    d = b - a
+    t0, t1 = np.zeros(len(a)), np.ones(len(a))
+    keep = np.all(np.isfinite(a), axis=1) & np.all(np.isfinite(b), axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for p, q in ((-d[:, 0], a[:, 0] - left), (d[:, 0], left + w - a[:, 0]),
+                     (-d[:, 1], a[:, 1] - top), (d[:, 1], top + h - a[:, 1])):
+            keep &= ~((p == 0) & (q < 0))
+            r = q / p
+            t0 = np.where(p < 0, np.maximum(t0, r), t0)
+            t1 = np.where(p > 0, np.minimum(t1, r), t1)
+    keep &= t0 <= t1
+    return a, d, t0, t1, keep
+
+
 def length_inside(P: np.ndarray, rect: tuple[float, float, float, float]) -> float:
     """How long a polyline (N, 2; NaN rows break it) runs inside ``rect`` = (left, top, width, height): what of
-    a boundary a legend box there would hide."""
-    return float(sum(np.hypot(*np.diff(piece, axis=0).T).sum() for piece in clip_polyline(P, rect)))
+    a boundary a legend box there would hide. One pass over the segments, without the pieces."""
+    P = np.asarray(P, dtype=float).reshape(-1, 2)
+    if len(P) < 2:
+        return 0.0
+    _, d, t0, t1, keep = _cut_segments(P, rect)
+    return float(np.sum(np.hypot(d[keep, 0], d[keep, 1]) * (t1[keep] - t0[keep])))
 
 
 SHORT_NAMES = {"lda": "LDA", "qda": "QDA", "tied": "tied", "nb": "naive Bayes", "logistic": "logistic",

@@ -1159,10 +1159,11 @@ class Canvas(pg.PlotWidget):
         if self.legend is None:
             return corners[0]
 
-        def hidden(c):
-            rect = self.legend_rect(c)
-            return self.points_under(rect), self.lines_under(rect), corners.index(c)
-        return min(corners, key=hidden)
+        points = {c: self.points_under(self.legend_rect(c)) for c in corners}
+        fewest = [c for c in corners if points[c] == min(points.values())]
+        if len(fewest) == 1:  # (the boundaries are weighed only between corners that hide as few points)
+            return fewest[0]
+        return min(fewest, key=lambda c: (self.lines_under(self.legend_rect(c)), corners.index(c)))
 
     def leaveEvent(self, ev):
         self._hover_global = None
