@@ -1,7 +1,7 @@
 """The pure pipeline: request -> fits -> frame, checked against independent computations."""
 
 import inspect
-
+import warnings
 from dataclasses import replace
 
 import numpy as np
@@ -251,7 +251,7 @@ def test_clip_polyline_cuts_segments_exactly_at_the_rectangle():
 def test_the_length_of_a_polyline_inside_a_box():
     """A line across a 10 x 10 box from edge to edge is 10 long inside; a diagonal 10 sqrt 2; one outside 0;
     NaN rows break a polyline into pieces, each counted."""
-    from probviz.figure_layout import length_inside
+    from probviz.figure_layout import clip_polyline, length_inside
 
     box = (0.0, 0.0, 10.0, 10.0)
     assert length_inside(np.array([[-5.0, 5.0], [15.0, 5.0]]), box) == pytest.approx(10.0)
@@ -259,6 +259,19 @@ def test_the_length_of_a_polyline_inside_a_box():
     assert length_inside(np.array([[20.0, 0.0], [30.0, 10.0]]), box) == 0.0
     two = np.array([[2.0, -1.0], [2.0, 3.0], [np.nan, np.nan], [5.0, 5.0], [8.0, 9.0]])
     assert length_inside(two, box) == pytest.approx(3.0 + 5.0)
+    assert length_inside(np.array([[1.0, 1.0]]), box) == 0.0  # a point is no length
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # segments along an axis divide by zero, on purpose: no warning
+        # a box away from the origin; segments along its edges' directions, one just inside its left edge
+        away = (100.0, -50.0, 10.0, 20.0)
+        assert length_inside(np.array([[100.5, -60.0], [100.5, -20.0]]), away) == pytest.approx(20.0)
+        assert length_inside(np.array([[99.5, -60.0], [99.5, -20.0]]), away) == 0.0  # just outside
+        assert length_inside(np.array([[90.0, -40.0], [120.0, -40.0]]), away) == pytest.approx(10.0)
+        # small steps (each under a unit) across the right edge: cut exactly where it crosses
+        steps = np.column_stack([np.linspace(105.0, 115.0, 41), np.full(41, -45.0)])
+        assert length_inside(steps, away) == pytest.approx(5.0)
+    pieces = clip_polyline(np.array([[95.0, -40.0], [105.0, -40.0]]), away)  # two points are a line too
+    assert len(pieces) == 1 and np.allclose(pieces[0], [[100.0, -40.0], [105.0, -40.0]])
 
 
 def test_ticks_are_round_numbers_inside_the_view():
