@@ -1,9 +1,9 @@
 """Outputs never overwrite what the window has open: File › Export image, Export data and Save As refuse
 the open session and the data file, also through a symbolic link, and a typed name that exists is asked
-about before it is replaced. Everything is pressed: the menu, the dialog's field and its buttons."""
+about before it is replaced; the export dialog keeps its Legend tick for the next export. Everything is
+pressed: the menu, the dialog's field and its buttons."""
 
 import os
-
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
