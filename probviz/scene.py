@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 from dataclasses import dataclass, field
@@ -45,16 +46,27 @@ def _scratch(shape) -> np.ndarray:
     return buf
 
 
+def grid_scores(model, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """The model's scores a_k at every grid node, (K, len(ys), len(xs)) float64, exact (evaluated separably).
+    They live in a work array of this thread that the next call overwrites."""
+    K = model.scores_.coefs.shape[0]
+    return model.scores_.evaluate_grid(xs, ys, out=_scratch((K, len(ys), len(xs))))
+
+
 def posterior_grid(model, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     """p(C_k|x) at every grid node: float32 array of shape (len(ys), len(xs), K).
 
     Scores are evaluated separably in float64 (exact), shifted by their maximum,
     and exponentiated in float32: the K * rows * cols exponentials are the cost floor.
     """
-    K = model.scores_.coefs.shape[0]
-    S = model.scores_.evaluate_grid(xs, ys, out=_scratch((K, len(ys), len(xs))))  # (K, R, C)
+    return posterior_of_scores(model, grid_scores(model, xs, ys))
+
+
+def posterior_of_scores(model, S: np.ndarray) -> np.ndarray:
+    """p(C_k|x) from the grid's scores ``S`` (K, R, C) (:func:`grid_scores`; ``S`` may be overwritten): float32
+    (R, C, K)."""
     if S.shape[0] == 1:
-        return np.ones((len(ys), len(xs), 1), dtype=np.float32)
+        return np.ones(S.shape[1:] + (1,), dtype=np.float32)
     P = model.proba_from_scores(S, axis=0, dtype=np.float32)
     # a (rows, cols, K) view of contiguous class planes: per-pixel reductions over the
     # classes then run as K elementwise passes instead of a slow short-axis reduction
@@ -136,22 +148,37 @@ def _below(Z: np.ndarray, bounds: Bounds, low: float, level: float) -> list[np.n
     return rings
 
 
+def undecided(S: np.ndarray) -> np.ndarray:
+    """Where one-vs-rest cannot decide (Bishop 4.1.2) from the scores ``S`` (K, R, C): no class, or more than
+    one, has a_k > 0 (sigma(a_k) > 1/2, Phi(a_k) > 1/2). Boolean (R, C)."""
+    count = (S[0] > 0).view(np.uint8)
+    for k in range(1, len(S)):  # K elementwise passes: a short-axis count is several times slower
+        count = count + (S[k] > 0)
+    return count != 1
+
+
 def ambiguity_image(model, xs: np.ndarray, ys: np.ndarray, color=(40, 40, 40), alpha: int = 120,
                     period: int = 6) -> np.ndarray:
-    """Where one-vs-rest cannot decide (Bishop 4.1.2): no class, or more than one, has
-    sigma(a_k) > 1/2. RGBA uint8 (rows, cols, 4): diagonal hatching there, transparent elsewhere."""
-    S = model.scores_.evaluate_grid(xs, ys)  # (K, R, C); sigma(a) > 1/2 exactly where a > 0
-    return hatch_image(np.count_nonzero(S > 0, axis=0) != 1, color, alpha, period)
+    """Where one-vs-rest cannot decide (:func:`undecided`): diagonal hatching there, transparent elsewhere.
+    RGBA uint8 (rows, cols, 4)."""
+    return hatch_image(undecided(model.scores_.evaluate_grid(xs, ys)), color, alpha, period)
 
 
 def hatch_image(mask: np.ndarray, color=(40, 40, 40), alpha: int = 120, period: int = 6) -> np.ndarray:
     """Diagonal hatching where ``mask`` (rows, cols) is True, transparent elsewhere: RGBA uint8."""
-    rows, cols = mask.shape
+    return _hatching(mask.shape, tuple(int(c) for c in color[:3]), int(alpha), int(period)) * mask[..., None]
+
+
+@functools.lru_cache(maxsize=4)
+def _hatching(shape, color, alpha: int, period: int) -> np.ndarray:
+    """Diagonal stripes over a whole image of ``shape`` (rows, cols): RGBA uint8, read-only. Every frame of a
+    one-vs-rest model masks the same stripes; making them is a pass of integer arithmetic and a scatter."""
+    rows, cols = shape
     stripe = ((np.arange(rows)[:, None] + np.arange(cols)[None, :]) % period) < period // 2
     out = np.zeros((rows, cols, 4), dtype=np.uint8)
-    hatch = mask & stripe
-    out[hatch, :3] = color
-    out[hatch, 3] = alpha
+    out[stripe, :3] = color
+    out[stripe, 3] = alpha
+    out.flags.writeable = False
     return out
 
 
@@ -561,22 +588,26 @@ def _outlines(S: np.ndarray, xs, ys) -> list[Boundary]:
         np.maximum(second, np.minimum(top, plane), out=second)
         np.maximum(top, plane, out=top)
     out = []
+    grid = np.meshgrid(np.asarray(xs, np.float64), np.asarray(ys, np.float64))  # the K - 1 traces share it
     for k in range(S.shape[0] - 1):  # the last class's boundaries are each another's: traced with that one
         F = np.where(S[k] >= top, S[k] - second, S[k] - top)
         if not (F > 0).any() or not (F < 0).any():
             continue  # the class wins everywhere or nowhere in the view: no boundary of its own
-        lines = []
-        for line in zero_lines(xs, ys, F):
-            lines += _runs(line, _across(line, F, first, xs, ys) > k)
+        lines = zero_lines(xs, ys, F, grid)
+        if not lines:
+            continue
+        vertices = np.concatenate(lines)  # every line's vertices in one pass: a frame traces a dozen lines
+        lines = _runs([len(line) for line in lines], vertices, _across(vertices, F, first, xs, ys) > k)
         if lines:
             out.append(Boundary(k, -1, _join(lines)))
     return out
 
 
 def _across(line: np.ndarray, F: np.ndarray, first: np.ndarray, xs, ys) -> np.ndarray:
-    """The class across the outline of region k (F > 0 inside) at each vertex of ``line``: the class that wins
-    (``first``) at the nearest corner of the vertex's cell outside the region (F < 0); at the nearest corner
-    when none is outside (a vertex on a node: k itself may win there, and the vertex is not kept)."""
+    """The class across the outline of region k (F > 0 inside) at each vertex of ``line`` (one line, or several
+    one after another: each vertex on its own): the class that wins (``first``) at the nearest corner of the
+    vertex's cell outside the region (F < 0); at the nearest corner when none is outside (a vertex on a node:
+    k itself may win there, and the vertex is not kept)."""
     i = np.clip(np.searchsorted(xs, line[:, 0]) - 1, 0, len(xs) - 2)
     j = np.clip(np.searchsorted(ys, line[:, 1]) - 1, 0, len(ys) - 2)
     ci, cj = i[:, None] + np.array([0, 1, 0, 1]), j[:, None] + np.array([0, 0, 1, 1])  # the cell's corners
@@ -587,12 +618,20 @@ def _across(line: np.ndarray, F: np.ndarray, first: np.ndarray, xs, ys) -> np.nd
     return first[cj[rows, pick], ci[rows, pick]]
 
 
-def _runs(line: np.ndarray, keep: np.ndarray) -> list[np.ndarray]:
-    """The stretches of ``line`` (M, 2) whose vertices are kept, each with the vertex on either side of it (the
-    class across changes somewhere on that segment, near a triple point: the stretch reaches it)."""
-    edges = np.flatnonzero(np.diff(np.r_[False, keep, False].astype(np.int8)))
-    runs = [line[max(a - 1, 0):b + 1] for a, b in zip(edges[::2], edges[1::2])]
-    return [run for run in runs if len(run) >= 2]
+def _runs(lengths, vertices: np.ndarray, keep: np.ndarray) -> list[np.ndarray]:
+    """The stretches of lines whose vertices are kept, each with the vertex on either side of it in its own
+    line (the class across changes somewhere on that segment, near a triple point: the stretch reaches it).
+    ``vertices`` (M, 2) are the lines' one after another, ``lengths`` how many each has; runs of fewer than
+    two vertices are left out."""
+    lengths = np.asarray(lengths, dtype=np.intp)
+    ends = np.cumsum(lengths)
+    start, end = np.repeat(ends - lengths, lengths), np.repeat(ends, lengths)  # each vertex's line
+    i = np.arange(len(vertices))
+    before = np.r_[False, keep[:-1]] & (i != start)  # the previous vertex is kept and on the same line
+    after = np.r_[keep[1:], False] & (i + 1 != end)
+    first, last = np.flatnonzero(keep & ~before), np.flatnonzero(keep & ~after)
+    lo, hi = np.maximum(first - 1, start[first]), np.minimum(last + 2, end[first])
+    return [vertices[a:b] for a, b in zip(lo.tolist(), hi.tolist()) if b - a >= 2]
 
 
 def _curves(diff, bounds, resolution):
@@ -602,15 +641,15 @@ def _curves(diff, bounds, resolution):
     return zero_lines(xs, ys, diff.evaluate_grid(xs, ys)[0])
 
 
-def zero_lines(xs: np.ndarray, ys: np.ndarray, Z: np.ndarray) -> list[np.ndarray]:
+def zero_lines(xs: np.ndarray, ys: np.ndarray, Z: np.ndarray, grid=None) -> list[np.ndarray]:
     """The zero set of Z (R, C) over the axes xs, ys: contourpy's separate lines, each (M, 2), as
     ``contour_generator(xs, ys, Z, line_type=Separate).lines(0.0)`` gives them, nodes where Z is not finite
     masked as it masks them. Its serial generator is made directly: contour_generator's argument checks
     and masked-array conversion cost more than tracing a 128-node grid (0.5 against 0.2 ms, a drag's frame
-    traces K - 1 of them)."""
+    traces K - 1 of them). ``grid``: the nodes' (x, y) as ``np.meshgrid(xs, ys)`` makes them, when made already."""
     Z = np.ascontiguousarray(Z, dtype=np.float64)
     bad = ~np.isfinite(Z)
-    gx, gy = np.meshgrid(np.asarray(xs, np.float64), np.asarray(ys, np.float64))
+    gx, gy = grid if grid is not None else np.meshgrid(np.asarray(xs, np.float64), np.asarray(ys, np.float64))
     gen = contourpy.SerialContourGenerator(
         gx, gy, Z, bad if bad.any() else None, corner_mask=True, line_type=contourpy.LineType.Separate,
         fill_type=contourpy.FillType.OuterOffset, quad_as_tri=False, z_interp=contourpy.ZInterp.Linear,
@@ -830,7 +869,13 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
     if "heatmap" in layers or "decision" in layers or (loss is not None and "boundaries" in layers) or judged:
         # the heatmap's numbers: the miscalibration map judges what the heatmap would show
         predictive = predictive or (judged and lap is not None and "predictive" in layers)
-        sc.posterior = predictive_grid(lap, xs, ys, moments) if predictive else posterior_grid(model, xs, ys)
+        if predictive:
+            sc.posterior = predictive_grid(lap, xs, ys, moments)
+        else:
+            S = grid_scores(model, xs, ys)
+            if getattr(model, "ovr_", False):  # from the scores, before the posterior may overwrite them
+                sc.ambiguous = hatch_image(undecided(S))
+            sc.posterior = posterior_of_scores(model, S)
         if judged:
             idx = range(sc.posterior.shape[2]) if class_index is None else class_index
             sc.miscalibration = miscalibration_grid(sc.posterior, idx, truth, xs, ys)
@@ -844,7 +889,7 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
         elif "decision" in layers:
             sc.decision = decision_image(sc.posterior, colors, 0.0, background, reject, strength)
             sc.reject, sc.reject_color = reject_region(sc.posterior, bounds, theta), tuple(reject)
-        if getattr(model, "ovr_", False):
+        if getattr(model, "ovr_", False) and sc.ambiguous is None:
             sc.ambiguous = ambiguity_image(model, xs, ys)
     if lap is not None and "variance" in layers:
         sc.shade = variance_shade(lap, xs, ys, moments)

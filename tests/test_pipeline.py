@@ -10,7 +10,7 @@ from hypo import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import gaussian_explain
-from scipy.special import softmax
+from scipy.special import ndtr, softmax
 
 from probviz import pipeline, scene
 from probviz.snapshot import frame_request, from_session, with_model
@@ -203,16 +203,18 @@ def test_session_spec_and_request_carry_every_setting():
         pipeline.session_spec(s, "svm")
 
 
-def test_one_vs_rest_ambiguous_regions_are_hatched_exactly_where_no_or_several_classes_claim(data):
-    """Bishop 4.1.2: a point is ambiguous when the number of k with sigma(a_k) > 1/2 is not one."""
+@pytest.mark.parametrize("name, link", [("logistic", lambda a: 1 / (1 + np.exp(-a))), ("probit", ndtr)])
+@pytest.mark.parametrize("layers", [{"heatmap"}, {"decision"}])
+def test_one_vs_rest_ambiguous_regions_are_hatched_exactly_where_no_or_several_classes_claim(data, name, link, layers):
+    """Bishop 4.1.2: a point is ambiguous when the number of k with sigma(a_k) > 1/2 (Phi(a_k) > 1/2) is not one."""
     X, y = data
-    req = request(X, y, [ModelSpec.make("logistic")], layers=frozenset({"heatmap"}), shape=(60, 50),
+    req = request(X, y, [ModelSpec.make(name)], layers=frozenset(layers), shape=(60, 50),
                   bounds=(-8.0, 10.0, -8.0, 10.0))
     frame = compute(req)
     model = frame.fit.model
     xs, ys = scene.grid_axes(req.bounds, 60, 50)
     G = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
-    claims = np.sum(1 / (1 + np.exp(-model.decision_function(G))) > 0.5, axis=1).reshape(50, 60)
+    claims = np.sum(link(model.decision_function(G)) > 0.5, axis=1).reshape(50, 60)
     hatched = frame.scene.ambiguous[..., 3] > 0
     ambiguous = claims != 1
     assert ambiguous.any() and (~ambiguous).any()

@@ -650,3 +650,50 @@ def test_zero_lines_are_contourpys_own(seed, rows, cols, scale, offset, bad):
     assert len(got) == len(want)
     for a, b in zip(got, want):
         np.testing.assert_array_equal(a, b)
+
+
+def test_hatch_image_stripes_only_the_masked_pixels_in_its_colour_whatever_masked_before():
+    """Diagonal stripes ((row + col) mod period < period / 2) in the colour and alpha asked, exactly where the
+    mask is; the stripes are remembered between frames, so a second mask of the same shape (and an image
+    written into) must not change what the next call returns."""
+    rng = np.random.default_rng(3)
+    rows, cols = 7, 11
+    stripes = (np.arange(rows)[:, None] + np.arange(cols)[None, :]) % 6 < 3
+    first = rng.random((rows, cols)) < 0.5
+    out = scene.hatch_image(first)
+    out[...] = 255  # the caller owns its image
+    for mask in (rng.random((rows, cols)) < 0.5, first, np.zeros((rows, cols), bool)):
+        img = scene.hatch_image(mask)
+        assert img.dtype == np.uint8 and img.shape == (rows, cols, 4)
+        on = mask & stripes
+        np.testing.assert_array_equal(img[on], np.tile([40, 40, 40, 120], (on.sum(), 1)))
+        assert not img[~on].any()
+    red = scene.hatch_image(np.ones((rows, cols), bool), color=(200, 10, 0), alpha=60, period=4)
+    on = (np.arange(rows)[:, None] + np.arange(cols)[None, :]) % 4 < 2
+    np.testing.assert_array_equal(red[on], np.tile([200, 10, 0, 60], (on.sum(), 1)))
+    assert not red[~on].any()
+
+
+def test_undecided_counts_the_positive_scores_of_every_class():
+    """No class, or more than one, with a_k > 0: undecided; exactly one: decided. Zero is not positive."""
+    S = np.array([[[1.0, -1.0, 2.0, 0.0, -3.0]],
+                  [[-1.0, -2.0, 5.0, 0.0, 1e-300]],
+                  [[-5.0, -1.0, -1.0, 0.0, -0.0]]])
+    np.testing.assert_array_equal(scene.undecided(S), [[False, True, True, True, False]])
+
+
+def test_runs_of_kept_vertices_reach_one_vertex_past_each_end_but_never_into_the_next_line():
+    """Two lines one after the other (5 and 4 vertices). Kept: vertices 1-2 of the first, 4 of the first with
+    0 of the second (adjacent in the array, not on one line), and 2 of the second. Each run takes the vertex on
+    either side within its line; a run of one vertex at a line's end has only one neighbour, and one alone
+    (a line of one vertex) is left out."""
+    V = np.arange(18, dtype=float).reshape(9, 2)
+    keep = np.array([False, True, True, False, True, True, False, True, False])
+    runs = scene._runs([5, 4], V, keep)
+    expected = [V[0:4], V[3:5], V[5:7], V[6:9]]
+    assert len(runs) == len(expected)
+    for got, want in zip(runs, expected):
+        np.testing.assert_array_equal(got, want)
+    assert scene._runs([1, 2], V[:3], np.array([True, False, False])) == []
+    assert scene._runs([3], V[:3], np.zeros(3, bool)) == []
+    np.testing.assert_array_equal(scene._runs([3], V[:3], np.ones(3, bool))[0], V[:3])
