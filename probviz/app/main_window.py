@@ -886,7 +886,8 @@ class MainWindow(QMainWindow):
         doc = self.doc
         res = frame.fit
         counts = doc.counts()
-        per_class = ", ".join(f"{c.name} {n}" for c, n in zip(doc.classes, counts))
+        # "name: count": classes named by numbers (a CSV's labels) would otherwise read "1 0, 2 3"
+        per_class = ", ".join(f"{c.name}: {n}" for c, n in zip(doc.classes, counts))
         # presenting, the caption above the plot names the model and its accuracy: the status line keeps to the
         # rest, so that on a projector's width in large text it is not cut
         captioned = self.presentation_action.isChecked()

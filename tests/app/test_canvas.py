@@ -46,7 +46,7 @@ def test_opens_on_the_fruit_example(qtbot):
 
     X, y = win.doc.X, win.doc.labels
     accuracy = np.mean(LinearDiscriminantAnalysis().fit(X, y).predict(X) == y)
-    assert f"apple {np.sum(y == 0)}" in win.message.text()
+    assert f"apple: {np.sum(y == 0)}, peach: {np.sum(y == 1)}" in win.message.text()
     assert f"accuracy {100 * accuracy:.1f}%" in win.message.text()
     assert "p(apple|x) = 0.823" in win.canvas.probe_label.textItem.toPlainText()  # the value of the example
 
