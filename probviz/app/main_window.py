@@ -11,7 +11,7 @@ from PySide6.QtGui import (
     QAction, QActionGroup, QColor, QFont, QFontMetricsF, QGuiApplication, QKeySequence, QShortcut,
 )
 from PySide6.QtWidgets import (
-    QApplication, QDialog, QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea, QWidget,
+    QApplication, QDialog, QLabel, QMainWindow, QMessageBox, QScrollArea, QWidget,
 )
 
 from probviz import __version__
@@ -30,7 +30,7 @@ from probviz.app.slides import SlideShow
 from probviz.app.lab import LabPanel
 from probviz.app.training import TrainingPanel
 from probviz.app.weights import WeightPanel
-from probviz.app.widgets import ElidedLabel, NumberField, ShortcutsDialog, on_a_keyboard, undo_icon
+from probviz.app.widgets import Dock, ElidedLabel, NumberField, ShortcutsDialog, on_a_keyboard, undo_icon
 from probviz.data import examples
 from probviz.layers import BAYESIAN_ONLY, GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS, TRUTH_ONLY
 from probviz.models import MODEL_NAMES, REGISTRY
@@ -347,8 +347,8 @@ class MainWindow(QMainWindow):
             sc = QShortcut(QKeySequence(str((i + 1) % 10)), self)
             sc.activated.connect(lambda i=i: self.doc.set_active_class(i))
 
-    def _dock(self, title: str, name: str, widget) -> QDockWidget:
-        dock = QDockWidget(title, self)
+    def _dock(self, title: str, name: str, widget) -> Dock:
+        dock = Dock(title, self)
         dock.setObjectName(name)  # the saved layout finds it by this name
         dock.setWidget(widget)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)

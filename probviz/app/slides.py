@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from probviz.app.presenter import Presenter
+from probviz.app.widgets import Dock
 from probviz.data import deck as decks_io
 from probviz.data.deck import EXTENSION, MAX_NOTES, MAX_TITLE, PANELS, Deck, Slide, deck_name
 from probviz.models import REGISTRY
@@ -313,7 +314,7 @@ class SlideShow(QObject):
         scroll = QScrollArea()
         scroll.setWidget(label)
         scroll.setWidgetResizable(True)
-        dock = self.notes_dock = QDockWidget("Speaker notes", w)
+        dock = self.notes_dock = Dock("Speaker notes", w)
         dock.setObjectName("notes")
         dock.setWidget(scroll)
         # only View > Speaker notes shows or hides it: a close button would leave the action's check wrong

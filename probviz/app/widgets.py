@@ -14,9 +14,24 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
-    QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QSlider, QSpinBox, QTableWidget, QTableWidgetItem,
-    QVBoxLayout, QWidget,
+    QDockWidget, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QSlider, QSpinBox, QStyle,
+    QStyleOptionDockWidget, QStylePainter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
+
+
+class Dock(QDockWidget):
+    """A dock widget whose title is drawn in the dock's own font. Qt draws a docked title in the font the
+    application had for dock titles when the dock was made, whenever the dock's font is the application's:
+    presentation mode's larger font left the titles small over a title bar made tall for them."""
+
+    def paintEvent(self, event):  # noqa: N802
+        if self.isFloating() or self.titleBarWidget() is not None:
+            super().paintEvent(event)  # a floating dock's frame and title: Qt's (or the window manager's)
+            return
+        painter = QStylePainter(self)  # in the dock's font
+        option = QStyleOptionDockWidget()
+        self.initStyleOption(option)
+        painter.drawControl(QStyle.ControlElement.CE_DockWidgetTitle, option)
 
 
 class ElidedLabel(QLabel):

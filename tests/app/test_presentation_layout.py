@@ -90,7 +90,7 @@ def check_the_projector_screen(window, keys):
     status = window.message  # nor the status line, which then has room for the rest, whole
     first = window.doc.classes[0].name
     assert "LDA" not in status.text() and "accuracy" not in status.text()
-    assert status.text().startswith(f"{first} {window.doc.counts()[0]}, ")  # the points of each class first
+    assert status.text().startswith(f"{first}: {window.doc.counts()[0]}, ")  # the points of each class first
     assert status.shown_text() == status.text(), (status.text(), status.shown_text())
 
 
@@ -333,3 +333,33 @@ def test_the_error_plots_names_and_legend_grow_with_presentation_text(qtbot, win
         qtbot.keyClick(window, Qt.Key.Key_F5)
         settle(window)
     np.testing.assert_allclose(heights(), before, rtol=0.02)
+
+
+def _title_ink_height(dock) -> int:
+    """The height in pixels of the ink of a docked panel's title, read from the dock's own image: the rows
+    above its widget, left of its float button."""
+    from PySide6.QtWidgets import QAbstractButton
+
+    image = dock.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    top = dock.widget().geometry().top()
+    right = dock.findChild(QAbstractButton, "qt_dockwidget_floatbutton").geometry().left()
+    rows = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine() // 4, 4)
+    title = rows[:top, 2:right, :3].astype(int)
+    ink = np.abs(title - title[1, 1]).sum(axis=2) > 150
+    used = np.flatnonzero(ink.any(axis=1))
+    assert len(used), "the title draws no text"
+    return int(used[-1] - used[0] + 1)
+
+
+def test_the_docked_panels_titles_grow_with_presentation_text(qtbot, window):
+    """F5 makes every text larger, the docks' titles too (Qt kept them in the font of the dock's making, in a
+    title bar made tall for the larger text). F9 brings the Model panel back while presenting."""
+    window.resize(1366, 768)
+    settle(window)
+    before = _title_ink_height(window.dock)
+    present(qtbot, window, "example:fruit")
+    qtbot.keyClick(window, Qt.Key.Key_F9)
+    settle(window)
+    assert window.dock.isVisible()
+    after = _title_ink_height(window.dock)
+    assert after >= 1.35 * before, (before, after)  # the text grew by 1.6
