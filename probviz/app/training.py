@@ -117,6 +117,7 @@ class TrainingPanel(QWidget):
         item.getAxis("right").setLabel("misclassified")
         self.count_view.setXLink(item.vb)
         item.vb.sigResized.connect(lambda *_: self.count_view.setGeometry(item.vb.sceneBoundingRect()))
+        item.vb.sigResized.connect(lambda *_: self._fit_y_range())  # the legend's share of the height changed
         self.count_curve = pg.PlotDataItem(pen=pg.mkPen(OKABE_ITO[4], width=1.5, style=Qt.PenStyle.DashLine),
                                            name="misclassified (right axis)")
         self.count_view.addItem(self.count_curve)
@@ -358,19 +359,36 @@ class TrainingPanel(QWidget):
         self.optimum_line.setVisible(optimum is not None)
         if optimum is not None:
             self.optimum_line.setValue(optimum)
-        values = [v for steps, errors, wrong in self.runs.values() for v in errors]
-        values += [] if optimum is None else [optimum]
-        values = [v for v in values if np.isfinite(v)]
-        if values:  # every curve and the optimum in view (the line does not count for auto-range)
-            lo, hi = min(values), max(values)
-            pad = 0.05 * (hi - lo) if hi > lo else max(abs(hi), 1.0) * 0.5
-            self.plot.setYRange(lo - pad, hi + pad, padding=0)
-        else:  # no run: no range kept from the last one (another document's E is another scale)
-            self.plot.setYRange(0, 1, padding=0)
         last = max((steps[-1] for steps, _, _ in self.runs.values()), default=1)
         self.plot.setXRange(0, max(last, 1), padding=0.02)  # step 0 too: the axis reads 0 and 1
+        self._fit_y_range()
         if view is not None:
             self.count_view.setYRange(0, view.n, padding=0.05)
+
+    def _fit_y_range(self):
+        """E(w)'s axis: every curve and the optimum in view (the line does not count for auto-range), with room
+        above the curves under the legend (top right): a slow run's curve ends high, where the legend is."""
+        optimum = self.optimum_line.value() if self.optimum_line.isVisible() else None
+        runs = [(np.asarray(steps, float), np.asarray(errors, float)) for steps, errors, _ in self.runs.values()]
+        values = np.concatenate([errors for _, errors in runs] + [np.atleast_1d(optimum if optimum is not None else [])])
+        values = values[np.isfinite(values)]
+        if not len(values):  # no run: no range kept from the last one (another document's E is another scale)
+            self.plot.setYRange(0, 1, padding=0)
+            return
+        lo, hi = float(values.min()), float(values.max())
+        pad = 0.05 * (hi - lo) if hi > lo else max(abs(hi), 1.0) * 0.5
+        top = hi + pad
+        vb, legend = self.plot.plotItem.vb, self.plot.plotItem.legend
+        box, key = vb.sceneBoundingRect(), legend.sceneBoundingRect() if legend is not None else None
+        if key is not None and legend.isVisible() and box.height() > 0 and box.width() > 0 and key.height() > 0:
+            share = min((key.bottom() + 4 - box.top()) / box.height(), 0.35)  # of the height, from the top (at most)
+            (x0, x1), _ = vb.viewRange()
+            left = x0 + (key.left() - box.left()) / box.width() * (x1 - x0)  # the first step under the legend
+            under = [errors[(steps >= left) & np.isfinite(errors)] for steps, errors in runs]
+            under = np.concatenate(under) if under else np.empty(0)
+            if len(under) and share > 0:  # the highest of them below the legend: top - max >= share * (top - bottom)
+                top = max(top, (float(under.max()) - share * (lo - pad)) / (1.0 - share))
+        self.plot.setYRange(lo - pad, top, padding=0)
 
     def _make_curves(self, shown, current, count):
         """One curve per run in ``shown`` (the current run's bold and solid, the others dotted), in the
