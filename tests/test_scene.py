@@ -695,5 +695,6 @@ def test_runs_of_kept_vertices_reach_one_vertex_past_each_end_but_never_into_the
     for got, want in zip(runs, expected):
         np.testing.assert_array_equal(got, want)
     assert scene._runs([1, 2], V[:3], np.array([True, False, False])) == []
+    assert scene._runs([2, 1], V[:3], np.array([False, False, True])) == []  # a lone vertex anywhere
     assert scene._runs([3], V[:3], np.zeros(3, bool)) == []
     np.testing.assert_array_equal(scene._runs([3], V[:3], np.ones(3, bool))[0], V[:3])
