@@ -804,6 +804,8 @@ class Canvas(pg.PlotWidget):
         right_half = probe.x[0] > (x0 + x1) / 2
         self.probe_label.setAnchor((1.05, 1.2) if right_half else (-0.05, 1.2))  # stay inside the view
         self.probe_label.setPos(*probe.x)
+        if self.legend is not None:
+            self.place_legend()  # the legend keeps off the label where it now is
 
     # --- view ---------------------------------------------------------------------------
     def view_bounds(self) -> tuple[float, float, float, float]:
@@ -1100,19 +1102,13 @@ class Canvas(pg.PlotWidget):
                                   brush=QBrush(QColor(*s.foreground), Qt.BrushStyle.BDiagPattern))
 
     def place_legend(self) -> None:
-        """Move the legend to the corner where it hides the fewest points (again when the view or the
-        canvas changes: the same legend covers more of the data when the plot is smaller)."""
+        """Move the legend to the corner where it hides the least (see :meth:`emptiest_corner`; again when the
+        view, the canvas or the probe changes: the same legend covers more of the data when the plot is
+        smaller)."""
         if self.legend is not None:
             offset = self.emptiest_corner()
             if tuple(self.legend.opts["offset"]) != offset:
                 self.legend.setOffset(offset)
-
-    def points_under(self, rect: QRectF) -> int:
-        """How many points (with their markers) a box in the ViewBox's own pixels would hide."""
-        X = self._points[0]
-        if len(X) > 20_000:  # a count, not a census: every k-th point
-            X = X[:: len(X) // 20_000]
-        return self._count_under(X, rect, self.style.point_size / 2)
 
     def lines_under(self, rect: QRectF) -> float:
         """How much of the boundaries drawn (the fit's, a compared model's, the truth's), in pixels of length,
@@ -1135,14 +1131,6 @@ class Canvas(pg.PlotWidget):
             return None
         return np.column_stack([(X[:, 0] - x0) / (x1 - x0) * w, (y1 - X[:, 1]) / (y1 - y0) * h])
 
-    def _count_under(self, X: np.ndarray, rect: QRectF, r: float) -> int:
-        """How many of the data points ``X`` fall within ``r`` pixels of a box in the ViewBox's pixels."""
-        px = self._to_vb_pixels(X)
-        if px is None:
-            return 0
-        return int(np.count_nonzero((px[:, 0] > rect.left() - r) & (px[:, 0] < rect.right() + r)
-                                    & (px[:, 1] > rect.top() - r) & (px[:, 1] < rect.bottom() + r)))
-
     def legend_rect(self, offset) -> QRectF:
         """The legend's box in the ViewBox's pixels when placed at ``offset`` (pyqtgraph's: positive
         from the left or top, negative from the right or bottom)."""
@@ -1153,17 +1141,36 @@ class Canvas(pg.PlotWidget):
         return QRectF(x, y, b.width(), b.height())
 
     def emptiest_corner(self) -> tuple[int, int]:
-        """The legend's offset: the corner where its box hides the fewest points, then the least of the
-        boundaries (top left on a tie)."""
+        """The legend's offset: the corner where its box hides the least, worst first: the probe's label, a whole
+        class (every point of it), the points, then the boundaries (top left on a tie)."""
         corners = ((10, 10), (-10, 10), (10, -10), (-10, -10))
         if self.legend is None:
             return corners[0]
 
-        points = {c: self.points_under(self.legend_rect(c)) for c in corners}
-        fewest = [c for c in corners if points[c] == min(points.values())]
-        if len(fewest) == 1:  # (the boundaries are weighed only between corners that hide as few points)
+        hidden = {c: self.hidden_by(self.legend_rect(c)) for c in corners}
+        fewest = [c for c in corners if hidden[c] == min(hidden.values())]
+        if len(fewest) == 1:  # (the boundaries are weighed only between corners that hide as little)
             return fewest[0]
         return min(fewest, key=lambda c: (self.lines_under(self.legend_rect(c)), corners.index(c)))
+
+    def hidden_by(self, rect: QRectF) -> tuple[int, int, int]:
+        """What a box in the ViewBox's own pixels would hide, worst first: the probe's label (1 or 0), how many
+        classes it hides every point of, and how many points (with their markers)."""
+        label = self.probe_label
+        probe = int(label.isVisible() and self.vb.mapRectFromScene(label.sceneBoundingRect()).intersects(rect))
+        X, labels = self._points[0], self._points[1]
+        if len(X) > 20_000:  # a count, not a census: every k-th point
+            step = len(X) // 20_000
+            X, labels = X[::step], labels[::step]
+        px = self._to_vb_pixels(X)
+        if px is None:
+            return probe, 0, 0
+        r = self.style.point_size / 2
+        inside = ((px[:, 0] > rect.left() - r) & (px[:, 0] < rect.right() + r)
+                  & (px[:, 1] > rect.top() - r) & (px[:, 1] < rect.bottom() + r))
+        codes = np.unique(labels, return_inverse=True)[1].reshape(-1)
+        whole = np.count_nonzero(np.bincount(codes, weights=inside) == np.bincount(codes))
+        return probe, int(whole), int(np.count_nonzero(inside))
 
     def leaveEvent(self, ev):
         self._hover_global = None

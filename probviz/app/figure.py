@@ -122,7 +122,8 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
     sc = frame.scene if frame is not None else None
     marks = layout.to_px(points[0]) if "points" in layers and len(points[0]) else None
     lines = _boundary_px(layout, frame) if legend else None
-    legend_box = _legend_box(layout, style, *legend, marks=marks, lines=lines) if legend else None
+    classes = np.asarray(points[1]) if marks is not None else None
+    legend_box = _legend_box(layout, style, *legend, marks=marks, lines=lines, classes=classes) if legend else None
 
     p.save()
     p.setClipRect(plot)
@@ -339,11 +340,12 @@ def _legend_metrics(style):
     return bold, plain, fm_b, fm, row, sw
 
 
-def _legend_box(layout, style, model_label, entries, key=(), marks=None, lines=None) -> QRectF | None:
+def _legend_box(layout, style, model_label, entries, key=(), marks=None, lines=None, classes=None) -> QRectF | None:
     """Where the legend goes: as wide as its longest text (at most the plot's width), as tall as its rows, in
-    the plot's corner where it hides the fewest of ``marks`` (the points' pixel centres), then the least
-    length of ``lines`` (the boundaries in pixels, NaN rows between pieces; the top left on a tie, and
-    without either), as the canvas places its own; None without classes."""
+    the plot's corner where it hides no class whole (every one of its ``marks``, the points' pixel centres, of
+    the labels ``classes``) if it can, then the fewest marks, then the least length of ``lines`` (the
+    boundaries in pixels, NaN rows between pieces; the top left on a tie, and without either), as the canvas
+    places its own; None without classes."""
     if not entries:
         return None
     _, _, fm_b, fm, row, sw = _legend_metrics(style)
@@ -356,12 +358,18 @@ def _legend_box(layout, style, model_label, entries, key=(), marks=None, lines=N
                for x in (left + 10, left + w - 10 - width)]  # top left, top right, bottom left, bottom right
     r = style.point_size / 2
 
+    codes = np.unique(classes, return_inverse=True)[1].reshape(-1) if classes is not None else None
+
     def hidden(box):
         rect = (box.left(), box.top(), box.width(), box.height())
-        points = 0 if marks is None else int(np.count_nonzero(
-            (marks[:, 0] > box.left() - r) & (marks[:, 0] < box.right() + r)
-            & (marks[:, 1] > box.top() - r) & (marks[:, 1] < box.bottom() + r)))
-        return points, 0.0 if lines is None else length_inside(lines, rect), corners.index(box)
+        whole = points = 0
+        if marks is not None:
+            inside = ((marks[:, 0] > box.left() - r) & (marks[:, 0] < box.right() + r)
+                      & (marks[:, 1] > box.top() - r) & (marks[:, 1] < box.bottom() + r))
+            points = int(np.count_nonzero(inside))
+            if codes is not None:
+                whole = int(np.count_nonzero(np.bincount(codes, weights=inside) == np.bincount(codes)))
+        return whole, points, 0.0 if lines is None else length_inside(lines, rect), corners.index(box)
     return min(corners, key=hidden)
 
 

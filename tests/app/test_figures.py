@@ -462,6 +462,28 @@ def test_the_legend_goes_to_the_corner_where_it_hides_no_point(qapp, tmp_path, e
     assert not inside.any(), points[inside]
 
 
+@pytest.mark.parametrize("ext,reader", [("png", "png"), ("pdf", "pdf")])
+def test_the_legend_hides_no_class_whole_where_another_corner_hides_none(qapp, tmp_path, ext, reader):
+    """A cluster in each corner of the view: top left the whole of a class (three points), top right four,
+    bottom left five and bottom right six points of classes with more points elsewhere. The fewest points hide
+    top left, but all of a class: the legend (found as what it adds to the figure drawn without it) goes top
+    right, as the canvas places its own."""
+    corner = {(-0.7, 2.7): (3, 2), (3.7, 2.7): (4, 0), (-0.7, -0.7): (5, 0), (3.7, -0.7): (6, 1)}
+    offsets = np.array([[0, 0], [0.12, 0], [0, 0.12], [0.12, 0.12], [0.24, 0], [0, 0.24]]) - 0.06
+    X = np.vstack([np.array(c) + offsets[:n] * np.sign([-c[0] + 1.5, -c[1] + 1]) for c, (n, _) in corner.items()]
+                  + [np.array([[1.2, 1.0], [1.4, 1.2], [1.6, 0.8], [1.8, 1.1]])])
+    labels = np.r_[[k for n, k in corner.values() for _ in range(n)], [0, 1, 0, 1]]
+    data = Dataset(X, labels, ["a", "b", "c"], [BLUE, ORANGE, "#009E73"], ("x", "y"))
+    session = Session(data, "lda", layers=["points"], view=VIEW)
+    with_legend, without = str(tmp_path / f"l.{ext}"), str(tmp_path / f"n.{ext}")
+    export_figure(session, with_legend, W, H, legend=True, dpi=96)
+    export_figure(session, without, W, H, legend=False, dpi=96)
+    a, b = raster(with_legend, reader), raster(without, reader)
+    rows, cols = np.nonzero(np.abs(a - b).sum(axis=2) > 30)
+    assert len(rows), "no legend drawn"
+    assert rows.max() < H / 2 and cols.min() > W / 2, (rows.min(), rows.max(), cols.min(), cols.max())
+
+
 @pytest.mark.parametrize("view", [VIEW, (-1.0, 4.0, -12_000.0, 31_000.0)])
 def test_the_y_axis_name_sits_beside_its_tick_labels(qapp, tmp_path, grid_session, view):
     """The y axis's name is a short gap left of its widest tick label, never on it: short labels ("-1") used

@@ -363,3 +363,54 @@ def test_the_docked_panels_titles_grow_with_presentation_text(qtbot, window):
     assert window.dock.isVisible()
     after = _title_ink_height(window.dock)
     assert after >= 1.35 * before, (before, after)  # the text grew by 1.6
+
+
+def _under_legend(win) -> np.ndarray:
+    """Which of the document's points the canvas legend hides (their marker's centre within its box, widened
+    by the marker's radius), read from the scene."""
+    rect = win.canvas.legend.sceneBoundingRect()
+    r = win.canvas.style.point_size / 2
+    rect = rect.adjusted(-r, -r, r, r)
+    vb = win.canvas.vb
+    return np.array([rect.contains(vb.mapViewToScene(QPointF(x, y))) for x, y in win.doc.X])
+
+
+def test_the_legend_hides_no_class_whole_and_keeps_off_the_probes_label(qtbot, window):
+    """Two classes of 20 in the middle; near each corner of the data a small cluster: top left the whole of a
+    third class (3 points), top right 4 of the first class, bottom left 5 of the first, bottom right 6 of the
+    second. The legend (View > Legend) hides fewer points top left, but all of a class: it goes top right.
+    Then the probe, Shift+clicked where the legend now is, moves the legend off its label."""
+    from guihelp import menu_action
+    from PySide6.QtTest import QTest
+    from probviz.data.dataset import Dataset
+
+    rng = np.random.default_rng(4)
+    middle = [rng.normal(0, 0.6, (20, 2)), rng.normal(0, 0.6, (20, 2))]
+    corners = {(-10, 10): (3, 2), (10, 10): (4, 0), (-10, -10): (5, 0), (10, -10): (6, 1)}
+    X = np.vstack(middle + [np.array(c) + rng.uniform(-0.2, 0.2, (n, 2)) for c, (n, _) in corners.items()])
+    y = np.r_[[0] * 20, [1] * 20, [k for n, k in corners.values() for _ in range(n)]]
+    window.resize(1366, 768)
+    window.load(Dataset(X, y, ["a", "b", "c"]))
+    settle(window)
+    if not window.legend_action.isChecked():
+        menu_action(window, "Legend").trigger()
+    settle(window)
+    hidden = _under_legend(window)
+    assert hidden.any()  # the legend is over a cluster: some corner must give way
+    for k in range(3):
+        assert not hidden[y == k].all(), f"class {'abc'[k]} hidden whole"
+    assert set(np.flatnonzero(hidden)) <= set(range(43, 47))  # the top right's four points of class a
+    # the probe's label where the legend is: the legend moves
+    key_rect = window.canvas.legend.sceneBoundingRect()
+    vb = window.canvas.vb
+    spot = vb.mapSceneToView(key_rect.center())
+    qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier,
+                     window.canvas.mapFromScene(vb.mapViewToScene(QPointF(spot.x(), spot.y()))))
+    settle(window)
+    QTest.qWait(20)
+    assert window.doc.probe is not None
+    label = window.canvas.probe_label
+    assert label.isVisible()
+    assert not window.canvas.legend.sceneBoundingRect().intersects(label.sceneBoundingRect())
+    for k in range(3):
+        assert not _under_legend(window)[y == k].all()
