@@ -324,9 +324,14 @@ class MainWindow(QMainWindow):
                  self._action(train, "S&tep", self._train_step, QKeySequence(".")),
                  self._action(train, "&Reset training", lambda *_: t.reset(), QKeySequence("Ctrl+R"))]
 
+        # "." with a model fitted in one go: the Step action is off, and this says why (in F5 there is no panel to read)
+        untrainable = QShortcut(QKeySequence("."), self)
+        untrainable.activated.connect(lambda: self.flash(t.untrainable_text()))
+
         def follow_the_dock(trainable: bool):  # a model fitted in one go has nothing to step
             for a in steps:
                 a.setEnabled(trainable)
+            untrainable.setEnabled(not trainable)  # never both: one key, one meaning
 
         t.trainable_changed.connect(follow_the_dock)
         follow_the_dock(t.trainable)

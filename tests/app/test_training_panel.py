@@ -267,7 +267,8 @@ def _train_menu(window, title="&Train"):
 
 def test_the_train_menu_says_what_the_dock_says(qtbot, window):
     """A model fitted in one go (LDA) cannot be stepped: the dock's controls are disabled, and so are the
-    Train menu's Step, Play / pause, Show the training step and Reset; their keys do nothing."""
+    Train menu's Step, Play / pause, Show the training step and Reset; their keys change nothing, and "." (the
+    key a teacher presses in F5, where no panel is there to read) says why in the status line."""
     _open(qtbot, window, "fruit", "lda")
     t = window.training
     actions = _train_menu(window)
@@ -281,6 +282,11 @@ def test_the_train_menu_says_what_the_dock_says(qtbot, window):
         key(qtbot, window, k, mod)
         qtbot.wait(50)
         settle(window)
+        if k == Qt.Key.Key_Period:
+            assert window.message.text() == ("LDA (shared covariance) is fitted in one go. Choose logistic regression, "
+                                             "softmax regression or the perceptron (Model menu) to watch one learn "
+                                             "step by step.")
+            window.flash(before[1])  # the status line as it was, for the keys after
         assert (t.readout.text(), window.message.text(), window.doc.undo_stack.count()) == before
         assert t.view is None and not t.active.isChecked() and not t.play_button.isChecked()
         assert _shown(window).name == "lda"
@@ -288,8 +294,9 @@ def test_the_train_menu_says_what_the_dock_says(qtbot, window):
     window.doc.set_model("logistic")
     settle(window)
     assert all(actions[name].isEnabled() for name in stepping)
-    key(qtbot, window, Qt.Key.Key_Period)
+    key(qtbot, window, Qt.Key.Key_Period)  # one meaning for the key: a step, not an ambiguous shortcut
     assert t.view.index == 1 and t.showing() and _shown(window).name == "logistic"
+    assert "fitted in one go" not in window.message.text()
     window.doc.set_model("qda")
     settle(window)
     assert not any(actions[name].isEnabled() for name in stepping)
