@@ -35,7 +35,11 @@ SCREEN_DPI = 96
 
 
 def figure_format(path: str) -> str:
+    """The figure's type from its name's extension (a ValueError naming the file when there is none to draw)."""
     ext = os.path.splitext(path)[1].lower()
+    if os.path.isdir(path):  # "-o figures" or "-o ." : a folder, whatever its name ends with
+        raise ValueError(f"{os.path.basename(os.path.abspath(path)) or path}: is a folder; name a .png, .svg or .pdf "
+                         "file in it")
     if ext not in FORMATS:
         raise ValueError(f"{os.path.basename(path)}: unknown figure type {ext or '(none)'}; "
                          "use .png, .svg or .pdf")

@@ -122,6 +122,20 @@ def test_export_errors(tmp_path, args, message):
     assert not list(tmp_path.iterdir())  # nothing half-written
 
 
+@pytest.mark.parametrize("target", ["figures", "plots.png", "."])
+def test_export_into_a_folder_says_it_is_a_folder(tmp_path, target):
+    """``-o`` naming a folder (even one whose name ends in .png): one line saying so, nothing written in it."""
+    folder = tmp_path / "work"
+    (folder / "figures").mkdir(parents=True)
+    (folder / "plots.png").mkdir()
+    r = subprocess.run([sys.executable, "-m", "probviz", "export", "example:fruit", "-o", target],
+                       capture_output=True, text=True, cwd=folder)
+    name = {"figures": "figures", "plots.png": "plots.png", ".": "work"}[target]
+    assert r.returncode == 2 and r.stderr.strip() == (f"probviz: error: {name}: is a folder; name a .png, .svg or "
+                                                      ".pdf file in it")
+    assert sorted(p.name for p in folder.rglob("*")) == ["figures", "plots.png"]
+
+
 def test_fit_reads_csv_files(tmp_path):
     p = tmp_path / "d.csv"
     p.write_text("x,y,label\n0,0,a\n1,0.2,a\n0.2,1,a\n3,3,b\n4,3.1,b\n3.2,4,b\n")
