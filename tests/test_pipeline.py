@@ -136,6 +136,34 @@ def test_the_reject_region_covers_exactly_where_max_p_is_below_theta(data):
     np.testing.assert_array_equal(inside[clear], (pmax < 0.8)[clear])
 
 
+@pytest.mark.parametrize("name, link", [("logistic", lambda a: 1 / (1 + np.exp(-a))), ("probit", ndtr)])
+@pytest.mark.parametrize("basis", ["linear", "quadratic"])
+def test_one_vs_rest_undecided_polygons_cover_exactly_where_no_or_several_classes_claim(data, name, link, basis):
+    """The undecided regions as polygons (the canvas hatches them crisply): a point inside the rings (even-odd)
+    exactly where the number of k with link(a_k) > 1/2 is not one, away from the curves a_k = 0 by more than
+    two grid cells (where the tracing on every other node may differ)."""
+    X, y = data
+    req = request(X, y, [ModelSpec.make(name, {"basis": basis})], layers=frozenset({"heatmap"}), shape=(160, 120),
+                  bounds=(-8.0, 10.0, -8.0, 10.0))
+    frame = compute(req)
+    rings = frame.scene.ambiguous_rings
+    assert rings and all(len(r) >= 3 and np.isfinite(r).all() for r in rings)
+    x0, x1, y0, y1 = req.bounds
+    u, v = np.meshgrid(np.linspace(x0, x1, 97)[1:-1], np.linspace(y0, y1, 89)[1:-1])
+    G = np.c_[u.ravel(), v.ravel()]
+    A = frame.fit.model.decision_function(G)
+    claims = np.sum(link(A) > 0.5, axis=1)
+    cell = 2 * max((x1 - x0) / 160, (y1 - y0) / 120)
+    step = 1e-4 * (x1 - x0)  # |grad a_k| by central differences: the distance to a_k = 0 is about |a_k| / |grad|
+    dx = frame.fit.model.decision_function(G + [step, 0]) - frame.fit.model.decision_function(G - [step, 0])
+    dy = frame.fit.model.decision_function(G + [0, step]) - frame.fit.model.decision_function(G - [0, step])
+    distance = np.abs(A) / (np.hypot(dx, dy) / (2 * step))
+    clear = distance.min(axis=1) > 2 * cell
+    inside = _inside_even_odd(G, rings)
+    assert clear.sum() > 0.5 * len(G) and (claims[clear] != 1).any() and (claims[clear] == 1).any()
+    np.testing.assert_array_equal(inside[clear], (claims != 1)[clear])
+
+
 def test_density_image_opacity_grows_with_the_count():
     """Opacity 90 + 165 log(1 + n) / log(1 + n_max); a pixel's colour is its classes' count-weighted mix."""
     X = np.array([[0.1, 0.1]] * 9 + [[0.6, 0.6]] * 2 + [[0.6, 0.6]] * 1 + [[0.9, 0.1]])

@@ -13,7 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.graphicsItems.LegendItem import ItemSample
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QImage, QPainter, QPen, QTransform
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QImage, QPainter, QPainterPath, QPen, QPixmap, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem
 
 from probviz import scene as scenes
@@ -195,6 +195,38 @@ class ClassPoints(Marks):
         return image, origin
 
 
+class Hatching(QGraphicsPathItem):
+    """Polygons in the plot's data coordinates, hatched in the screen's pixels: the stripes stay straight, thin
+    and evenly spaced at any zoom. (An image of the hatching on the heatmap's grid, scaled to the plot, drew
+    stair-stepped stripes and region edges; a pattern brush in data coordinates would be scaled with them.)"""
+
+    def __init__(self):
+        super().__init__()
+        self.setPen(QPen(Qt.PenStyle.NoPen))
+        self._hatch = QBrush()
+
+    def set_look(self, color, period: float, width: float) -> None:
+        """Stripes rising to the right (as the legend's hatched sample) of ``width`` pixels, ``period`` apart."""
+        n = max(4, round(period))
+        tile = QPixmap(n, n)
+        tile.fill(Qt.GlobalColor.transparent)
+        p = QPainter(tile)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setPen(QPen(QColor(*color), width))
+        for shift in (-n, 0, n):  # the stripe and its neighbours' ends: the tiles join seamlessly
+            p.drawLine(QPointF(shift, n), QPointF(shift + n, 0))
+        p.end()
+        self._hatch = QBrush(tile)
+        self.update()
+
+    def paint(self, painter, option, widget=None):
+        path = painter.transform().map(self.path())  # to the device's pixels, where the brush's tiles lie
+        painter.save()
+        painter.resetTransform()
+        painter.fillPath(path, self._hatch)
+        painter.restore()
+
+
 class CanvasViewBox(pg.ViewBox):
     """Routes mouse gestures to the canvas's tools; pans and zooms otherwise."""
 
@@ -346,8 +378,10 @@ class Canvas(pg.PlotWidget):
         self.reject = QGraphicsPathItem()  # the reject region, as smooth polygons over the regions
         self.reject.setPen(QPen(Qt.PenStyle.NoPen))
         self.reject.setZValue(-8.5)
-        self.ambiguous = pg.ImageItem(axisOrder="row-major")  # one-vs-rest's undecided regions
+        self.ambiguous = pg.ImageItem(axisOrder="row-major")  # a discriminant scheme's undecided regions
         self.ambiguous.setZValue(-8)
+        self.undecided = Hatching()  # one-vs-rest's undecided regions, as smooth polygons
+        self.undecided.setZValue(-8)
         self.shade = pg.ImageItem(axisOrder="row-major")  # the Bayesian view's predictive variance
         self.shade.setZValue(-7.5)
         self.samples = _curve(connect="finite")  # boundaries of weights drawn from q(w)
@@ -404,7 +438,7 @@ class Canvas(pg.PlotWidget):
         self.band.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # never steal the drag it draws
         self.band.setZValue(20)
         self.band.hide()
-        for item in (self.heatmap, self.decision, self.reject, self.ambiguous, self.shade, self.samples,
+        for item in (self.heatmap, self.decision, self.reject, self.ambiguous, self.undecided, self.shade, self.samples,
                      self.boundary_outline, self.boundary, self.weight_outline, self.weight_line,
                      self.overlay, self.truth_outline, self.truth_boundary, self.section_line, self.holes, self.truth_handles,
                      self.means,
@@ -476,6 +510,7 @@ class Canvas(pg.PlotWidget):
         self.probe_label.setColor(fg)
         self.probe_label.setFont(font)
         self.probe_label.fill = pg.mkBrush(*style.background, 210)  # readable over points and lines
+        self.undecided.set_look((*style.foreground[:3], 120), 9 * style.scale, 2.2 * style.scale)
         self.probe_label.border = pg.mkPen(fg, width=1)
         self.update_points()
 
@@ -629,6 +664,7 @@ class Canvas(pg.PlotWidget):
             self.decision.setVisible(False)
             self.reject.setVisible(False)
             self.ambiguous.setVisible(False)
+            self.undecided.setVisible(False)
             self.shade.setVisible(False)
             self.samples.setData([], [])
             self.boundary.setData([], [])
@@ -651,7 +687,10 @@ class Canvas(pg.PlotWidget):
         self.reject.setPath(rings_path(sc.reject))
         self.reject.setBrush(QBrush(QColor(*sc.reject_color)))
         self.reject.setVisible(bool(sc.reject))
-        self._set_image(self.ambiguous, sc.ambiguous, sc.bounds)
+        rings = sc.ambiguous_rings  # one-vs-rest's, hatched crisply; a discriminant scheme's stay an image
+        self.undecided.setPath(rings_path(rings) if rings else QPainterPath())
+        self.undecided.setVisible(bool(rings))
+        self._set_image(self.ambiguous, sc.ambiguous if rings is None else None, sc.bounds)
         self._set_image(self.shade, sc.shade, sc.bounds)
         _set_line(self.samples, sc.samples)
         lines = [b.xy for b in sc.boundaries]

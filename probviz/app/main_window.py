@@ -30,13 +30,16 @@ from probviz.app.slides import SlideShow
 from probviz.app.lab import LabPanel
 from probviz.app.training import TrainingPanel
 from probviz.app.weights import WeightPanel
-from probviz.app.widgets import Dock, ElidedLabel, NumberField, ShortcutsDialog, on_a_keyboard, undo_icon
+from probviz.app.widgets import (
+    Dock, ElidedLabel, NumberField, ReadoutLabel, ShortcutsDialog, on_a_keyboard, undo_icon,
+)
 from probviz.data import examples
 from probviz.layers import BAYESIAN_ONLY, GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS, TRUTH_ONLY
 from probviz.models import MODEL_NAMES, REGISTRY
 
 PRESENTATION_SCALE = 1.8
 PRESENTATION_FONT = 1.6  # menus, panel, status line
+READOUT_SHARE = 0.55  # of the status bar's width, at most, for the readout under the cursor: the rest keeps the counts
 CAPTION_SCALE = 1.3  # the presentation caption's text, against the plot's (never smaller than the plot's)
 LAYOUT_VERSION = 3  # of the saved dock layout: 2 has the Training and Lab docks beside the Model panel, 3 Weights
 
@@ -102,7 +105,7 @@ class MainWindow(QMainWindow):
         self.training_dock.visibilityChanged.connect(self._dock_shown)  # "." shows it, in F5 too
 
         self.message = ElidedLabel()  # the fit's summary: cut with "…" (whole in its tooltip), never overlapped
-        self.hover = QLabel()
+        self.hover = ReadoutLabel()  # the readout under the cursor: at most READOUT_SHARE of the bar (resizeEvent)
         for label in (self.message, self.hover):
             label.setTextFormat(Qt.TextFormat.PlainText)  # class names are text, never markup
         self.statusBar().addWidget(self.message, 1)
@@ -351,6 +354,10 @@ class MainWindow(QMainWindow):
         for i in range(MAX_CLASSES):  # keys 1-9, and 0 for the tenth class
             sc = QShortcut(QKeySequence(str((i + 1) % 10)), self)
             sc.activated.connect(lambda i=i: self.doc.set_active_class(i))
+
+    def resizeEvent(self, event):  # noqa: N802
+        super().resizeEvent(event)
+        self.hover.setMaximumWidth(max(160, int(READOUT_SHARE * self.width())))
 
     def _dock(self, title: str, name: str, widget) -> Dock:
         dock = Dock(title, self)

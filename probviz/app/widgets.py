@@ -65,6 +65,14 @@ class ElidedLabel(QLabel):
                    self.shown_text())
 
 
+class ReadoutLabel(ElidedLabel):
+    """An :class:`ElidedLabel` that asks for its whole text's width: beside a stretching message it takes what it
+    needs up to its maximum width, and is cut with "…" beyond it."""
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QLabel.sizeHint(self)
+
+
 class WheelGuard(QObject):
     """Installed on a slider, spin box or combo box: the wheel changes it only while it has the focus;
     otherwise the wheel scrolls the panel, as a person scrolling past it expects."""

@@ -438,3 +438,27 @@ def test_trying_models_and_layers_on_an_example_is_not_work_to_save(qtbot, windo
     example_action(window, "circles").trigger()
     settle(window)
     assert len(asked) == 1 and "“xor”" in asked[0] and window.doc.title == "circles"
+
+
+def test_a_long_readout_under_the_cursor_leaves_the_status_line_its_counts(qtbot, window):
+    """Five classes with long names at a projector's width: the readout under the cursor (five posteriors) is
+    longer than the bar. It takes at most 55% of the window's width, cut with "…" (whole in its tooltip); the
+    status line keeps the rest, beside it, and shows its start: the classes' counts."""
+    from probviz.data.dataset import Dataset
+
+    rng = np.random.default_rng(5)
+    names = ["first class", "second class", "third class", "fourth class", "fifth class"]
+    X = np.vstack([rng.normal((3 * np.cos(t), 3 * np.sin(t)), 0.6, (8, 2)) for t in np.linspace(0, 5, 5)])
+    window.resize(1024, 768)
+    window.load(Dataset(X, np.repeat(np.arange(5), 8), names))
+    window.doc.set_model("qda")
+    settle(window)
+    qtbot.mouseMove(window.canvas.viewport(), to_pixel(window, 0.3, 0.2))
+    settle(window)
+    msg, hover, bar = window.message, window.hover, window.statusBar()
+    assert "p(fifth class|x)" in hover.text()
+    assert hover.width() <= 0.55 * window.width() + 1 and hover.shown_text().endswith("…")
+    assert hover.toolTip() == hover.text()
+    assert msg.geometry().right() < hover.geometry().left()
+    assert msg.width() >= 0.4 * bar.width() - 20
+    assert msg.shown_text().startswith("QDA (own covariances)  ·  first class: 8, second class: 8")

@@ -105,3 +105,49 @@ def test_fisher_with_three_classes_draws_the_points_and_says_why_on_the_canvas(q
     _choose(window.panel.model, "Least squares")
     settle(window)
     assert not canvas.note.isVisible() and window.result.scene.boundaries
+
+
+def _row_transitions(image, x: int, y: int, half: int = 18) -> int:
+    """How often a row of the canvas's pixels, ``half`` either side of (x, y), crosses between dark and light
+    (stripes cross it again and again; a smooth heatmap does not)."""
+    from PySide6.QtGui import QColor
+
+    values = [QColor(image.pixel(x + d, y)).lightness() for d in range(-half, half + 1)]
+    middle = (max(values) + min(values)) / 2
+    dark = [v < middle for v in values]
+    return sum(a != b for a, b in zip(dark, dark[1:])) if max(values) - min(values) > 25 else 0
+
+
+def test_one_vs_rest_logistic_regression_hatches_its_undecided_regions_in_screen_pixels(qtbot, window):
+    """Three classes, logistic regression (one-vs-rest): the canvas hatches the undecided regions as smooth
+    polygons (the grid's image of them is not drawn): a row of the canvas's pixels deep inside an undecided
+    region crosses stripes, one deep inside a decided region does not (read from the widget's own picture,
+    away from the points and the lines a_k = 0)."""
+    from guihelp import to_pixel
+    from probviz.data.dataset import Dataset
+
+    rng = np.random.default_rng(2)
+    X = np.vstack([rng.normal(c, 0.5, (15, 2)) for c in ((-3, 0), (3, 0), (0, 4))])
+    window.resize(1200, 800)
+    window.load(Dataset(X, np.repeat([0, 1, 2], 15), ["a", "b", "c"]))
+    window.doc.set_model("logistic")
+    settle(window)
+    canvas, sc, model = window.canvas, window.result.scene, window.result.fit.model
+    assert sc.ambiguous_rings and canvas.undecided.isVisible() and not canvas.ambiguous.isVisible()
+    image = canvas.grab().toImage()
+    x0, x1, y0, y1 = canvas.view_bounds()
+    u, v = np.meshgrid(np.linspace(x0, x1, 60)[3:-3], np.linspace(y0, y1, 40)[3:-3])
+    G = np.c_[u.ravel(), v.ravel()]
+    A = model.decision_function(G)
+    claims = np.sum(A > 0, axis=1)
+    norms = np.hypot(*np.asarray(model.coef_, float).reshape(len(A[0]), 2).T)
+    px_per_unit = canvas.vb.width() / (x1 - x0)
+    far = (np.min(np.abs(A) / norms, axis=1) * px_per_unit > 40)  # 40 pixels from every line a_k = 0
+    far &= np.min(np.hypot(*(G[:, None, :] - X[None]).transpose(2, 0, 1)), axis=1) * px_per_unit > 40
+    undecided, decided = G[far & (claims != 1)], G[far & (claims == 1)]
+    assert len(undecided) and len(decided)
+    for points, striped in ((undecided[:5], True), (decided[:5], False)):
+        for x, y in points:
+            p = canvas.mapTo(canvas, to_pixel(window, x, y))
+            crossings = _row_transitions(image, p.x(), p.y())
+            assert (crossings >= 4) == striped, ((x, y), crossings)
