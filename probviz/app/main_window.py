@@ -77,6 +77,15 @@ def _wrapped(part: str, fm: QFontMetricsF, room: float) -> list[str]:
     return lines
 
 
+def _counted(name: str) -> str:
+    """A class's name where the status line counts its points: "class 3" for a name that is a number."""
+    try:
+        float(name)
+    except ValueError:
+        return name
+    return f"class {name}"
+
+
 class MainWindow(QMainWindow):
     closed = Signal()  # the window closed for good (its work saved, or kept for the next start)
 
@@ -898,8 +907,8 @@ class MainWindow(QMainWindow):
         doc = self.doc
         res = frame.fit
         counts = doc.counts()
-        # "name: count": classes named by numbers (a CSV's labels) would otherwise read "1 0, 2 3"
-        per_class = ", ".join(f"{c.name}: {n}" for c, n in zip(doc.classes, counts))
+        # "name: count", and a class named by a number (a new class, a CSV's label) "class 3: 5", not "3: 5"
+        per_class = ", ".join(f"{_counted(c.name)}: {n}" for c, n in zip(doc.classes, counts))
         # presenting, the caption above the plot names the model and its accuracy: the status line keeps to the
         # rest, so that on a projector's width in large text it is not cut
         captioned = self.presentation_action.isChecked()

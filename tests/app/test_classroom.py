@@ -462,3 +462,15 @@ def test_a_long_readout_under_the_cursor_leaves_the_status_line_its_counts(qtbot
     assert msg.geometry().right() < hover.geometry().left()
     assert msg.width() >= 0.4 * bar.width() - 20
     assert msg.shown_text().startswith("QDA (own covariances)  ·  first class: 8, second class: 8")
+
+
+def test_the_status_line_counts_a_class_named_by_a_number_as_a_class(qtbot, window):
+    """Key 3 and a click make a third class, named "3": the status line counts it as "class 3: 1" (a bare
+    "3: 1" reads as two numbers); named classes keep their names."""
+    window.open_example("fruit")
+    settle(window)
+    key(qtbot, window, Qt.Key.Key_3)
+    qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton, pos=to_pixel(window, 3.0, 0.0))
+    settle(window)
+    assert [c.name for c in window.doc.classes] == ["apple", "peach", "3"]
+    assert "apple: 172, peach: 78, class 3: 1  ·  " in window.message.text()
