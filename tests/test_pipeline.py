@@ -252,6 +252,22 @@ def test_one_vs_rest_ambiguous_regions_are_hatched_exactly_where_no_or_several_c
     assert compute(request(X, y, [ModelSpec.make("softmax")])).scene.ambiguous is None
 
 
+def test_the_bayesian_views_heatmap_hatches_one_vs_rest_as_the_fit_does(data):
+    """Logistic regression's Bayesian view (the predictive heatmap, Bishop 4.5.2) with three classes: the
+    undecided regions are the MAP fit's, as an image and as polygons."""
+    X, y = data
+    req = request(X, y, [ModelSpec.make("logistic", {"bayes": True})], layers=frozenset({"heatmap", "predictive"}),
+                  shape=(60, 50), bounds=(-8.0, 10.0, -8.0, 10.0))
+    frame = compute(req)
+    assert frame.fit.model.ovr_ and frame.fit.model.laplace_ is not None
+    xs, ys = scene.grid_axes(req.bounds, 60, 50)
+    G = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+    ambiguous = (np.sum(frame.fit.model.decision_function(G) > 0, axis=1) != 1).reshape(50, 60)
+    stripes = (np.arange(50)[:, None] + np.arange(60)[None, :]) % 6 < 3
+    np.testing.assert_array_equal(frame.scene.ambiguous[..., 3] > 0, ambiguous & stripes)
+    assert frame.scene.ambiguous_rings
+
+
 def test_one_vs_rest_likelihood_is_the_sum_of_its_binary_fits(data):
     X, y = data
     m = create("logistic").fit(X, y)
