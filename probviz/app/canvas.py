@@ -831,6 +831,8 @@ class Canvas(pg.PlotWidget):
             else:
                 item.setVisible(False)
 
+    _probe_drawn = None  # (where, text) of the probe's label when the legend last made way for it
+
     def _draw_probe(self, probe):
         if probe is None:
             self.probe.setData(pos=np.empty((0, 2)))
@@ -843,7 +845,8 @@ class Canvas(pg.PlotWidget):
         right_half = probe.x[0] > (x0 + x1) / 2
         self.probe_label.setAnchor((1.05, 1.2) if right_half else (-0.05, 1.2))  # stay inside the view
         self.probe_label.setPos(*probe.x)
-        if self.legend is not None:
+        if self.legend is not None and self._probe_drawn != (probe.x, probe.label):
+            self._probe_drawn = (probe.x, probe.label)
             self.place_legend()  # the legend keeps off the label where it now is
 
     # --- view ---------------------------------------------------------------------------
@@ -1186,30 +1189,40 @@ class Canvas(pg.PlotWidget):
         if self.legend is None:
             return corners[0]
 
-        hidden = {c: self.hidden_by(self.legend_rect(c)) for c in corners}
+        obstacles = self._obstacles()  # made once for the four corners
+        hidden = {c: self.hidden_by(self.legend_rect(c), obstacles) for c in corners}
         fewest = [c for c in corners if hidden[c] == min(hidden.values())]
         if len(fewest) == 1:  # (the boundaries are weighed only between corners that hide as little)
             return fewest[0]
         return min(fewest, key=lambda c: (self.lines_under(self.legend_rect(c)), corners.index(c)))
 
-    def hidden_by(self, rect: QRectF) -> tuple[int, int, int]:
-        """What a box in the ViewBox's own pixels would hide, worst first: the probe's label (1 or 0), how many
-        classes it hides every point of, and how many points (with their markers)."""
+    def _obstacles(self):
+        """What a legend could hide: the probe's label (its box in the ViewBox's pixels, or None), the points in
+        the ViewBox's pixels (every k-th of many), their classes' codes and each class's count."""
         label = self.probe_label
-        probe = int(label.isVisible() and self.vb.mapRectFromScene(label.sceneBoundingRect()).intersects(rect))
+        probe = self.vb.mapRectFromScene(label.sceneBoundingRect()) if label.isVisible() else None
         X, labels = self._points[0], self._points[1]
         if len(X) > 20_000:  # a count, not a census: every k-th point
             step = len(X) // 20_000
             X, labels = X[::step], labels[::step]
         px = self._to_vb_pixels(X)
         if px is None:
-            return probe, 0, 0
+            return probe, None, None, None
+        codes = np.unique(labels, return_inverse=True)[1].reshape(-1)
+        return probe, px, codes, np.bincount(codes)
+
+    def hidden_by(self, rect: QRectF, obstacles=None) -> tuple[int, int, int]:
+        """What a box in the ViewBox's own pixels would hide, worst first: the probe's label (1 or 0), how many
+        classes it hides every point of, and how many points (with their markers)."""
+        probe, px, codes, counts = obstacles if obstacles is not None else self._obstacles()
+        over_label = int(probe is not None and probe.intersects(rect))
+        if px is None:
+            return over_label, 0, 0
         r = self.style.point_size / 2
         inside = ((px[:, 0] > rect.left() - r) & (px[:, 0] < rect.right() + r)
                   & (px[:, 1] > rect.top() - r) & (px[:, 1] < rect.bottom() + r))
-        codes = np.unique(labels, return_inverse=True)[1].reshape(-1)
-        whole = np.count_nonzero(np.bincount(codes, weights=inside) == np.bincount(codes))
-        return probe, int(whole), int(np.count_nonzero(inside))
+        whole = np.count_nonzero(np.bincount(codes, weights=inside, minlength=len(counts)) == counts)
+        return over_label, int(whole), int(np.count_nonzero(inside))
 
     def leaveEvent(self, ev):
         self._hover_global = None
