@@ -223,6 +223,9 @@ class Hatching(QGraphicsPathItem):
         path = painter.transform().map(self.path())  # to the device's pixels, where the brush's tiles lie
         painter.save()
         painter.resetTransform()
+        # the stripes are antialiased in their tile; the region's edge, crossed by stripes, needs none: a third of
+        # the cost (1.1 against 3.5 ms for a third of a 900 x 650 plot)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         painter.fillPath(path, self._hatch)
         painter.restore()
 

@@ -9,7 +9,7 @@ import stat
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 from scipy import ndimage
@@ -528,3 +528,23 @@ def test_among_corners_free_of_points_the_legend_takes_one_free_of_the_boundary(
     corners = {(False, False): "top left", (False, True): "top right", (True, False): "bottom left",
                (True, True): "bottom right"}
     assert corners[(top > H / 2, left > W / 2)] in ("top right", "bottom left")
+
+
+def test_rings_make_one_even_odd_path_whose_holes_stay_holes(qapp):
+    """A square with a square hole and a triangle apart: inside the frame and the triangle filled, the hole and
+    the space between them not; each ring its own subpath (one move each), none joined to the next."""
+    from PySide6.QtGui import QPainterPath
+
+    from probviz.app.figure import rings_path
+
+    outer = np.array([[0, 0], [4, 0], [4, 4], [0, 4]], float)
+    hole = np.array([[1, 1], [3, 1], [3, 3], [1, 3]], float)
+    triangle = np.array([[6, 0], [8, 0], [7, 2]], float)
+    path = rings_path([outer, hole, triangle])
+    assert path.fillRule() == Qt.FillRule.OddEvenFill
+    for (x, y), filled in (((0.5, 0.5), True), ((2, 2), False), ((3.5, 2), True), ((7, 0.5), True),
+                           ((5, 0.5), False), ((7, 3), False)):
+        assert path.contains(QPointF(x, y)) == filled, (x, y)
+    moves = [path.elementAt(i).type for i in range(path.elementCount())]
+    assert moves.count(QPainterPath.ElementType.MoveToElement) == 3
+    assert rings_path([]).isEmpty()
