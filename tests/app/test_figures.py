@@ -435,6 +435,19 @@ def inked_points(rgb: np.ndarray, fg, threshold: int = 60) -> tuple[np.ndarray, 
     return to_data(*np.nonzero(ink)), np.mean(np.diff(xt))
 
 
+def _legend_ink(data, tmp_path, ext, reader):
+    """The box (top, bottom, left, right, in pixels) of what the legend adds to the figure of ``data`` (LDA, its
+    points only), and the figure drawn without it (RGB)."""
+    session = Session(data, "lda", layers=["points"], view=VIEW)
+    with_legend, without = str(tmp_path / f"l.{ext}"), str(tmp_path / f"n.{ext}")
+    export_figure(session, with_legend, W, H, legend=True, dpi=96)
+    export_figure(session, without, W, H, legend=False, dpi=96)
+    a, b = raster(with_legend, reader), raster(without, reader)
+    rows, cols = np.nonzero(np.abs(a - b).sum(axis=2) > 30)
+    assert len(rows), "no legend drawn"
+    return (rows.min(), rows.max(), cols.min(), cols.max()), b
+
+
 @pytest.mark.parametrize("ext,reader", [("png", "png"), ("pdf", "pdf"), ("svg", "svg-resvg")])
 def test_the_legend_goes_to_the_corner_where_it_hides_no_point(qapp, tmp_path, ext, reader):
     """Points crowd the top left, the top right and the bottom left of the view; the bottom right is empty:
@@ -446,14 +459,7 @@ def test_the_legend_goes_to_the_corner_where_it_hides_no_point(qapp, tmp_path, e
     X = np.vstack([block + (-0.6, 2.0), block + (2.2, 2.0), block + (-0.6, -0.8)])
     labels = (X[:, 0] > 1.8).astype(int)  # split by x: every point fitted right, no crosses over the markers
     data = Dataset(X, labels, ["left", "right"], [BLUE, ORANGE], ("x", "y"))
-    session = Session(data, "lda", layers=["points"], view=VIEW)
-    with_legend, without = str(tmp_path / f"l.{ext}"), str(tmp_path / f"n.{ext}")
-    export_figure(session, with_legend, W, H, legend=True, dpi=96)
-    export_figure(session, without, W, H, legend=False, dpi=96)
-    a, b = raster(with_legend, reader), raster(without, reader)
-    rows, cols = np.nonzero(np.abs(a - b).sum(axis=2) > 30)
-    assert len(rows), "no legend drawn"
-    top, bottom, left, right = rows.min(), rows.max(), cols.min(), cols.max()
+    (top, bottom, left, right), b = _legend_ink(data, tmp_path, ext, reader)
     assert top > H / 2 and left > W / 2, (top, bottom, left, right)  # the bottom right quadrant
     points = np.vstack([blobs(b, BLUE), blobs(b, ORANGE)])
     assert len(points) == 18  # every point, found in the figure without the legend
@@ -474,14 +480,8 @@ def test_the_legend_hides_no_class_whole_where_another_corner_hides_none(qapp, t
                   + [np.array([[1.2, 1.0], [1.4, 1.2], [1.6, 0.8], [1.8, 1.1]])])
     labels = np.r_[[k for n, k in corner.values() for _ in range(n)], [0, 1, 0, 1]]
     data = Dataset(X, labels, ["a", "b", "c"], [BLUE, ORANGE, "#009E73"], ("x", "y"))
-    session = Session(data, "lda", layers=["points"], view=VIEW)
-    with_legend, without = str(tmp_path / f"l.{ext}"), str(tmp_path / f"n.{ext}")
-    export_figure(session, with_legend, W, H, legend=True, dpi=96)
-    export_figure(session, without, W, H, legend=False, dpi=96)
-    a, b = raster(with_legend, reader), raster(without, reader)
-    rows, cols = np.nonzero(np.abs(a - b).sum(axis=2) > 30)
-    assert len(rows), "no legend drawn"
-    assert rows.max() < H / 2 and cols.min() > W / 2, (rows.min(), rows.max(), cols.min(), cols.max())
+    (top, bottom, left, right), _ = _legend_ink(data, tmp_path, ext, reader)
+    assert bottom < H / 2 and left > W / 2, (top, bottom, left, right)  # the top right quadrant
 
 
 @pytest.mark.parametrize("view", [VIEW, (-1.0, 4.0, -12_000.0, 31_000.0)])
