@@ -238,13 +238,17 @@ class CanvasViewBox(pg.ViewBox):
         self.canvas = canvas
 
     def mouseClickEvent(self, ev):
-        if self.canvas.on_click(ev.button(), self.mapSceneToView(ev.scenePos()), ev.modifiers()):
+        # pyqtgraph's axes hand their clicks and drags to the view: a click on an axis's numbers or name, outside
+        # the plot, must not add a point there (where no one sees it)
+        inside = self.sceneBoundingRect().contains(ev.scenePos())
+        if inside and self.canvas.on_click(ev.button(), self.mapSceneToView(ev.scenePos()), ev.modifiers()):
             ev.accept()
         else:
             super().mouseClickEvent(ev)
 
     def mouseDragEvent(self, ev, axis=None):
-        if ev.button() == Qt.MouseButton.LeftButton and self.canvas.on_drag(ev):
+        # a drag along an axis (axis given) pans or zooms that axis, as pyqtgraph's does
+        if axis is None and ev.button() == Qt.MouseButton.LeftButton and self.canvas.on_drag(ev):
             ev.accept()
         else:
             super().mouseDragEvent(ev, axis)

@@ -4,8 +4,9 @@ import re
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
+from PySide6.QtTest import QTest
 
 from probviz.models import MODEL_NAMES
 
@@ -1001,3 +1002,41 @@ def test_a_view_within_one_unit_reads_plain_numbers(qtbot, window, tmp_path):
         assert len(values) >= 2 and all(abs(float(t) - v) < 1e-9 for t, v in zip(texts, values)), texts
     step_axis = window.training.plot.plotItem.getAxis("bottom")
     assert step_axis.autoSIPrefix is False
+
+
+def test_a_click_or_drag_on_an_axis_adds_and_moves_no_point(qtbot, window):
+    """pyqtgraph's axes hand their mouse events to the plot: a click on the x axis's name, below the plot, added
+    a point outside the view, unseen (a new user's trial). A click there adds nothing, and a drag along an axis
+    moves no point; a click inside the plot still adds one."""
+    from probviz.data.dataset import Dataset
+
+    window.load(Dataset(np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0]]), np.array([0, 1, 1]), ["a", "b"]))
+    settle(window)
+    canvas = window.canvas
+    plot = canvas.mapFromScene(canvas.vb.sceneBoundingRect()).boundingRect()
+    below = QPoint(plot.center().x(), plot.bottom() + 25)  # on the x axis's tick labels and name
+    left = QPoint(plot.left() - 25, plot.center().y())  # on the y axis's
+    assert canvas.itemAt(below) is not None
+    before = window.doc.X.copy()
+    for where in (below, left):
+        qtbot.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=where)
+        settle(window)
+        qtbot.mousePress(canvas.viewport(), Qt.MouseButton.LeftButton, pos=where)
+        for step in range(1, 6):
+            qtbot.mouseMove(canvas.viewport(), where + QPoint(6 * step, -6 * step))
+            QTest.qWait(15)
+        qtbot.mouseRelease(canvas.viewport(), Qt.MouseButton.LeftButton, pos=where + QPoint(30, -30))
+        settle(window)
+    np.testing.assert_array_equal(window.doc.X, before)
+    key(qtbot, window, Qt.Key.Key_B)  # the brush sprays points where it is dragged: not along an axis
+    for where in (below, left):
+        qtbot.mousePress(canvas.viewport(), Qt.MouseButton.LeftButton, pos=where)
+        for step in range(1, 6):
+            qtbot.mouseMove(canvas.viewport(), where + QPoint(6 * step, 0 if where is below else -6 * step))
+            QTest.qWait(15)
+        qtbot.mouseRelease(canvas.viewport(), Qt.MouseButton.LeftButton, pos=where + QPoint(30, -30))
+        settle(window)
+    np.testing.assert_array_equal(window.doc.X, before)
+    key(qtbot, window, Qt.Key.Key_P)  # back to Add / move
+    click(qtbot, window, 0.5, 0.5)
+    assert len(window.doc.X) == 4
