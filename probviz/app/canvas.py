@@ -585,6 +585,8 @@ class Canvas(pg.PlotWidget):
         if len(X) == 0:
             r = self.vb.viewRect()
             self.hint.setPos(r.center())
+        if self.legend is not None:  # the points changed: the legend keeps off them (a class dragged under it)
+            self.place_legend()
 
     def _only_carried_moved(self, key, carried) -> bool:
         """Nothing the class items draw changed since they were last drawn: the document's points moved since

@@ -414,3 +414,29 @@ def test_the_legend_hides_no_class_whole_and_keeps_off_the_probes_label(qtbot, w
     assert not window.canvas.legend.sceneBoundingRect().intersects(label.sceneBoundingRect())
     for k in range(3):
         assert not _under_legend(window)[y == k].all()
+
+
+def test_the_legend_makes_way_when_a_class_is_dragged_under_it(qtbot, window):
+    """A new user's trial: with the legend on, the points of a small class dragged into the legend's corner ended
+    all under it, and it stayed (it moved only when its rows changed). It moves when the points do: never a
+    class hidden whole. (Class c is one point, and a point of a sits among b's: the misclassified count, which
+    the legend's rows show, stays the same throughout, so only the move itself can move the legend.)"""
+    from guihelp import drag, menu_action
+    from probviz.data.dataset import Dataset
+
+    rng = np.random.default_rng(6)
+    X = np.vstack([rng.normal((0, 0), 0.7, (20, 2)), rng.normal((3, 3), 0.7, (20, 2)), [[1.5, -1.0]], [[3.0, 3.0]]])
+    y = np.r_[[0] * 20, [1] * 20, [2], [0]]
+    window.resize(1366, 768)
+    window.load(Dataset(X, y, ["a", "b", "c"]))
+    settle(window)
+    if not window.legend_action.isChecked():
+        menu_action(window, "Legend").trigger()
+    settle(window)
+    wrong = int(np.count_nonzero(window.result.fit.wrong))
+    vb = window.canvas.vb
+    spot = vb.mapSceneToView(window.canvas.legend.sceneBoundingRect().center())
+    drag(qtbot, window, tuple(window.doc.X[40]), (spot.x(), spot.y()))  # c's point to the legend's middle
+    settle(window)
+    assert int(np.count_nonzero(window.result.fit.wrong)) == wrong
+    assert not _under_legend(window)[40]
