@@ -387,8 +387,11 @@ class TrainingPanel(QWidget):
             share = min((key.bottom() + 4 - box.top()) / box.height(), 0.35)  # of the height, from the top (at most)
             (x0, x1), _ = vb.viewRange()
             left = x0 + (key.left() - box.left()) / box.width() * (x1 - x0)  # the first step under the legend
-            under = [errors[(steps >= left) & np.isfinite(errors)] for steps, errors in runs]
+            # each curve's vertices right of the legend's left edge, and where its segment crosses that edge
+            under = [np.r_[errors[steps >= left], np.interp(left, steps, errors) if steps[0] < left < steps[-1] else []]
+                     for steps, errors in runs if len(steps)]
             under = np.concatenate(under) if under else np.empty(0)
+            under = under[np.isfinite(under)]
             if len(under) and share > 0:  # the highest of them below the legend: top - max >= share * (top - bottom)
                 top = max(top, (float(under.max()) - share * (lo - pad)) / (1.0 - share))
         self.plot.setYRange(lo - pad, top, padding=0)

@@ -418,12 +418,19 @@ def test_the_error_plots_legend_never_covers_a_slow_runs_curve(qtbot, window):
     settle(window)
     t = window.training
     type_into(qtbot, window, t.eta, "0.0001")
-    for _ in range(12):
+    vb, legend = t.plot.plotItem.vb, t.plot.plotItem.legend
+    qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)  # one step: a single segment under the legend
+    settle(window)
+    (label, x, y), = t.curves()
+    key = legend.sceneBoundingRect()
+    left = vb.mapSceneToView(key.bottomLeft()).x()
+    crossing = np.interp(left, x, y)  # where the segment passes the legend's left edge
+    assert not key.contains(vb.mapViewToScene(QPointF(left, crossing)))
+    for _ in range(11):
         qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)
         settle(window)
     (label, x, y), = t.curves()
     assert len(x) == 13 and y[-1] > y[0] - 0.25 * (y[0] - window.training.optimum_line.value())  # a slow run
-    vb, legend = t.plot.plotItem.vb, t.plot.plotItem.legend
     key = legend.sceneBoundingRect()
     assert key.width() > 0 and key.height() > 0
     under = [i for i, (a, b) in enumerate(zip(x, y)) if key.contains(vb.mapViewToScene(QPointF(a, b)))]
@@ -431,3 +438,26 @@ def test_the_error_plots_legend_never_covers_a_slow_runs_curve(qtbot, window):
     top, bottom = vb.mapViewToScene(QPointF(0, y.max())).y(), vb.mapViewToScene(QPointF(0, y.min())).y()
     line = vb.mapViewToScene(QPointF(0, t.optimum_line.value())).y()
     assert bottom - top + (line - bottom) > 0.5 * vb.sceneBoundingRect().height()  # the run still fills the plot
+
+
+def test_the_error_plots_legend_keeps_off_a_steep_first_step_on_a_projector(qtbot, window):
+    """F5 at 1024 x 768, "." once: E(w) falls steeply from step 0 to step 1, and the segment between them passes
+    the legend's left edge high up, where the legend is (its vertices alone are not under it). The segment's
+    crossing lies below the legend."""
+    from guihelp import present
+
+    present(qtbot, window, "example:fruit")
+    window.doc.set_model("logistic")
+    settle(window)
+    qtbot.keyClick(window, Qt.Key.Key_Period)
+    settle(window)
+    t = window.training
+    assert window.training_dock.isVisible()
+    (label, x, y), = t.curves()
+    assert list(x) == [0, 1] and y[1] < y[0]
+    vb, legend = t.plot.plotItem.vb, t.plot.plotItem.legend
+    key = legend.sceneBoundingRect()
+    left = vb.mapSceneToView(key.bottomLeft()).x()
+    assert 0 < left < 1
+    for a in np.linspace(left, 1, 9):  # along the segment under the legend's width
+        assert not key.contains(vb.mapViewToScene(QPointF(a, np.interp(a, x, y)))), a
