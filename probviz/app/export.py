@@ -41,7 +41,7 @@ def figure_format(path: str) -> str:
         raise ValueError(f"{os.path.basename(os.path.abspath(path)) or path}: is a folder; name a .png, .svg or .pdf "
                          "file in it")
     if ext not in FORMATS:
-        raise ValueError(f"{os.path.basename(path)}: unknown figure type {ext or '(none)'}; "
+        raise ValueError(f"{os.path.basename(os.path.normpath(path)) or path}: unknown figure type {ext or '(none)'}; "
                          "use .png, .svg or .pdf")
     return ext
 

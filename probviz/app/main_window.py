@@ -336,9 +336,10 @@ class MainWindow(QMainWindow):
                  self._action(train, "S&tep", self._train_step, QKeySequence(".")),
                  self._action(train, "&Reset training", lambda *_: t.reset(), QKeySequence("Ctrl+R"))]
 
-        # "." with a model fitted in one go: the Step action is off, and this says why (in F5 there is no panel to read)
+        # "." with a model fitted in one go: the Step action is off; this brings the Training panel, which says why
+        # and names the models that train, and says it briefly in the status line (in F5 the panels are away)
         untrainable = QShortcut(QKeySequence("."), self)
-        untrainable.activated.connect(lambda: self.flash(t.untrainable_text()))
+        untrainable.activated.connect(self._nothing_to_step)
 
         def follow_the_dock(trainable: bool):  # a model fitted in one go has nothing to step
             for a in steps:
@@ -388,6 +389,10 @@ class MainWindow(QMainWindow):
         return a
 
     # --- commands -------------------------------------------------------------------------
+    def _nothing_to_step(self):
+        self._show_training()
+        self.flash(f"{REGISTRY[self.doc.model_name].label} is fitted in one go: nothing to step")
+
     def _show_training(self):
         self.training_dock.show()
         self.training_dock.raise_()

@@ -319,14 +319,11 @@ class TrainingPanel(QWidget):
         if view is not None and view.index < self.spec.steps and not view.problem and view.model == self.doc.model_name:
             self.changed.emit()  # a long replay is drawn in parts: ask for the rest
 
-    def untrainable_text(self) -> str:
-        """Why the shown model has no steps, and which models have."""
-        return (f"{REGISTRY[self.doc.model_name].label} is fitted in one go. Choose logistic regression, softmax "
-                "regression or the perceptron (Model menu) to watch one learn step by step.")
-
     def _describe(self, view):
         if not self.trainable:
-            self.readout.setText(self.untrainable_text())
+            self.readout.setText(f"{REGISTRY[self.doc.model_name].label} is fitted in one go. Choose logistic "
+                                 "regression, softmax regression or the perceptron (Model menu) to watch one "
+                                 "learn step by step.")
         elif not self.can_train():
             self.readout.setText(f"The perceptron separates two classes (Bishop 4.1.7); these points have "
                                  f"{len(np.unique(self.doc.labels))}. Least squares or softmax regression take more.")

@@ -112,6 +112,7 @@ def test_export_pdf_page_matches_the_size(tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (("export", "example:fruit", "-o", "fig.gif"), "fig.gif: unknown figure type .gif"),
+    (("export", "example:fruit", "-o", "nowhere/"), "nowhere: unknown figure type (none)"),
     (("export", "example:fruit", "-o", "fig.png", "--layers", "heatmap,glitter"), "unknown layer 'glitter'"),
     (("export", "missing.csv", "-o", "fig.png"), "missing.csv: no such file"),
     (("export", "example:fruit", "-o", "fig.png", "--width", "5"), "figure size 5x900 is out of range"),
