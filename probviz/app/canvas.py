@@ -653,10 +653,24 @@ class Canvas(pg.PlotWidget):
         item.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
         item.setVisible(True)
 
+    _smooth = False  # pyqtgraph draws lines aliased until told otherwise
+
+    def _smooth_lines(self, on: bool) -> None:
+        """The canvas's lines (boundaries, ellipses, the truth's, samples...) antialiased when the hand rests,
+        aliased while it moves (a draft: antialiasing costs a frame 2-4 ms there, and moving lines hide it)."""
+        if on == self._smooth:
+            return
+        self._smooth = on
+        for item in self.vb.addedItems:
+            if isinstance(item, Curve):
+                item.opts["antialias"] = on
+                item.update()
+
     def show_frame(self, frame) -> None:
         """Draw a pipeline Frame: every layer updated in place, from the frame alone."""
         self.frame = frame
         s = self.style
+        self._smooth_lines(frame is None or not frame.request.draft)
         sc = frame.scene if frame is not None else None
         error = frame.fit.error if sc is None and frame is not None and len(frame.request.X) else ""
         self.note.setText(error.replace(": ", ":\n", 1))  # the reason on two lines, mid-view
@@ -826,6 +840,7 @@ class Canvas(pg.PlotWidget):
         ratio = self.devicePixelRatioF()
         while len(items) < len(lines):
             item = _curve(connect="finite")
+            item.opts["antialias"] = self._smooth  # as the canvas's other lines are now
             item.setZValue(4)
             self._add_passive(item)
             items.append(item)

@@ -1040,3 +1040,37 @@ def test_a_click_or_drag_on_an_axis_adds_and_moves_no_point(qtbot, window):
     key(qtbot, window, Qt.Key.Key_P)  # back to Add / move
     click(qtbot, window, 0.5, 0.5)
     assert len(window.doc.X) == 4
+
+
+def test_lines_are_smooth_at_rest_and_drawn_fast_while_the_hand_moves(qtbot, window):
+    """The boundary and the ellipses are antialiased when the hand rests (a new user's trial saw them stepped),
+    and drawn aliased while a point is dragged (2-4 ms a frame). The canvas's own picture at rest differs from
+    the same frame drawn aliased."""
+    from probviz.app.canvas import Curve
+
+    window.resize(1000, 700)
+    window.open_example("fruit")
+    window.doc.set_model("qda")
+    settle(window)
+    canvas = window.canvas
+    curves = [item for item in canvas.vb.addedItems if isinstance(item, Curve) and item.isVisible()]
+    assert curves and all(item.opts["antialias"] for item in curves)
+    smooth = canvas.grab().toImage()
+    for item in curves:
+        item.opts["antialias"] = False
+        item.update()
+    stepped = canvas.grab().toImage()
+    for item in curves:
+        item.opts["antialias"] = True
+    assert smooth != stepped
+    start = to_pixel(window, *window.doc.X[0])
+    qtbot.mousePress(canvas.viewport(), Qt.MouseButton.LeftButton, pos=start)
+    for step in range(1, 4):
+        qtbot.mouseMove(canvas.viewport(), start + QPoint(5 * step, 3 * step))
+        QTest.qWait(15)
+        window.refitter.flush()
+        settle(window)
+        assert window.result.request.draft and not any(item.opts["antialias"] for item in curves)
+    qtbot.mouseRelease(canvas.viewport(), Qt.MouseButton.LeftButton, pos=start + QPoint(15, 9))
+    settle(window)
+    assert not window.result.request.draft and all(item.opts["antialias"] for item in curves)
