@@ -1232,7 +1232,7 @@ class Canvas(pg.PlotWidget):
         px = self._to_vb_pixels(X)
         if px is None:
             return probe, None, None, None
-        codes = np.unique(labels, return_inverse=True)[1].reshape(-1)
+        codes = np.asarray(labels, dtype=np.intp)  # the document's class indices (a redraw on every move)
         return probe, px, codes, np.bincount(codes)
 
     def hidden_by(self, rect: QRectF, obstacles=None) -> tuple[int, int, int]:
@@ -1245,7 +1245,8 @@ class Canvas(pg.PlotWidget):
         r = self.style.point_size / 2
         inside = ((px[:, 0] > rect.left() - r) & (px[:, 0] < rect.right() + r)
                   & (px[:, 1] > rect.top() - r) & (px[:, 1] < rect.bottom() + r))
-        whole = np.count_nonzero(np.bincount(codes, weights=inside, minlength=len(counts)) == counts)
+        hidden = np.bincount(codes, weights=inside, minlength=len(counts))
+        whole = np.count_nonzero((hidden == counts) & (counts > 0))  # (a class with no points hides nowhere)
         return over_label, int(whole), int(np.count_nonzero(inside))
 
     def leaveEvent(self, ev):
