@@ -375,26 +375,32 @@ def _under_legend(win) -> np.ndarray:
     return np.array([rect.contains(vb.mapViewToScene(QPointF(x, y))) for x, y in win.doc.X])
 
 
-def test_the_legend_hides_no_class_whole_and_keeps_off_the_probes_label(qtbot, window):
-    """Two classes of 20 in the middle; near each corner of the data a small cluster: top left the whole of a
-    third class (3 points), top right 4 of the first class, bottom left 5 of the first, bottom right 6 of the
-    second. The legend (View > Legend) hides fewer points top left, but all of a class: it goes top right.
-    Then the probe, Shift+clicked where the legend now is, moves the legend off its label."""
+def _three_classes_with_a_legend(window, X, y) -> None:
+    """Classes a, b and c at (X, y) in the window at 1366 x 768, the legend on (View > Legend)."""
     from guihelp import menu_action
-    from PySide6.QtTest import QTest
     from probviz.data.dataset import Dataset
 
-    rng = np.random.default_rng(4)
-    middle = [rng.normal(0, 0.6, (20, 2)), rng.normal(0, 0.6, (20, 2))]
-    corners = {(-10, 10): (3, 2), (10, 10): (4, 0), (-10, -10): (5, 0), (10, -10): (6, 1)}
-    X = np.vstack(middle + [np.array(c) + rng.uniform(-0.2, 0.2, (n, 2)) for c, (n, _) in corners.items()])
-    y = np.r_[[0] * 20, [1] * 20, [k for n, k in corners.values() for _ in range(n)]]
     window.resize(1366, 768)
     window.load(Dataset(X, y, ["a", "b", "c"]))
     settle(window)
     if not window.legend_action.isChecked():
         menu_action(window, "Legend").trigger()
     settle(window)
+
+
+def test_the_legend_hides_no_class_whole_and_keeps_off_the_probes_label(qtbot, window):
+    """Two classes of 20 in the middle; near each corner of the data a small cluster: top left the whole of a
+    third class (3 points), top right 4 of the first class, bottom left 5 of the first, bottom right 6 of the
+    second. The legend (View > Legend) hides fewer points top left, but all of a class: it goes top right.
+    Then the probe, Shift+clicked where the legend now is, moves the legend off its label."""
+    from PySide6.QtTest import QTest
+
+    rng = np.random.default_rng(4)
+    middle = [rng.normal(0, 0.6, (20, 2)), rng.normal(0, 0.6, (20, 2))]
+    corners = {(-10, 10): (3, 2), (10, 10): (4, 0), (-10, -10): (5, 0), (10, -10): (6, 1)}
+    X = np.vstack(middle + [np.array(c) + rng.uniform(-0.2, 0.2, (n, 2)) for c, (n, _) in corners.items()])
+    y = np.r_[[0] * 20, [1] * 20, [k for n, k in corners.values() for _ in range(n)]]
+    _three_classes_with_a_legend(window, X, y)
     hidden = _under_legend(window)
     assert hidden.any()  # the legend is over a cluster: some corner must give way
     for k in range(3):
@@ -421,18 +427,12 @@ def test_the_legend_makes_way_when_a_class_is_dragged_under_it(qtbot, window):
     all under it, and it stayed (it moved only when its rows changed). It moves when the points do: never a
     class hidden whole. (Class c is one point, and a point of a sits among b's: the misclassified count, which
     the legend's rows show, stays the same throughout, so only the move itself can move the legend.)"""
-    from guihelp import drag, menu_action
-    from probviz.data.dataset import Dataset
+    from guihelp import drag
 
     rng = np.random.default_rng(6)
     X = np.vstack([rng.normal((0, 0), 0.7, (20, 2)), rng.normal((3, 3), 0.7, (20, 2)), [[1.5, -1.0]], [[3.0, 3.0]]])
     y = np.r_[[0] * 20, [1] * 20, [2], [0]]
-    window.resize(1366, 768)
-    window.load(Dataset(X, y, ["a", "b", "c"]))
-    settle(window)
-    if not window.legend_action.isChecked():
-        menu_action(window, "Legend").trigger()
-    settle(window)
+    _three_classes_with_a_legend(window, X, y)
     wrong = int(np.count_nonzero(window.result.fit.wrong))
     vb = window.canvas.vb
     spot = vb.mapSceneToView(window.canvas.legend.sceneBoundingRect().center())
