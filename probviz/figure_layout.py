@@ -156,6 +156,22 @@ def _cut_segments(P: np.ndarray, rect):
     return a, d, t0, t1, keep
 
 
+def marks_hidden(px: np.ndarray, codes: np.ndarray | None, rect: tuple[float, float, float, float],
+                 radius: float) -> tuple[int, int]:
+    """What a box (left, top, width, height) would hide of marks of ``radius`` pixels centred at ``px`` (M, 2):
+    how many classes (``codes``, non-negative class indices of the marks, or None) it hides every mark of, and
+    how many marks. A legend is placed where this is least, on screen and in figures."""
+    left, top, w, h = rect
+    inside = ((px[:, 0] > left - radius) & (px[:, 0] < left + w + radius)
+              & (px[:, 1] > top - radius) & (px[:, 1] < top + h + radius))
+    whole = 0
+    if codes is not None and len(codes):
+        counts = np.bincount(codes)
+        hidden = np.bincount(codes, weights=inside, minlength=len(counts))
+        whole = int(np.count_nonzero((hidden == counts) & (counts > 0)))  # (a class with no marks hides nowhere)
+    return whole, int(np.count_nonzero(inside))
+
+
 def length_inside(P: np.ndarray, rect: tuple[float, float, float, float]) -> float:
     """How long a polyline (N, 2; NaN rows break it) runs inside ``rect`` = (left, top, width, height): what of
     a boundary a legend box there would hide. One pass over the segments, without the pieces."""

@@ -25,7 +25,7 @@ from probviz.app.pens import line_pen, outline_pen
 from probviz.app.document import Document
 from probviz.app.figure import RBF_CENTER_SIZE, marker_path, rings_path
 from probviz.colors import class_marker
-from probviz.figure_layout import length_inside, view_of
+from probviz.figure_layout import length_inside, marks_hidden, view_of
 from probviz.layers import DEFAULT_LAYERS
 from probviz.style import Style
 
@@ -1222,32 +1222,24 @@ class Canvas(pg.PlotWidget):
 
     def _obstacles(self):
         """What a legend could hide: the probe's label (its box in the ViewBox's pixels, or None), the points in
-        the ViewBox's pixels (every k-th of many), their classes' codes and each class's count."""
+        the ViewBox's pixels (every k-th of many) and their classes (the document's class indices)."""
         label = self.probe_label
         probe = self.vb.mapRectFromScene(label.sceneBoundingRect()) if label.isVisible() else None
         X, labels = self._points[0], self._points[1]
         if len(X) > 20_000:  # a count, not a census: every k-th point
             step = len(X) // 20_000
             X, labels = X[::step], labels[::step]
-        px = self._to_vb_pixels(X)
-        if px is None:
-            return probe, None, None, None
-        codes = np.asarray(labels, dtype=np.intp)  # the document's class indices (a redraw on every move)
-        return probe, px, codes, np.bincount(codes)
+        return probe, self._to_vb_pixels(X), np.asarray(labels, dtype=np.intp)
 
     def hidden_by(self, rect: QRectF, obstacles=None) -> tuple[int, int, int]:
         """What a box in the ViewBox's own pixels would hide, worst first: the probe's label (1 or 0), how many
         classes it hides every point of, and how many points (with their markers)."""
-        probe, px, codes, counts = obstacles if obstacles is not None else self._obstacles()
+        probe, px, codes = obstacles if obstacles is not None else self._obstacles()
         over_label = int(probe is not None and probe.intersects(rect))
         if px is None:
             return over_label, 0, 0
-        r = self.style.point_size / 2
-        inside = ((px[:, 0] > rect.left() - r) & (px[:, 0] < rect.right() + r)
-                  & (px[:, 1] > rect.top() - r) & (px[:, 1] < rect.bottom() + r))
-        hidden = np.bincount(codes, weights=inside, minlength=len(counts))
-        whole = np.count_nonzero((hidden == counts) & (counts > 0))  # (a class with no points hides nowhere)
-        return over_label, int(whole), int(np.count_nonzero(inside))
+        box = (rect.left(), rect.top(), rect.width(), rect.height())
+        return (over_label, *marks_hidden(px, codes, box, self.style.point_size / 2))
 
     def leaveEvent(self, ev):
         self._hover_global = None

@@ -20,7 +20,7 @@ from PySide6.QtGui import (
 
 from probviz.app.pens import line_pen, outline_pen
 from probviz.colors import class_marker, marker_outline
-from probviz.figure_layout import Layout, clip_polyline, length_inside, tick_labels
+from probviz.figure_layout import Layout, clip_polyline, length_inside, marks_hidden, tick_labels
 from probviz.scene import SHADE_ALPHA, SHADE_RGB, miscalibration_ramp
 from probviz.style import Style
 
@@ -370,13 +370,7 @@ def _legend_box(layout, style, model_label, entries, key=(), marks=None, lines=N
 
     def hidden(box):
         rect = (box.left(), box.top(), box.width(), box.height())
-        whole = points = 0
-        if marks is not None:
-            inside = ((marks[:, 0] > box.left() - r) & (marks[:, 0] < box.right() + r)
-                      & (marks[:, 1] > box.top() - r) & (marks[:, 1] < box.bottom() + r))
-            points = int(np.count_nonzero(inside))
-            if codes is not None:
-                whole = int(np.count_nonzero(np.bincount(codes, weights=inside) == np.bincount(codes)))
+        whole, points = marks_hidden(marks, codes, rect, r) if marks is not None else (0, 0)
         return whole, points, 0.0 if lines is None else length_inside(lines, rect), corners.index(box)
     return min(corners, key=hidden)
 
