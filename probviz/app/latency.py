@@ -1,5 +1,5 @@
 """Edit-to-frame latency: drag one point of the real canvas with synthetic mouse events and time
-each move to the end of the repaint (offscreen). Used by `probviz bench`."""
+each move to the end of the paint that shows its frame (offscreen). Used by `probviz bench`."""
 
 from __future__ import annotations
 
@@ -31,13 +31,55 @@ def _window(n: int, k: int, size):
     return app, win, X, y
 
 
+class _Frames:
+    """Times an action to the end of the canvas's first paint that shows a frame made after it, as the event
+    loop runs it (the scene's dirty region, as a user's window paints it; not a forced repaint of the whole
+    view, which would paint the axes too and leave the scene's own update to paint a second time)."""
+
+    def __init__(self, app, win):
+        from PySide6.QtCore import QEvent, QObject
+
+        self.app, self.win, self.fresh, self.painted = app, win, False, 0
+        frames = self
+
+        class Filter(QObject):
+            def eventFilter(self, obj, ev):  # noqa: N802
+                if ev.type() != QEvent.Type.Paint:
+                    return False
+                win.canvas.viewportEvent(ev)  # painted here, to time its end
+                if frames.fresh:
+                    frames.fresh, frames.painted = False, frames.painted + 1
+                return True
+
+        self._filter = Filter()
+        win.refitter.ready.connect(self._frame)
+        win.canvas.viewport().installEventFilter(self._filter)
+
+    def _frame(self, _frame) -> None:
+        self.fresh = True
+
+    def time(self, action, timeout: float = 5.0) -> float:
+        """Seconds from the start of ``action()`` to the end of the paint that shows its frame."""
+        before = self.painted
+        t0 = time.perf_counter()
+        action()
+        while self.painted == before and time.perf_counter() - t0 < timeout:
+            self.app.processEvents()
+        return time.perf_counter() - t0
+
+    def close(self) -> None:
+        self.win.canvas.viewport().removeEventFilter(self._filter)
+        self.win.refitter.ready.disconnect(self._frame)
+
+
 def measure(models, n: int = 1000, k: int = 3, moves: int = 40, size=(1000, 700)) -> dict:
-    """Median and 95th percentile (ms) of mouse-move -> repainted canvas, per model."""
+    """Median and 95th percentile (ms) of mouse-move -> the canvas painted with its frame, per model."""
     app, win, X, _ = _window(n, k, size)
     from PySide6.QtCore import QPoint, QPointF, Qt
     from PySide6.QtTest import QTest
 
     vp = win.canvas.viewport()
+    frames = _Frames(app, win)
     out = {}
     for name in models:
         win.doc.set_model(name)
@@ -50,14 +92,11 @@ def measure(models, n: int = 1000, k: int = 3, moves: int = 40, size=(1000, 700)
         for m in range(moves + 3):
             QTest.qWait(12)  # pyqtgraph drops moves closer than 10 ms; not part of the latency
             p = QPoint(start.x() + 2 * (m % 20) + 6, start.y() + (m % 7))
-            t0 = time.perf_counter()
-            QTest.mouseMove(vp, p)
-            win.refitter.flush()
-            win.canvas.viewport().repaint()
-            times.append(time.perf_counter() - t0)
+            times.append(frames.time(lambda: QTest.mouseMove(vp, p)))
         QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, p)
         times = 1000 * np.array(times[3:])  # the first moves start the drag
         out[name] = {"median_ms": float(np.median(times)), "p95_ms": float(np.percentile(times, 95))}
+    frames.close()
     win.doc.mark_saved()
     win.close()
     return out
@@ -67,6 +106,7 @@ def measure_training(n: int = 1000, k: int = 2, steps: int = 40, size=(1000, 700
     """Median and 95th percentile (ms) of one training step (the Step key) to the repainted canvas,
     per model and optimizer: the trainer's update, E(w), the frame of that step and its painting."""
     app, win, X, _ = _window(n, k, size)
+    frames = _Frames(app, win)
     out = {}
     for name, optimizers in (("logistic", ("gd", "sgd", "newton")), ("softmax", ("gd", "sgd", "newton")),
                              ("perceptron", ("gd", "sgd"))):
@@ -78,15 +118,10 @@ def measure_training(n: int = 1000, k: int = 2, steps: int = 40, size=(1000, 700
             t.optimizer.setCurrentIndex(t.optimizer.findData(optimizer))
             t.reset()
             win.refitter.flush()
-            times = []
-            for _ in range(steps + 3):
-                t0 = time.perf_counter()
-                t.step()
-                win.refitter.flush()
-                win.canvas.viewport().repaint()
-                times.append(time.perf_counter() - t0)
+            times = [frames.time(t.step) for _ in range(steps + 3)]
             times = 1000 * np.array(times[3:])
             out[f"{name} {optimizer}"] = {"median_ms": float(np.median(times)), "p95_ms": float(np.percentile(times, 95))}
+    frames.close()
     win.doc.mark_saved()
     win.close()
     return out
