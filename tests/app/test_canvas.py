@@ -578,32 +578,86 @@ def _class_colour_at(window, image, k, x, y) -> bool:
     return max(abs(a - b) for a, b in zip(got.getRgb()[:3], want.getRgb()[:3])) <= 8
 
 
-def test_many_points_drawn_from_their_image_are_where_the_axes_say(qtbot, window, monkeypatch):
-    """A class of more than ClassPoints.CACHE_MIN points is painted once into an image and drawn from it:
-    the canvas is the one painted marker by marker, and a point moved (not by a drag) is drawn where it
-    went and no longer where it was."""
+def _render_count(monkeypatch):
+    """The classes whose image is made, in order, from now on."""
     from probviz.app.canvas import ClassPoints
 
-    assert 1500 >= ClassPoints.CACHE_MIN
+    renders = []
+    real = ClassPoints._render
+    monkeypatch.setattr(ClassPoints, "_render", lambda item, *a: renders.append(item) or real(item, *a))
+    return renders
+
+
+def _grab_array(window):
+    image = window.canvas.grab().toImage()
+    return image, np.frombuffer(image.constBits(), np.uint8).astype(int)
+
+
+def test_points_painted_again_unchanged_are_drawn_from_an_image_where_the_axes_say(qtbot, window, monkeypatch):
+    """A class painted again with neither its points nor the view changed is drawn from an image of it made
+    then: the canvas is the one painted marker by marker, and a point moved (not by a drag) is drawn where it
+    went and no longer where it was."""
     i = _many_points(window)
-    cached = window.canvas.grab().toImage()
-    assert all(item._image is not None for item in window.canvas.class_points[:2])  # drawn from images
-    monkeypatch.setattr(ClassPoints, "CACHE_MIN", 10**9)
+    renders = _render_count(monkeypatch)
     for item in window.canvas.class_points:
-        item.update()
-    direct = window.canvas.grab().toImage()
+        item.invalidate()  # as new points do
+    direct, d0 = _grab_array(window)  # the first paint after a change: marker by marker
+    assert renders == [] and all(item._image is None for item in window.canvas.class_points)
+    cached, d1 = _grab_array(window)
+    assert renders == window.canvas.class_points[:2] and all(item._image is not None for item in renders)
     assert cached.size() == direct.size()
-    d = np.abs(np.frombuffer(cached.constBits(), np.uint8).astype(int)
-               - np.frombuffer(direct.constBits(), np.uint8).astype(int))
+    d = np.abs(d1 - d0)
     # the same to rounding: blending through an image rounds 8-bit premultiplied colours twice, where markers
     # overlap (3 units at most, seen on a handful of channels); one pixel off moves 100,000 channels by up to 255
     assert d.max() <= 3 and np.count_nonzero(d > 1) < 100
-    monkeypatch.undo()
+    _, again = _grab_array(window)
+    assert renders == window.canvas.class_points[:2] and np.array_equal(again, d1)  # drawn from the images made
     assert _class_colour_at(window, cached, 0, -3.0, 3.0)
     window.doc.move_points([i], [[-1.0, 3.5]])  # still on its class's side: no cross over it
     settle(window)
-    moved = window.canvas.grab().toImage()
-    assert _class_colour_at(window, moved, 0, -1.0, 3.5) and not _class_colour_at(window, moved, 0, -3.0, 3.0)
+    for _ in range(2):  # marker by marker, then from a new image
+        moved = window.canvas.grab().toImage()
+        assert _class_colour_at(window, moved, 0, -1.0, 3.5) and not _class_colour_at(window, moved, 0, -3.0, 3.0)
+
+
+def test_a_brush_stroke_through_many_points_makes_no_image_it_would_not_use(qtbot, window, monkeypatch):
+    """Each move of a brush stroke adds points to a class: it is painted marker by marker, with no image made
+    for one paint (0.1-0.4 ms a class a frame, and more with many points). Once the stroke ends, an image is
+    made at the next paint, and the points, the stroke's too, are drawn from it where the axes say."""
+    from PySide6.QtCore import QEvent, QObject, QPoint
+    from PySide6.QtTest import QTest
+
+    _many_points(window)
+    renders = _render_count(monkeypatch)
+    painted = []
+
+    class Paints(QObject):
+        def eventFilter(self, obj, ev):  # noqa: N802
+            if ev.type() == QEvent.Type.Paint:
+                painted.append(len(window.doc.X))
+            return False
+
+    paints = Paints()
+    vp = window.canvas.viewport()
+    vp.installEventFilter(paints)
+    key(qtbot, window, Qt.Key.Key_B)
+    a = to_pixel(window, -2.0, 2.0)
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    for m in range(1, 6):
+        QTest.qWait(40)  # pyqtgraph drops mouse moves closer than 10 ms; the brush paces its dabs
+        qtbot.mouseMove(vp, QPoint(a.x() + 12 * m, a.y() + 5 * m))
+        settle(window)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 60, a.y() + 25))
+    settle(window)
+    vp.removeEventFilter(paints)
+    n = len(window.doc.X)
+    assert len(set(painted)) >= 4 and renders == []  # painted with four numbers of points, with no image made
+    k = int(window.doc.labels[n - 1])  # the class brushed
+    assert n > 3001 and set(window.doc.labels[3001:]) == {k}
+    for _ in range(2):  # the stroke ended: painted again, from an image of the brushed class made then
+        image = window.canvas.grab().toImage()
+        assert _class_colour_at(window, image, 0, -3.0, 3.0) and _class_colour_at(window, image, k, *window.doc.X[n - 1])
+    assert renders == [window.canvas.class_points[k]]
 
 
 def test_a_drag_through_many_points_redraws_the_point_in_hand_and_not_the_rest(qtbot, window, monkeypatch):
@@ -613,13 +667,10 @@ def test_a_drag_through_many_points_redraws_the_point_in_hand_and_not_the_rest(q
     from PySide6.QtCore import QPoint
     from PySide6.QtTest import QTest
 
-    from probviz.app.canvas import ClassPoints
-
     i = _many_points(window)
     window.canvas.grab()
-    renders = []
-    real = ClassPoints._render
-    monkeypatch.setattr(ClassPoints, "_render", lambda item, *a: renders.append(item) or real(item, *a))
+    window.canvas.grab()  # painted again unchanged: from images
+    renders = _render_count(monkeypatch)
     vp = window.canvas.viewport()
     a = to_pixel(window, -3.0, 3.0)
     qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
@@ -630,8 +681,8 @@ def test_a_drag_through_many_points_redraws_the_point_in_hand_and_not_the_rest(q
         image = window.canvas.grab().toImage()
         here = window.doc.X[i]
         assert _class_colour_at(window, image, 0, *here) and not _class_colour_at(window, image, 0, -3.0, 3.0)
-        if m == 1:
-            assert renders == [window.canvas.class_points[0]]  # the point left its class's image, once
+        if m == 2:  # the point left its class, painted marker by marker, then into an image, once
+            assert renders == [window.canvas.class_points[0]]
             renders.clear()
     assert renders == []  # then the moves drew from the images as they were
     end = QPoint(a.x() + 100, a.y() + 30)
@@ -875,7 +926,7 @@ def test_many_points_drawn_from_their_image_sit_on_the_screens_pixels_at_a_fract
     import sys
 
     env = {**os.environ, "QT_SCALE_FACTOR": "1.5", "QT_QPA_PLATFORM": "offscreen"}
-    test = f"{__file__}::test_many_points_drawn_from_their_image_are_where_the_axes_say"
+    test = f"{__file__}::test_points_painted_again_unchanged_are_drawn_from_an_image_where_the_axes_say"
     out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", test],
                          capture_output=True, text=True, timeout=300, env=env, cwd=os.path.dirname(__file__))
     assert out.returncode == 0, out.stdout[-2000:]
