@@ -172,6 +172,34 @@ def marks_hidden(px: np.ndarray, codes: np.ndarray | None, rect: tuple[float, fl
     return whole, int(np.count_nonzero(inside))
 
 
+def stripes(rings, period: float, offset: float = 0.0) -> np.ndarray:
+    """Hatching as vector lines: the stripes x + y = offset + k * period (in pixels, rows down: they rise to
+    the right), cut to the inside of closed ``rings`` (M, 2) in pixel coordinates, filled even-odd (holes stay
+    holes). Segments (S, 2, 2), each from one ring edge to the next along its stripe. A stripe's crossings are
+    counted from each vertex's stripe index, an edge crossing the stripes in [its lower end, its upper end)
+    of x + y: a closed ring is crossed an even number of times on every stripe, whatever the rounding."""
+    rings = [np.asarray(r, dtype=float).reshape(-1, 2) for r in rings]
+    rings = [r for r in rings if len(r) >= 3 and np.all(np.isfinite(r))]
+    if not rings or not period > 0:
+        return np.empty((0, 2, 2))
+    a = np.vstack(rings)
+    b = np.vstack([np.roll(r, -1, axis=0) for r in rings])  # edges a -> b, each ring closed on its first vertex
+    ua, ub = a.sum(axis=1), b.sum(axis=1)
+    ka, kb = np.ceil((ua - offset) / period), np.ceil((ub - offset) / period)  # the first stripe at or above
+    k0, n = np.minimum(ka, kb), np.abs(kb - ka).astype(np.intp)
+    edge = np.repeat(np.arange(len(a)), n)
+    k = np.repeat(k0, n) + (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n))
+    c = offset + k * period
+    t = np.clip((c - ua[edge]) / (ub[edge] - ua[edge]), 0.0, 1.0)  # n > 0: ua != ub
+    v = a[edge, 0] - a[edge, 1] + t * ((b[edge, 0] - b[edge, 1]) - (a[edge, 0] - a[edge, 1]))  # x - y along it
+    order = np.lexsort((v, k))
+    c, v = c[order], v[order]  # on each stripe in turn, its crossings in order: inside between pairs
+    c, v0, v1 = c[0::2], v[0::2], v[1::2]
+    keep = v1 > v0  # not a touch at a vertex
+    c, v0, v1 = c[keep], v0[keep], v1[keep]
+    return np.stack([np.c_[(c + v0) / 2, (c - v0) / 2], np.c_[(c + v1) / 2, (c - v1) / 2]], axis=1)
+
+
 def length_inside(P: np.ndarray, rect: tuple[float, float, float, float]) -> float:
     """How long a polyline (N, 2; NaN rows break it) runs inside ``rect`` = (left, top, width, height): what of
     a boundary a legend box there would hide. One pass over the segments, without the pieces."""

@@ -146,6 +146,14 @@ def _snapshot(data, labels) -> Snapshot:
     return Snapshot(Dataset.from_labels(X, labels))
 
 
+def _rings_path(rings):
+    """Closed rings (M, 2) as one matplotlib path (contourpy traces a hole the other way round from the ring
+    around it: matplotlib's nonzero rule leaves it empty)."""
+    from matplotlib.path import Path
+
+    return Path.make_compound_path(*(Path(np.vstack([r, r[:1]]), closed=True) for r in rings))
+
+
 def _rgb(c) -> tuple:
     """A colour for matplotlib: '#rrggbb' as it is, (r, g, b) 0-255 as fractions."""
     return c if isinstance(c, str) else tuple(v / 255 for v in c[:3])
@@ -195,18 +203,22 @@ def _draw(d: Drawing, snap: Snapshot, style: Style) -> None:
     bg, fg = _rgb(style.background), _rgb(style.foreground)
     ax.set_facecolor(bg)
     if sc is not None:
-        for name, img, z in (("heatmap", sc.image, 0), ("decision", sc.decision, 0.1), ("undecided", sc.ambiguous, 0.3),
+        ambiguous = sc.ambiguous if sc.ambiguous_rings is None else None  # a discriminant scheme's, on the grid
+        for name, img, z in (("heatmap", sc.image, 0), ("decision", sc.decision, 0.1), ("undecided", ambiguous, 0.3),
                              ("variance", sc.shade, 0.4)):
             if img is not None:  # row 0 is the bottom of the view
                 art[name] = [ax.imshow(img, origin="lower", extent=extent, aspect="auto", interpolation="bilinear",
                                        zorder=z)]
-        if sc.reject:
-            from matplotlib.patches import PathPatch
-            from matplotlib.path import Path
+        from matplotlib.patches import PathPatch
 
-            path = Path.make_compound_path(*(Path(np.vstack([r, r[:1]]), closed=True) for r in sc.reject))
-            art["reject"] = [ax.add_patch(PathPatch(path, facecolor=_rgb(sc.reject_color), edgecolor="none",
-                                                    fill=True, zorder=0.2))]
+        if sc.reject:
+            art["reject"] = [ax.add_patch(PathPatch(_rings_path(sc.reject), facecolor=_rgb(sc.reject_color),
+                                                    edgecolor="none", fill=True, zorder=0.2))]
+        if sc.ambiguous_rings:  # one-vs-rest's undecided regions: matplotlib's own (vector) hatching
+            hatch = LOOK["hatch"]
+            art["undecided"] = [ax.add_patch(PathPatch(_rings_path(sc.ambiguous_rings), facecolor="none",
+                                                       edgecolor=(*_rgb(style.foreground), hatch.opacity),
+                                                       linewidth=0, hatch="///", zorder=0.3))]
         colors = [request.colors[i] for i in frame.fit.class_index]
         for name, lines in (("density", sc.density), ("ellipses", sc.ellipses)):
             if lines:

@@ -36,7 +36,11 @@ LOOK = {
     "sample": Stroke("fg", 1.0, opacity=0.35),  # a boundary of weights drawn from q(w) (Bayesian view)
     "weight_probe": Stroke("fg", 2.5, "dot", outline=2.0),  # the boundary of weights clicked in weight space
     "rbf_center": Stroke("fg", 2.0, outline=2.0),  # the edge of an RBF centre's open diamond (and its halo)
+    "hatch": Stroke("fg", 2.2, opacity=120 / 255),  # a stripe of one-vs-rest's undecided regions' hatching
 }
+
+#: the hatching's stripes rise to the right, this many pixels apart (along x) at scale 1
+HATCH_PERIOD = 9.0
 
 
 @dataclass(frozen=True)

@@ -162,3 +162,34 @@ def test_the_readmes_example_runs_as_written(tmp_path, monkeypatch):
     assert (tmp_path / "fruit.pdf").stat().st_size > 10_000 and (tmp_path / "qda.png").stat().st_size > 10_000
     assert repr(names["drawing"]).startswith("<probviz Drawing: QDA (own covariances); heatmap, boundaries")
     assert len(repr(names["drawing"])) < 200  # a notebook keeps this text beside the image: no arrays
+
+
+def test_one_vs_rest_undecided_region_is_hatched_where_the_scores_say():
+    """Logistic regression's one-vs-rest undecided region (no class, or several, with a_k > 0; Bishop 4.1.2) is
+    hatched by matplotlib over exactly that region, a vector patch (not an image of the grid)."""
+    from matplotlib.patches import PathPatch
+
+    X = np.array([[1.5, 2.6], [1.3, 2.3], [1.7, 2.3], [0.0, 0.0], [0.3, -0.2], [-0.2, 0.3],
+                  [3.0, 0.0], [2.7, -0.2], [3.2, 0.3]])
+    ax = _axes(dpi=100)
+    drawing = probviz.plot(X, np.repeat(["a", "b", "c"], 3), model="logistic", ax=ax, layers=["heatmap"],
+                           legend=False, view=(-1, 4, -1, 3))
+    [patch] = drawing.artists["undecided"]
+    assert isinstance(patch, PathPatch) and patch.get_hatch() == "///"
+    assert len(drawing.artists["heatmap"]) == 1 and len(ax.images) == 1  # the heatmap is the only image
+    img = _pixels(ax)
+    h, w = img.shape[:2]
+    rows, cols = np.mgrid[0:h, 0:w]
+    xy = ax.transData.inverted().transform(np.c_[cols.ravel() + 0.5, h - (rows.ravel() + 0.5)])
+    a = drawing.frame.fit.model.decision_function(xy)
+    undecided = ((a > 0).sum(axis=1) != 1).reshape(h, w)
+    x0, y0 = ax.transData.transform((-1, -1))
+    x1, y1 = ax.transData.transform((4, 3))
+    plot = (cols > x0 + 3) & (cols < x1 - 3) & (rows > h - y1 + 3) & (rows < h - y0 - 3)
+    from scipy import ndimage
+
+    ink = img.mean(axis=2) < 150
+    inner = ndimage.binary_erosion(undecided, iterations=3) & plot
+    outer = ~ndimage.binary_dilation(undecided, iterations=3) & plot
+    assert inner.sum() > 2000 and outer.sum() > 20000
+    assert ink[outer].mean() < 0.002 and ink[inner].mean() > 0.05

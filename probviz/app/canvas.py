@@ -27,7 +27,7 @@ from probviz.app.figure import RBF_CENTER_SIZE, marker_path, rings_path
 from probviz.colors import class_marker
 from probviz.figure_layout import length_inside, marks_hidden, view_of
 from probviz.layers import DEFAULT_LAYERS
-from probviz.style import Style
+from probviz.style import HATCH_PERIOD, Style
 
 GRAB_TOLERANCE = 3  # screen pixels beyond a marker's edge that still grab it
 DENSITY_THRESHOLD = scenes.DENSITY_THRESHOLD  # more points than this: the frame's density image
@@ -210,14 +210,14 @@ class Hatching(QGraphicsPathItem):
         self.setPen(QPen(Qt.PenStyle.NoPen))
         self._hatch = QBrush()
 
-    def set_look(self, color, period: float, width: float) -> None:
+    def set_look(self, color: QColor, period: float, width: float) -> None:
         """Stripes rising to the right (as the legend's hatched sample) of ``width`` pixels, ``period`` apart."""
         n = max(4, round(period))
         tile = QPixmap(n, n)
         tile.fill(Qt.GlobalColor.transparent)
         p = QPainter(tile)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.setPen(QPen(QColor(*color), width))
+        p.setPen(QPen(color, width))
         for shift in (-n, 0, n):  # the stripe and its neighbours' ends: the tiles join seamlessly
             p.drawLine(QPointF(shift, n), QPointF(shift + n, 0))
         p.end()
@@ -522,7 +522,7 @@ class Canvas(pg.PlotWidget):
         self.probe_label.setColor(fg)
         self.probe_label.setFont(font)
         self.probe_label.fill = pg.mkBrush(*style.background, 210)  # readable over points and lines
-        self.undecided.set_look((*style.foreground[:3], 120), 9 * style.scale, 2.2 * style.scale)
+        self.undecided.set_look(line_pen(style, "hatch").color(), HATCH_PERIOD * style.scale, style.width("hatch"))
         self.probe_label.border = pg.mkPen(fg, width=1)
         self.update_points()
 

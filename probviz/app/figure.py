@@ -13,16 +13,28 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush, QColor, QFont, QFontMetricsF, QImage, QLinearGradient, QPainter, QPainterPath, QPen, QPolygonF, QTransform,
 )
 
 from probviz.app.pens import line_pen, outline_pen
 from probviz.colors import class_marker, marker_outline
-from probviz.figure_layout import Layout, clip_polyline, length_inside, marks_hidden, tick_labels
+from probviz.figure_layout import Layout, clip_polyline, length_inside, marks_hidden, stripes, tick_labels
 from probviz.scene import SHADE_ALPHA, SHADE_RGB, miscalibration_ramp
-from probviz.style import Style
+from probviz.style import HATCH_PERIOD, Style
+
+def _hatch(p: QPainter, rings_px, style: Style) -> None:
+    """Hatching of closed rings (in the figure's pixels) as the canvas draws it, made of lines: vector stripes
+    in PDF and SVG (Qt's SVG writer drops clip paths, so the stripes are cut to the rings beforehand)."""
+    segments = stripes(rings_px, HATCH_PERIOD * style.scale)
+    if not len(segments):
+        return
+    pen = line_pen(style, "hatch", cosmetic=False)
+    pen.setCapStyle(Qt.PenCapStyle.FlatCap)  # a stripe ends on the region's edge
+    p.setPen(pen)
+    p.drawLines([QLineF(*a, *b) for a, b in segments.tolist()])
+
 
 def rings_path(rings) -> QPainterPath:
     """Closed rings (M, 2) as one path, filled even-odd so that holes stay holes. Made by pyqtgraph's
@@ -141,7 +153,9 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
                 p.drawImage(plot, _image(img))
         if sc.reject:  # smooth polygons over the regions
             p.fillPath(rings_path([layout.to_px(ring) for ring in sc.reject]), QBrush(_color(sc.reject_color)))
-        if sc.ambiguous is not None:
+        if sc.ambiguous_rings is not None:  # one-vs-rest's undecided regions: stripes as lines, cut to them
+            _hatch(p, [layout.to_px(ring) for ring in sc.ambiguous_rings], style)
+        elif sc.ambiguous is not None:  # a discriminant scheme's, on the heatmap's grid
             p.drawImage(plot, _image(sc.ambiguous))
         if sc.shade is not None:  # the Bayesian view's predictive variance
             p.drawImage(plot, _image(sc.shade))
@@ -471,11 +485,14 @@ def _key_sample(p, kind: str, box: QRectF, style) -> None:
             p.setPen(_pen(fg, 2.0 * style.scale))
             p.drawLine(QPointF(c - d, mid), QPointF(c + d, mid))
             p.drawLine(QPointF(c, mid - d), QPointF(c, mid + d))
-    elif kind == "hatch":
+    elif kind == "hatch":  # a square of the plot's hatching, framed
         side = min(box.height() - 4, box.width())
+        square = QRectF(box.center().x() - side / 2, mid - side / 2, side, side)
+        _hatch(p, [np.array([[square.left(), square.top()], [square.right(), square.top()],
+                             [square.right(), square.bottom()], [square.left(), square.bottom()]])], style)
         p.setPen(_pen(fg, 1))
-        p.setBrush(QBrush(_color(fg), Qt.BrushStyle.BDiagPattern))
-        p.drawRect(QRectF(box.center().x() - side / 2, mid - side / 2, side, side))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(square)
 
 
 _LINE_STYLES = {False: Qt.PenStyle.SolidLine, True: Qt.PenStyle.DashLine, "dashdot": Qt.PenStyle.DashDotLine,

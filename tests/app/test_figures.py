@@ -548,3 +548,48 @@ def test_rings_make_one_even_odd_path_whose_holes_stay_holes(qapp):
     moves = [path.elementAt(i).type for i in range(path.elementCount())]
     assert moves.count(QPainterPath.ElementType.MoveToElement) == 3
     assert rings_path([]).isEmpty()
+
+
+@pytest.mark.parametrize("ext,dpi,reader", [("png", 96, "png"), ("pdf", 300, "pdf"), ("svg", 150, "svg-resvg"),
+                                            ("svg", 96, "svg-qt")])
+def test_undecided_hatching_is_vector_stripes_inside_the_undecided_region(qapp, tmp_path, ext, dpi, reader):
+    """One-vs-rest logistic regression leaves a region where no class, or several, claim a point (Bishop 4.1.2,
+    figure 4.2). The figure hatches it with stripes rising to the right: dark ink inside the region the model's
+    own scores say is undecided (a_k > 0 for a number of k other than one), none outside it, and in SVG the
+    stripes are lines, not an image."""
+    from probviz.style import HATCH_PERIOD
+
+    X = np.array([[1.5, 2.6], [1.3, 2.3], [1.7, 2.3], [0.0, 0.0], [0.3, -0.2], [-0.2, 0.3],
+                  [3.0, 0.0], [2.7, -0.2], [3.2, 0.3]])
+    labels = np.repeat([0, 1, 2], 3)
+    data = Dataset(X, labels, ["a", "b", "c"], [BLUE, ORANGE, "#009E73"], ("x", "y"))
+    session = Session(data, "logistic", layers=["heatmap"], view=VIEW)
+    path = str(tmp_path / f"h.{ext}")
+    style = Style(1.0, False)
+    frame = export_figure(session, path, W, H, legend=False, dpi=dpi, style=style)
+    rgb = raster(path, reader)
+    xt, yt, row, col = axis_ticks(rgb, style.foreground)
+    dx, dy = np.mean(np.diff(xt)), np.mean(np.diff(yt))
+    rows, cols = np.mgrid[0:H, 0:W]
+    data_xy = np.c_[(cols.ravel() - xt[0]) / dx - 1.0, (yt[-1] - rows.ravel()) / dy - 1.0]
+    a = frame.fit.model.decision_function(data_xy)  # (N, K): the scores a_k at each pixel's centre
+    undecided = ((a > 0).sum(axis=1) != 1).reshape(H, W)
+    plot = np.zeros((H, W), bool)
+    plot[5:row - 3, col + 3:W - 5] = True
+    plot &= (data_xy[:, 0] < VIEW[1] - 0.05).reshape(H, W) & (data_xy[:, 1] < VIEW[3] - 0.05).reshape(H, W)
+    ink = rgb.mean(axis=2) < 150  # the heatmap is pale; the stripes darken it by about half
+    margin = 3  # pixels: antialiased stripe ends and the region's edge traced on the grid
+    inner = ndimage.binary_erosion(undecided, iterations=margin) & plot
+    outer = ~ndimage.binary_dilation(undecided, iterations=margin) & plot
+    assert inner.sum() > 2000 and outer.sum() > 20000  # a real region and a real outside
+    assert ink[outer].mean() < 0.002
+    assert 0.15 < ink[inner].mean() < 0.5  # stripes 2.2 px wide, 9 px apart along x (6.4 across)
+    # rising to the right, HATCH_PERIOD apart: ink repeats one period along x, and along the stripe (x+1, y-1)
+    r, c = np.nonzero(inner & ink)
+    step = int(round(HATCH_PERIOD))
+    ok = (c + step < W) & (r >= 1) & (c + 1 < W)
+    assert ink[r[ok], c[ok] + step].mean() > 0.8 and ink[r[ok] - 1, c[ok] + 1].mean() > 0.8
+    assert ink[r[ok], (c[ok] + step // 2)].mean() < 0.2  # half a period on: between two stripes
+    if ext == "svg":
+        svg = open(path).read()
+        assert svg.count("<image") == 1  # the heatmap only: the hatching is lines
