@@ -233,7 +233,7 @@ def legend_key(specs, frame, request, brief: bool = False) -> list[tuple[str, st
         key.append((boundary(specs[1]), "dashed"))
     if frame.truth is not None:
         key.append(("Bayes boundary" if brief else "true model: Bayes boundary", "dashdot"))
-    if frame.scene is not None and frame.scene.ambiguous is not None:
+    if frame.scene is not None and frame.scene.hatched:
         key.append(("undecided", "hatch"))
     if request.held_out is not None and request.held_out.any():
         held = int(request.held_out.sum())

@@ -154,17 +154,9 @@ def _below(Z: np.ndarray, bounds: Bounds, low: float, level: float, axes=None) -
     return rings
 
 
-def undecided(S: np.ndarray) -> np.ndarray:
-    """Where one-vs-rest cannot decide (Bishop 4.1.2) from the scores ``S`` (K, R, C): no class, or more than
-    one, has a_k > 0 (sigma(a_k) > 1/2, Phi(a_k) > 1/2). Boolean (R, C)."""
-    count = (S[0] > 0).view(np.uint8)
-    for k in range(1, len(S)):  # K elementwise passes: a short-axis count is several times slower
-        count = count + (S[k] > 0)
-    return count != 1
-
-
 def undecided_rings(S: np.ndarray, bounds: Bounds) -> list[np.ndarray]:
-    """Where one-vs-rest cannot decide (:func:`undecided`), as polygons: closed rings (M, 2) in data coordinates,
+    """Where one-vs-rest cannot decide (Bishop 4.1.2: no class, or more than one, has a_k > 0, that is
+    sigma(a_k) > 1/2 or Phi(a_k) > 1/2), as polygons: closed rings (M, 2) in data coordinates,
     holes included (fill them even-odd), traced by contourpy on the scores ``S`` (K, R, C) of the pixel-centred
     grid over ``bounds``, at every other node (a quarter of the cost: under a millisecond at 256 x 256). A point is decided
     where h = min(max_k a_k, -second largest a_k) > 0 (one score positive, the rest not); h is continuous and
@@ -747,8 +739,8 @@ class Scene:
     posterior: np.ndarray | None = None  # (R, C, K) float32, when the heatmap or decision regions are shown
     image: np.ndarray | None = None  # (R, C, 4) uint8: the posterior heatmap
     decision: np.ndarray | None = None  # (R, C, 4) uint8: the decision regions
-    ambiguous: np.ndarray | None = None  # (R, C, 4) uint8: one-vs-rest's undecided regions, hatched
-    ambiguous_rings: list | None = None  # the same regions as smooth polygons (the canvas hatches them on screen)
+    ambiguous: np.ndarray | None = None  # (R, C, 4) uint8: a discriminant scheme's undecided regions, hatched
+    ambiguous_rings: list | None = None  # one-vs-rest's undecided regions as smooth polygons, to be hatched
     reject: list[np.ndarray] = field(default_factory=list)  # rings where max_k p < theta (decision layer)
     reject_color: tuple = (170, 170, 170)
     boundaries: list[Boundary] = field(default_factory=list)
@@ -757,6 +749,12 @@ class Scene:
     shade: np.ndarray | None = None  # (R, C, 4) uint8: the predictive variance sigma_a^2 (Bayesian view)
     samples: list[np.ndarray] = field(default_factory=list)  # boundaries of weights drawn from q(w): polylines
     miscalibration: np.ndarray | None = None  # (R, C) float32: max_k |p^(C_k|x) - p_true(C_k|x)|, with a truth
+
+    @property
+    def hatched(self) -> bool:
+        """Undecided regions are part of the picture (one-vs-rest, a discriminant scheme), hatched (the legend
+        and the status line say so), even where none lies in the view."""
+        return self.ambiguous is not None or self.ambiguous_rings is not None
 
 
 #: The predictive variance's shade: its colour, its opacity as sigma_a^2 -> infinity, and the sigma_a^2 at half
@@ -893,7 +891,6 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
         else:
             S = grid_scores(model, xs, ys)
             if getattr(model, "ovr_", False):  # from the scores, before the posterior may overwrite them
-                sc.ambiguous = hatch_image(undecided(S))
                 sc.ambiguous_rings = undecided_rings(S, bounds)
             sc.posterior = posterior_of_scores(model, S)
         if judged:
@@ -909,9 +906,8 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
         elif "decision" in layers:
             sc.decision = decision_image(sc.posterior, colors, 0.0, background, reject, strength)
             sc.reject, sc.reject_color = reject_region(sc.posterior, bounds, theta), tuple(reject)
-        if getattr(model, "ovr_", False) and sc.ambiguous is None:  # the Bayesian view's heatmap: its own scores
-            S = model.scores_.evaluate_grid(xs, ys)
-            sc.ambiguous, sc.ambiguous_rings = hatch_image(undecided(S)), undecided_rings(S, bounds)
+        if getattr(model, "ovr_", False) and sc.ambiguous_rings is None:  # the Bayesian view's heatmap: its own scores
+            sc.ambiguous_rings = undecided_rings(model.scores_.evaluate_grid(xs, ys), bounds)
     if lap is not None and "variance" in layers:
         sc.shade = variance_shade(lap, xs, ys, moments)
     if lap is not None and "samples" in layers:

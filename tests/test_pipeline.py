@@ -137,13 +137,15 @@ def test_the_reject_region_covers_exactly_where_max_p_is_below_theta(data):
 
 
 @pytest.mark.parametrize("name, link", [("logistic", lambda a: 1 / (1 + np.exp(-a))), ("probit", ndtr)])
-@pytest.mark.parametrize("basis", ["linear", "quadratic"])
-def test_one_vs_rest_undecided_polygons_cover_exactly_where_no_or_several_classes_claim(data, name, link, basis):
-    """The undecided regions as polygons (the canvas hatches them crisply): a point inside the rings (even-odd)
-    exactly where the number of k with link(a_k) > 1/2 is not one, away from the curves a_k = 0 by more than
-    two grid cells (where the tracing on every other node may differ)."""
+@pytest.mark.parametrize("basis, layers", [("linear", {"heatmap"}), ("quadratic", {"heatmap"}), ("linear", {"decision"})])
+def test_one_vs_rest_undecided_polygons_cover_exactly_where_no_or_several_classes_claim(data, name, link, basis,
+                                                                                       layers):
+    """Bishop 4.1.2: the undecided regions as polygons (hatched on the canvas and in figures): a point inside the
+    rings (even-odd) exactly where the number of k with link(a_k) > 1/2 is not one, away from the curves a_k = 0
+    by more than two grid cells (where the tracing on every other node may differ); with the heatmap or the
+    decision regions. A softmax model decides everywhere: no rings, nothing hatched."""
     X, y = data
-    req = request(X, y, [ModelSpec.make(name, {"basis": basis})], layers=frozenset({"heatmap"}), shape=(160, 120),
+    req = request(X, y, [ModelSpec.make(name, {"basis": basis})], layers=frozenset(layers), shape=(160, 120),
                   bounds=(-8.0, 10.0, -8.0, 10.0))
     frame = compute(req)
     rings = frame.scene.ambiguous_rings
@@ -162,6 +164,9 @@ def test_one_vs_rest_undecided_polygons_cover_exactly_where_no_or_several_classe
     inside = _inside_even_odd(G, rings)
     assert clear.sum() > 0.5 * len(G) and (claims[clear] != 1).any() and (claims[clear] == 1).any()
     np.testing.assert_array_equal(inside[clear], (claims != 1)[clear])
+    assert frame.scene.hatched and frame.scene.ambiguous is None  # no image of the grid besides
+    softmax = compute(request(X, y, [ModelSpec.make("softmax")], layers=frozenset(layers))).scene
+    assert softmax.ambiguous_rings is None and not softmax.hatched
 
 
 def test_density_image_opacity_grows_with_the_count():
@@ -231,41 +236,22 @@ def test_session_spec_and_request_carry_every_setting():
         pipeline.session_spec(s, "svm")
 
 
-@pytest.mark.parametrize("name, link", [("logistic", lambda a: 1 / (1 + np.exp(-a))), ("probit", ndtr)])
-@pytest.mark.parametrize("layers", [{"heatmap"}, {"decision"}])
-def test_one_vs_rest_ambiguous_regions_are_hatched_exactly_where_no_or_several_classes_claim(data, name, link, layers):
-    """Bishop 4.1.2: a point is ambiguous when the number of k with sigma(a_k) > 1/2 (Phi(a_k) > 1/2) is not one."""
-    X, y = data
-    req = request(X, y, [ModelSpec.make(name)], layers=frozenset(layers), shape=(60, 50),
-                  bounds=(-8.0, 10.0, -8.0, 10.0))
-    frame = compute(req)
-    model = frame.fit.model
-    xs, ys = scene.grid_axes(req.bounds, 60, 50)
-    G = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
-    claims = np.sum(link(model.decision_function(G)) > 0.5, axis=1).reshape(50, 60)
-    hatched = frame.scene.ambiguous[..., 3] > 0
-    ambiguous = claims != 1
-    assert ambiguous.any() and (~ambiguous).any()
-    assert not np.any(hatched & ~ambiguous)  # never where exactly one class claims the point
-    stripes = (np.arange(50)[:, None] + np.arange(60)[None, :]) % 6 < 3
-    np.testing.assert_array_equal(hatched, ambiguous & stripes)
-    assert compute(request(X, y, [ModelSpec.make("softmax")])).scene.ambiguous is None
-
-
 def test_the_bayesian_views_heatmap_hatches_one_vs_rest_as_the_fit_does(data):
     """Logistic regression's Bayesian view (the predictive heatmap, Bishop 4.5.2) with three classes: the
-    undecided regions are the MAP fit's, as an image and as polygons."""
+    undecided regions are the MAP fit's (a_k > 0 for no k or several), as polygons."""
     X, y = data
     req = request(X, y, [ModelSpec.make("logistic", {"bayes": True})], layers=frozenset({"heatmap", "predictive"}),
-                  shape=(60, 50), bounds=(-8.0, 10.0, -8.0, 10.0))
+                  shape=(160, 120), bounds=(-8.0, 10.0, -8.0, 10.0))
     frame = compute(req)
     assert frame.fit.model.ovr_ and frame.fit.model.laplace_ is not None
-    xs, ys = scene.grid_axes(req.bounds, 60, 50)
-    G = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
-    ambiguous = (np.sum(frame.fit.model.decision_function(G) > 0, axis=1) != 1).reshape(50, 60)
-    stripes = (np.arange(50)[:, None] + np.arange(60)[None, :]) % 6 < 3
-    np.testing.assert_array_equal(frame.scene.ambiguous[..., 3] > 0, ambiguous & stripes)
-    assert frame.scene.ambiguous_rings
+    u, v = np.meshgrid(np.linspace(-8.0, 10.0, 97)[1:-1], np.linspace(-8.0, 10.0, 89)[1:-1])
+    G = np.c_[u.ravel(), v.ravel()]
+    A = frame.fit.model.decision_function(G)
+    clear = np.abs(A).min(axis=1) > 0.5  # away from the curves a_k = 0
+    inside = _inside_even_odd(G, frame.scene.ambiguous_rings)
+    ambiguous = np.sum(A > 0, axis=1) != 1
+    assert clear.sum() > 0.5 * len(G) and ambiguous[clear].any() and (~ambiguous[clear]).any()
+    np.testing.assert_array_equal(inside[clear], ambiguous[clear])
 
 
 def test_one_vs_rest_likelihood_is_the_sum_of_its_binary_fits(data):

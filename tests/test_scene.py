@@ -674,14 +674,6 @@ def test_hatch_image_stripes_only_the_masked_pixels_in_its_colour_whatever_maske
     assert not red[~on].any()
 
 
-def test_undecided_counts_the_positive_scores_of_every_class():
-    """No class, or more than one, with a_k > 0: undecided; exactly one: decided. Zero is not positive."""
-    S = np.array([[[1.0, -1.0, 2.0, 0.0, -3.0]],
-                  [[-1.0, -2.0, 5.0, 0.0, 1e-300]],
-                  [[-5.0, -1.0, -1.0, 0.0, -0.0]]])
-    np.testing.assert_array_equal(scene.undecided(S), [[False, True, True, True, False]])
-
-
 def test_runs_of_kept_vertices_reach_one_vertex_past_each_end_but_never_into_the_next_line():
     """Two lines one after the other (5 and 4 vertices). Kept: vertices 1-2 of the first, 4 of the first with
     0 of the second (adjacent in the array, not on one line), and 2 of the second. Each run takes the vertex on

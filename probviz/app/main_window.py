@@ -936,7 +936,7 @@ class MainWindow(QMainWindow):
                 parts.append(f"{res.summary['undecided']} points undecided")
         elif res.model is not None and not captioned:  # many points: their summary comes once the hand rests
             parts.append("accuracy …")
-        if frame.scene is not None and frame.scene.ambiguous is not None:
+        if frame.scene is not None and frame.scene.hatched:
             parts.append("hatched: undecided")  # as the figures' legends say
         if self.canvas.dense:
             parts.append(f"{len(doc.X):,} points drawn as a density image")

@@ -203,12 +203,12 @@ def test_a_softmax_step_on_the_canvas_has_no_one_vs_rest_hatching(qtbot, window)
     for _ in range(3):
         key(qtbot, window, Qt.Key.Key_Period)
     assert t.showing() and t.view.index == 3
-    assert _shown(window).name == "softmax" and window.result.scene.ambiguous is None
+    assert _shown(window).name == "softmax" and not window.result.scene.hatched
     assert "hatched" not in window.message.text()
     window.doc.set_model("logistic")  # one-vs-rest: hatched where no class, or several, claims x
     settle(window)
     key(qtbot, window, Qt.Key.Key_Period)
-    assert t.showing() and window.result.scene.ambiguous is not None
+    assert t.showing() and window.result.scene.ambiguous_rings
     assert "hatched: undecided" in window.message.text()  # the status line says what the hatching means
 
 

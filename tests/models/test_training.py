@@ -338,7 +338,7 @@ def test_a_softmax_step_draws_what_a_fitted_softmax_with_those_weights_draws():
     fitted = create("softmax", l2=0.1).fit(d.X, d.labels)
     t = Trainer("softmax", d.X, d.labels, optimizer="gd", eta=0.002, l2=0.1, start=fitted.weights_)
     ours, theirs = (build_scene(m, bounds, colors, shape) for m in (t.model(), fitted))
-    assert ours.ambiguous is None and theirs.ambiguous is None
+    assert not ours.hatched and not theirs.hatched
     np.testing.assert_allclose(ours.posterior, theirs.posterior, atol=1e-6)
     np.testing.assert_array_equal(ours.decision, theirs.decision)
     np.testing.assert_array_equal(ours.image, theirs.image)
@@ -347,7 +347,7 @@ def test_a_softmax_step_draws_what_a_fitted_softmax_with_those_weights_draws():
     t = Trainer("softmax", d.X, d.labels, optimizer="gd", eta=0.002, l2=0.1)
     t.step(15)
     scene = build_scene(t.model(), bounds, colors, shape)
-    assert scene.ambiguous is None
+    assert not scene.hatched
     xs, ys = grid_axes(bounds, *shape)
     G = np.column_stack([np.tile(xs, len(ys)), np.repeat(ys, len(xs))])
     P = softmax(features(G, 1, True, _frame(d.X)) @ t.current.W.T, axis=1)
@@ -355,11 +355,20 @@ def test_a_softmax_step_draws_what_a_fitted_softmax_with_those_weights_draws():
     # one-vs-rest logistic regression's step is hatched where no sigma(a_k), or several, exceed 1/2
     o = Trainer("logistic", d.X, d.labels, optimizer="gd", eta=0.002, l2=0.1)
     o.step(15)
-    A = features(G, 1, True, _frame(d.X)) @ o.current.W.T
+    from matplotlib.path import Path
+
+    def scores(P):
+        return features(P, 1, True, _frame(d.X)) @ o.current.W.T
+
+    A = scores(G)
     undecided = np.count_nonzero(A > 0, axis=1) != 1
-    hatched = build_scene(o.model(), bounds, colors, shape).ambiguous
-    assert undecided.any() and hatched is not None
-    assert np.all(hatched.reshape(-1, 4)[~undecided, 3] == 0)  # transparent where one class is decided
+    rings = build_scene(o.model(), bounds, colors, shape).ambiguous_rings
+    inside = sum(Path(r).contains_points(G).astype(int) for r in rings) % 2 == 1  # even-odd: holes stay holes
+    h = 1e-3  # each a_k is linear in x: its distance to a_k = 0 is |a_k| / |grad a_k|
+    grad = np.hypot(scores(G + [h, 0]) - scores(G), scores(G + [0, h]) - scores(G)) / h
+    clear = (np.abs(A) / grad).min(axis=1) > 2 * 2 * 10.0 / min(shape)  # two cells of the every-other-node trace
+    assert undecided[clear].any() and (~undecided[clear]).any() and clear.mean() > 0.5
+    np.testing.assert_array_equal(inside[clear], undecided[clear])
 
 
 def test_a_perceptron_step_decides_what_its_criterion_counts():
