@@ -556,22 +556,32 @@ class LogisticRegression(_LinearModel):
             S = log_sigmoid(S)
         return super()._log_proba_from_scores(S)
 
-    def _likelihoods(self, S, codes):
+    def _likelihood_sums(self, S, codes, best=None):
         """One-vs-rest is K separate two-class models: its likelihood is theirs, sum_k ln p(t_k|X)
-        (each the conditional likelihood of one binary fit), not that of the normalised posterior."""
+        (each the conditional likelihood of one binary fit), not that of the normalised posterior: the K sums."""
         if not getattr(self, "ovr_", False):
-            return super()._likelihoods(S, codes)
-        # ln p(t_k|X) = sum_n ln sigma(+-a_kn), the sign + for the class's own points; with
-        # ln sigma(a) = min(a, 0) - ln(1 + e^-|a|) and min(a, 0) = a - max(a, 0) that is
-        # sum_{n in C_k} a_kn - sum_n max(a_kn, 0) - sum_n ln(1 + e^-|a_kn|), K contiguous rows
+            return super()._likelihood_sums(S, codes, best)
+        # ln p(t_k|X) = sum_n ln sigma(+-a_kn), the sign + for the class's own points: ln sigma(a) =
+        # min(a, 0) - ln(1 + e^-|a|) and ln sigma(-a) = -max(a, 0) - ln(1 + e^-|a|), each term made whole
+        # before the sum (the sum of the own a_kn less the sum of max(a_kn, 0), two large sums nearly equal,
+        # lost a near-perfect fit's digits), K contiguous rows
         T = np.ascontiguousarray(S.T)
-        own = np.take_along_axis(T, codes[None], axis=0)[0]
-        each = np.bincount(codes, weights=own, minlength=len(T))
-        each -= np.maximum(T, 0.0).sum(axis=1)
-        each -= log1p_exp_neg_abs(T).sum(axis=1)
-        return {"log_likelihood": float(each.sum()),
-                "log_likelihood_kind": f"sum of the {S.shape[1]} one-vs-rest ln p(t_k|X)",
-                "cross_entropy": float(-each.sum()), "binary_log_likelihoods": [float(v) for v in each]}
+        terms = np.maximum(T, 0.0)  # -ln sigma(-a) = max(a, 0) + ln(1 + e^-|a|)
+        own = np.take_along_axis(T, codes[None], axis=0)  # -ln sigma(a) = (max(a, 0) - a) + ln(1 + e^-|a|),
+        np.put_along_axis(terms, codes[None], np.take_along_axis(terms, codes[None], axis=0) - own, axis=0)  # exact
+        terms += log1p_exp_neg_abs(T)
+        return -terms.sum(axis=1)
+
+    def _likelihood_report(self, sums):
+        if not getattr(self, "ovr_", False):
+            return super()._likelihood_report(sums)
+        return ovr_likelihoods(sums)
+
+
+def ovr_likelihoods(each: np.ndarray) -> dict:
+    """A one-vs-rest fit's likelihood entries from its K binary log-likelihoods ln p(t_k|X)."""
+    return {"log_likelihood": float(each.sum()), "log_likelihood_kind": f"sum of the {len(each)} one-vs-rest ln p(t_k|X)",
+            "cross_entropy": float(-each.sum()), "binary_log_likelihoods": [float(v) for v in each]}
 
 
 #: the sum of a row's K links in float64 below which :func:`normalise_ovr` redoes the row in log space

@@ -15,7 +15,8 @@ import numpy as np
 from probviz.special import log_ndtr, ndtr
 
 from probviz.models.bayes import BinaryProbit
-from probviz.models.logistic import DEFAULT_BASIS, DEFAULT_L2, DEFAULT_STANDARDIZE, LogisticRegression, normalise_ovr
+from probviz.models.logistic import (DEFAULT_BASIS, DEFAULT_L2, DEFAULT_STANDARDIZE, LogisticRegression, normalise_ovr,
+                                     ovr_likelihoods)
 from probviz.models.newton import GTOL
 
 #: sigma(a) ≈ Phi(LAMBDA a), LAMBDA^2 = pi / 8 (Bishop 4.5.2): the two links agree in slope at a = 0
@@ -79,20 +80,25 @@ class ProbitRegression(LogisticRegression):
             return super(LogisticRegression, self)._log_proba_from_scores(S)
         return super(LogisticRegression, self)._log_proba_from_scores(self._link(S, -1))
 
-    def _likelihoods(self, S, codes):
-        """The fit's own log-likelihood: sum_n ln Phi(+-a_n) for two classes; for one-vs-rest the sum of its
-        K binary ones, sum_k ln p(t_k|X), as logistic regression's (the cross-entropy is its negative)."""
+    def _likelihood_sums(self, S, codes, best=None):
+        """The fit's own log-likelihood: sum_n ln Phi(+-a_n) for two classes; for one-vs-rest its K binary ones,
+        sum_k ln p(t_k|X), as logistic regression's (the cross-entropy is their sum's negative)."""
         if S.shape[-1] < 2:
-            return super(LogisticRegression, self)._likelihoods(S, codes)
+            return super(LogisticRegression, self)._likelihood_sums(S, codes, best)
         if not getattr(self, "ovr_", False):
             a = S[:, 1] - S[:, 0]
-            ll = float(np.sum(log_ndtr(np.where(codes == 1, a, -a))))
-            return {"log_likelihood": ll, "log_likelihood_kind": self.likelihood_kind, "cross_entropy": -ll}
+            return np.array([np.sum(log_ndtr(np.where(codes == 1, a, -a)))])
         own = S[np.arange(len(codes)), codes]
         each = np.bincount(codes, weights=log_ndtr(own), minlength=S.shape[1])
         rest = log_ndtr(-S)
         rest[np.arange(len(codes)), codes] = 0.0
         each += rest.sum(axis=0)
-        return {"log_likelihood": float(each.sum()),
-                "log_likelihood_kind": f"sum of the {S.shape[1]} one-vs-rest ln p(t_k|X)",
-                "cross_entropy": float(-each.sum()), "binary_log_likelihoods": [float(v) for v in each]}
+        return each
+
+    def _likelihood_report(self, sums):
+        if len(self.classes_) < 2:
+            return super(LogisticRegression, self)._likelihood_report(sums)
+        if not getattr(self, "ovr_", False):
+            ll = float(sums[0])
+            return {"log_likelihood": ll, "log_likelihood_kind": self.likelihood_kind, "cross_entropy": -ll}
+        return ovr_likelihoods(sums)
