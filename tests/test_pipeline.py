@@ -137,7 +137,8 @@ def test_the_reject_region_covers_exactly_where_max_p_is_below_theta(data):
 
 
 @pytest.mark.parametrize("name, link", [("logistic", lambda a: 1 / (1 + np.exp(-a))), ("probit", ndtr)])
-@pytest.mark.parametrize("basis, layers", [("linear", {"heatmap"}), ("quadratic", {"heatmap"}), ("linear", {"decision"})])
+@pytest.mark.parametrize("basis, layers",
+                         [("linear", {"heatmap"}), ("quadratic", {"heatmap"}), ("linear", {"decision"})])
 def test_one_vs_rest_undecided_polygons_cover_exactly_where_no_or_several_classes_claim(data, name, link, basis,
                                                                                        layers):
     """Bishop 4.1.2: the undecided regions as polygons (hatched on the canvas and in figures): a point inside the

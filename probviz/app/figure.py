@@ -24,6 +24,7 @@ from probviz.figure_layout import Layout, clip_polyline, length_inside, marks_hi
 from probviz.scene import SHADE_ALPHA, SHADE_RGB, miscalibration_ramp
 from probviz.style import HATCH_PERIOD, Style
 
+
 def _hatch(p: QPainter, rings_px, style: Style) -> None:
     """Hatching of closed rings (in the figure's pixels) as the canvas draws it, made of lines: vector stripes
     in PDF and SVG (Qt's SVG writer drops clip paths, so the stripes are cut to the rings beforehand)."""

@@ -103,7 +103,7 @@ def measure(models, n: int = 1000, k: int = 3, moves: int = 40, size=(1000, 700)
 
 
 def measure_training(n: int = 1000, k: int = 2, steps: int = 40, size=(1000, 700)) -> dict:
-    """Median and 95th percentile (ms) of one training step (the Step key) to the repainted canvas,
+    """Median and 95th percentile (ms) of one training step (the Step key) to the canvas painted with it,
     per model and optimizer: the trainer's update, E(w), the frame of that step and its painting."""
     app, win, X, _ = _window(n, k, size)
     frames = _Frames(app, win)

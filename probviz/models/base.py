@@ -17,7 +17,7 @@ from probviz.models.poly import Poly2D
 
 #: the training summary's pass over many points runs in blocks of this many, two at a time: a block's scores stay
 #: in the cache between the argmax and the log-sum-exp, and numpy's loops run on both cores (1,000,000 points:
-#: about 90 -> 50 ms). Its sums are added up block by block, in order: the same numbers on every run.
+#: about 100 -> 65 ms). Its sums are added up block by block, in order: the same numbers on every run.
 EVALUATE_BLOCK = 65_536
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()

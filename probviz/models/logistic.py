@@ -580,7 +580,8 @@ class LogisticRegression(_LinearModel):
 
 def ovr_likelihoods(each: np.ndarray) -> dict:
     """A one-vs-rest fit's likelihood entries from its K binary log-likelihoods ln p(t_k|X)."""
-    return {"log_likelihood": float(each.sum()), "log_likelihood_kind": f"sum of the {len(each)} one-vs-rest ln p(t_k|X)",
+    return {"log_likelihood": float(each.sum()),
+            "log_likelihood_kind": f"sum of the {len(each)} one-vs-rest ln p(t_k|X)",
             "cross_entropy": float(-each.sum()), "binary_log_likelihoods": [float(v) for v in each]}
 
 

@@ -656,7 +656,8 @@ def test_a_brush_stroke_through_many_points_makes_no_image_it_would_not_use(qtbo
     assert n > 3001 and set(window.doc.labels[3001:]) == {k}
     for _ in range(2):  # the stroke ended: painted again, from an image of the brushed class made then
         image = window.canvas.grab().toImage()
-        assert _class_colour_at(window, image, 0, -3.0, 3.0) and _class_colour_at(window, image, k, *window.doc.X[n - 1])
+        assert _class_colour_at(window, image, 0, -3.0, 3.0)
+        assert _class_colour_at(window, image, k, *window.doc.X[n - 1])
     assert renders == [window.canvas.class_points[k]]
 
 
