@@ -79,6 +79,8 @@ def test_vertices_on_the_stripes_and_touching_corners():
     square = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]])
     segs = check([square], 2.0)
     assert len(segs) == 9  # x + y = 2, 4, ..., 18: the corners at 0 and 20 are touches, not stripes
+    np.testing.assert_array_equal(stripes([square], 2.0), segs)  # the stripes start at x + y = 0 unless told
+    np.testing.assert_array_equal(np.sort(segs.sum(axis=2)[:, 0]), np.arange(2.0, 19.0, 2.0))
     diamond = np.array([[10.0, 0.0], [20.0, 10.0], [10.0, 20.0], [0.0, 10.0]])  # edges along and across the stripes
     check([diamond], 2.0)
     check([diamond], 2.5, 0.3)
@@ -96,3 +98,6 @@ def test_nothing_to_hatch():
     assert stripes([np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])], 0.0).shape == (0, 2, 2)
     tiny = np.array([[0.1, 0.1], [0.3, 0.1], [0.1, 0.3]])
     assert stripes([tiny], 4.0).shape == (0, 2, 2)  # between two stripes
+    square = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]])
+    broken = np.array([[2.0, 2.0], [np.nan, 3.0], [4.0, 8.0], [1.0, 6.0]])
+    np.testing.assert_array_equal(stripes([square, broken], 2.0), stripes([square], 2.0))  # a ring with a NaN: left out
