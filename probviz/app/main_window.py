@@ -932,7 +932,7 @@ class MainWindow(QMainWindow):
             if "log_likelihood" in res.summary:
                 parts.append(f"{likelihood_symbol(res.summary['log_likelihood_kind'])} = "
                              f"{res.summary['log_likelihood']:.2f}")
-            elif res.summary.get("undecided"):
+            if res.summary.get("undecided"):
                 parts.append(f"{res.summary['undecided']} points undecided")
         elif res.model is not None and not captioned:  # many points: their summary comes once the hand rests
             parts.append("accuracy …")

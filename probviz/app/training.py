@@ -477,8 +477,14 @@ def readout_text(view, names) -> str:
     if perceptron and view.zero:
         lines.append("w = 0 decides nothing: every point lies on the boundary wᵀφ = 0, so every point "
                      "counts as misclassified (it is in M, Bishop eq. 4.54)")
-    elif view.tied:
+    elif view.zero:
+        lines.append("w = 0 decides nothing: every class has p(C_k|x) = 1/K at every point, so every point is "
+                     "undecided and counts as misclassified")
+    elif view.tied and perceptron:
         lines.append(f"{view.tied} of them on the boundary wᵀφ = 0: undecided, counted as misclassified")
+    elif view.tied:
+        lines.append(f"{view.tied} of them on a boundary, their largest p(C_k|x) shared: undecided, counted as "
+                     "misclassified")
     if view.point >= 0:
         name = names[view.point_class] if 0 <= view.point_class < len(names) else str(view.point_class)
         term = "−t_n φ_n" if perceptron else "(y_n − t_n) φ_n"

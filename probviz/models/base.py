@@ -247,13 +247,24 @@ class Classifier:
             **self._likelihood_report(sums),
             "notices": list(self.notices_),
         }
+        undecided = int(np.count_nonzero(predicted < 0))
+        if undecided:
+            summary["undecided"] = undecided
         return summary, predicted != codes
 
     def _evaluate_block(self, X, codes) -> tuple[np.ndarray, np.ndarray]:
-        """The MAP class of each point and the likelihood's sums over these points."""
+        """The MAP class of each point, -1 where the largest p(C_k|x) is shared (a tie decides nothing: at w = 0
+        every class has 1/K; the first class by a tie would count its points as right), and the likelihood's
+        sums over these points."""
         S = self.decision_function(X)
-        best = argmax_classes(_classes_first(S, -1))
-        return best, self._likelihood_sums(S, codes, best)
+        T = _classes_first(S, -1)
+        best = argmax_classes(T)
+        sums = self._likelihood_sums(S, codes, best)
+        top = np.take_along_axis(T, best[None].astype(np.intp), axis=0)
+        shared = np.count_nonzero(T == top, axis=0) > 1
+        if shared.any():
+            best[shared] = -1
+        return best, sums
 
     #: what ``log_likelihood`` is, said in the summary, the panel, the status line and JSON
     likelihood_kind = "conditional ln p(t|X)"

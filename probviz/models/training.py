@@ -145,21 +145,26 @@ class Trainer:
         return self.problem.value(W)[0]
 
     def on_boundary(self, W) -> int:
-        """Training points with w^T phi_n = 0 exactly: the perceptron counts them as misclassified
-        (they are in M, eq. 4.54); at w = 0 that is every point."""
-        if self.name != "perceptron":
-            return 0
-        return int(np.count_nonzero(self.Phi @ W[0] == 0))
+        """Training points on a boundary exactly, undecided and counted as misclassified: the perceptron's with
+        w^T phi_n = 0 (they are in M, eq. 4.54); the others' where the largest p(C_k|x) is shared. At w = 0 that
+        is every point."""
+        if self.name == "perceptron":
+            return int(np.count_nonzero(self.Phi @ W[0] == 0))
+        return int(np.count_nonzero(self._decided(W) < 0))
+
+    def _decided(self, W) -> np.ndarray:
+        """Each training point's class at W, -1 where the largest posterior is shared (a tie decides nothing)."""
+        A = self.Phi @ W.T
+        if self.name == "logistic" and self.K == 2:  # one score a: class 1 where sigma(a) > 1/2
+            return np.where(A[:, 0] > 0, 1, np.where(A[:, 0] < 0, 0, -1))
+        best = np.argmax(A, axis=1)
+        shared = np.count_nonzero(A == A[np.arange(len(A)), best][:, None], axis=1) > 1
+        return np.where(shared, -1, best)
 
     def misclassified(self, W) -> int:
         if self.name == "perceptron":
             return int(np.count_nonzero((self.Phi @ W[0]) * self.t <= 0))
-        A = self.Phi @ W.T
-        if self.name == "logistic" and self.K == 2:
-            predicted = (A[:, 0] > 0).astype(int)
-        else:
-            predicted = np.argmax(A, axis=1)
-        return int(np.count_nonzero(predicted != self.codes))
+        return int(np.count_nonzero(self._decided(W) != self.codes))
 
     def gradient(self, W) -> np.ndarray:
         """grad E at W, (rows, F)."""

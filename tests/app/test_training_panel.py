@@ -461,3 +461,24 @@ def test_the_error_plots_legend_keeps_off_a_steep_first_step_on_a_projector(qtbo
     assert 0 < left < 1
     for a in np.linspace(left, 1, 9):  # along the segment under the legend's width
         assert not key.contains(vb.mapViewToScene(QPointF(a, np.interp(a, x, y)))), a
+
+
+def test_at_w_zero_logistic_and_softmax_decide_nothing_and_say_so(qtbot, window):
+    """Step 0 on the canvas (T) from w = 0: every class has p(C_k|x) = 1/K, so nothing is decided. The accuracy
+    is 0 with every point undecided and crossed, in the status line and the readout alike, not the share of the
+    first class (a tie used to go to it: 33.3% on three equal classes, its points uncrossed)."""
+    for model in ("logistic", "softmax"):
+        _open(qtbot, window, "shared-vs-own-covariance", model)
+        t = window.training
+        key(qtbot, window, Qt.Key.Key_T)  # step 0 on the canvas: w = 0
+        settle(window)
+        N = len(window.doc.X)
+        assert t.showing() and t.view.index == 0 and t.view.zero
+        readout, status = t.readout.text(), window.message.text()
+        assert f"misclassified {N} of {N} (accuracy 0.0%)" in readout and "w = 0 decides nothing" in readout
+        assert _accuracy(status) == 0.0 and f"{N} points undecided" in status
+        assert window.result.wrong.all()  # every point crossed
+        key(qtbot, window, Qt.Key.Key_Period)  # one step: the classes come apart, decided again
+        settle(window)
+        assert t.view.index == 1 and "points undecided" not in window.message.text()
+        assert _accuracy(window.message.text()) > 50.0

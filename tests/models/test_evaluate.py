@@ -93,3 +93,30 @@ def test_the_summary_made_in_blocks_is_the_summary_made_at_once(name, k, seed, o
         np.testing.assert_allclose(blocks["binary_log_likelihoods"], whole["binary_log_likelihoods"], rtol=1e-12)
     assert {k: v for k, v in blocks.items() if not isinstance(v, float) and k != "binary_log_likelihoods"} == \
         {k: v for k, v in whole.items() if not isinstance(v, float) and k != "binary_log_likelihoods"}
+
+
+@pytest.mark.parametrize("name, k", [("logistic", 2), ("logistic", 3), ("softmax", 2), ("softmax", 4), ("probit", 3)])
+def test_a_tie_for_the_largest_posterior_decides_nothing(name, k):
+    """At w = 0 every class has p(C_k|x) = 1/K: no point is decided (the first class by a tie would count its
+    points right), by the summary and by the trainer alike; and a single point exactly between two symmetric
+    LDA classes is undecided while its neighbours are not."""
+    from probviz.models.training import Trainer
+
+    rng = np.random.default_rng(k)
+    y = np.arange(40) % k
+    X = rng.normal(0, 1, (40, 2)) + 3 * np.c_[np.arange(k), np.arange(k) % 2][y]
+    t = Trainer(name, X, y, optimizer="gd") if name != "probit" else None
+    m = t.model() if t is not None else create(name).fit(X, y)
+    if t is not None:
+        assert not np.any(t.current.W)
+        summary, wrong = m.evaluate(X, y)
+        assert summary["accuracy"] == 0.0 and summary["undecided"] == 40 and wrong.all()
+        assert t.misclassified(t.current.W) == 40 and t.on_boundary(t.current.W) == 40
+        t.step(1)
+        assert t.on_boundary(t.current.W) == 0 and "undecided" not in t.model().evaluate(X, y)[0]
+    lda = create("lda").fit(np.array([[-1.0, 0.0], [-1.0, 1.0], [1.0, 0.0], [1.0, 1.0]]), np.array([0, 0, 1, 1]))
+    between = np.array([[0.0, 0.5], [-1e-9, 0.5], [1e-9, 0.5]])
+    S = lda.decision_function(between)
+    assert S[0, 0] == S[0, 1] and S[1, 0] > S[1, 1] and S[2, 1] > S[2, 0]  # exact by symmetry
+    summary, wrong = lda.evaluate(between, np.array([0, 0, 1]))
+    assert summary["undecided"] == 1 and wrong.tolist() == [True, False, False]
