@@ -19,6 +19,15 @@ def tex_escape(text: str) -> str:
     return "".join(_TEX_SPECIALS.get(ch, ch) for ch in text)
 
 
+def decimals(v: float, places: int = 4) -> str:
+    """``v`` with ``places`` decimals; a nonzero value those would show as zero (a near-perfect fit's
+    cross-entropy, 7.9e-44) with three significant digits instead."""
+    v = float(v) + 0.0  # + 0.0: no -0
+    if v != 0 and abs(v) < 0.5 * 10.0 ** -places:
+        return f"{v:.3g}"
+    return f"{v:.{places}f}"
+
+
 def _fmt(v: float) -> str:
     return f"{v + 0.0:.4g}"  # + 0.0: a zero with a sign bit (naive Bayes's off-diagonal covariance) reads 0, not -0
 
@@ -182,10 +191,10 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
     out.plain(f"Parameters: {model.n_parameters()}  (for {K} classes: {counts})")
     if summary:
         out.plain(f"Training accuracy: {100 * summary['accuracy']:.1f}%")
-        out.plain(f"Log-likelihood, {summary['log_likelihood_kind']}: {summary['log_likelihood']:.4f}")
+        out.plain(f"Log-likelihood, {summary['log_likelihood_kind']}: {decimals(summary['log_likelihood'])}")
         for n, v in zip(names, summary.get("binary_log_likelihoods", [])):
-            out.plain(f"  {n} against the rest: ln p(t|X) = {v:.4f}")
-        out.plain(f"Cross-entropy: {summary['cross_entropy']:.4f}")
+            out.plain(f"  {n} against the rest: ln p(t|X) = {decimals(v)}")
+        out.plain(f"Cross-entropy: {decimals(summary['cross_entropy'])}")
     elif pending:
         out.plain("Training accuracy: …")
         out.plain("Log-likelihood: …")

@@ -36,6 +36,7 @@ from probviz.app.widgets import (
 from probviz.data import examples
 from probviz.layers import BAYESIAN_ONLY, GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS, TRUTH_ONLY
 from probviz.models import MODEL_NAMES, REGISTRY
+from probviz.report import decimals
 
 PRESENTATION_SCALE = 1.8
 PRESENTATION_FONT = 1.6  # menus, panel, status line
@@ -931,7 +932,7 @@ class MainWindow(QMainWindow):
                 parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
             if "log_likelihood" in res.summary:
                 parts.append(f"{likelihood_symbol(res.summary['log_likelihood_kind'])} = "
-                             f"{res.summary['log_likelihood']:.2f}")
+                             f"{decimals(res.summary['log_likelihood'], 2)}")
             if res.summary.get("undecided"):
                 parts.append(f"{res.summary['undecided']} points undecided")
         elif res.model is not None and not captioned:  # many points: their summary comes once the hand rests

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from probviz import __version__
@@ -355,3 +356,28 @@ def test_the_bench_judges_a_real_windows_drag_by_its_size():
     assert judged == {("10,000", "lda"): "met", ("10,000", "qda"): "NOT met",
                       ("100,000", "lda"): "met", ("100,000", "nb"): "NOT met"}
     assert all("30 frames a second" in line for line in lines if "N=100,000" in line)
+
+
+def test_fit_prints_a_near_perfect_fits_tiny_cross_entropy_not_zero(tmp_path):
+    """Two clusters of four points, six apart: QDA's cross-entropy is far below 1e-4, not 0. The report gives its
+    digits (0.0000 said the fit was perfect), as the JSON has them."""
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal([0, 0], 0.5, (4, 2)), rng.normal([6, 0], 0.5, (4, 2))])
+    path = tmp_path / "far.csv"
+    path.write_text("x,y,label\n" + "".join(f"{a},{b},{c}\n" for (a, b), c in zip(X, "aaaabbbb")))
+    text = run("fit", str(path), "--model", "qda")
+    assert text.returncode == 0, text.stderr
+    data = json.loads(run("fit", str(path), "--model", "qda", "--json").stdout)
+    assert 0 < data["cross_entropy"] < 1e-6
+    shown = re.search(r"Cross-entropy: (\S+)", text.stdout).group(1)
+    assert float(shown) == pytest.approx(data["cross_entropy"], rel=5e-3)  # three significant digits
+    assert "Cross-entropy: 0.0000" not in text.stdout
+
+
+@pytest.mark.parametrize("v, places, shown", [(7.91e-44, 4, "7.91e-44"), (-0.0060123, 4, "-0.0060"), (0.0, 4, "0.0000"),
+                                              (-0.0, 2, "0.00"), (12.3456, 2, "12.35"), (4e-5, 4, "4e-05"),
+                                              (5e-5, 4, "0.0001"), (-0.004, 2, "-0.004"), (0.005, 2, "0.01")])
+def test_decimals_keep_a_nonzero_value_from_reading_zero(v, places, shown):
+    from probviz.report import decimals
+
+    assert decimals(v, places) == shown
