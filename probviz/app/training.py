@@ -55,6 +55,7 @@ class TrainingPanel(QWidget):
 
     changed = Signal()  # a new step (or run) to draw
     trainable_changed = Signal(bool)  # whether the model can be trained: the Train menu follows the dock
+    _DOT = 7  # pixels from the centre of the step's dot on the error plot to the plot's edge, at least
 
     def __init__(self, doc, parent=None):
         super().__init__(parent)
@@ -99,6 +100,7 @@ class TrainingPanel(QWidget):
         self.readout.setWordWrap(True)
         self.readout.setMinimumWidth(120)  # a long note wraps; it never widens the dock
         self.readout.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self._readout_lines = -1  # the readout's height for its width, when its text was last set
         self.plot = SmallPlot()
         self.plot.setMinimumHeight(160)
         self.plot.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -124,6 +126,10 @@ class TrainingPanel(QWidget):
         item.hideAxis("right")
         self.optimum_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#555555", width=1.5, style=Qt.PenStyle.DashLine))
         self.plot.addItem(self.optimum_line)
+        self.here = pg.ScatterPlotItem(size=2 * self._DOT - 4)  # the step on the canvas, on its run's curve (step 0 too: no curve yet)
+        self.here.setZValue(10)
+        self._here_pen = pg.mkPen("#555555", width=1.5)  # the theme's foreground once styled
+        self.plot.addItem(self.here)
 
         form = QFormLayout()
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a narrow dock: label above its field
@@ -334,6 +340,10 @@ class TrainingPanel(QWidget):
             return  # a frame of the model before: the next one speaks of this one
         else:
             self.readout.setText(readout_text(view, [c.name for c in self.doc.classes]))
+        lines = self.readout.heightForWidth(self.readout.width())
+        if lines != self._readout_lines:  # more or fewer lines: the plot's room follows (a readout that shrinks
+            self._readout_lines = lines  # keeps its height, the plot held at its largest: no resize tells)
+            QTimer.singleShot(0, self, self._fit_controls)
         self._draw_curves(view)
 
     def _draw_curves(self, view):
@@ -355,12 +365,19 @@ class TrainingPanel(QWidget):
             self.count_curve.setData(steps, wrong)
         else:
             self.count_curve.setData([], [])
+        if view is not None and np.isfinite(view.error) and current in OPTIMIZERS:
+            self.here.setData([view.index], [view.error], brush=pg.mkBrush(OKABE_ITO[OPTIMIZERS.index(current)]),
+                              pen=self._here_pen)
+        else:
+            self.here.setData([], [])
         optimum = view.optimum if view is not None else None
         self.optimum_line.setVisible(optimum is not None)
         if optimum is not None:
             self.optimum_line.setValue(optimum)
         last = max((steps[-1] for steps, _, _ in self.runs.values()), default=1)
-        self.plot.setXRange(0, max(last, 1), padding=0.02)  # step 0 too: the axis reads 0 and 1
+        width = self.plot.plotItem.vb.sceneBoundingRect().width()
+        edge = min(max(0.02, self._DOT / width if width > 0 else 0.02), 0.2)  # the dot on step 0 whole
+        self.plot.setXRange(0, max(last, 1), padding=edge)  # step 0 too: the axis reads 0 and 1
         self._fit_y_range()
         if view is not None:
             self.count_view.setYRange(0, view.n, padding=0.05)
@@ -370,16 +387,19 @@ class TrainingPanel(QWidget):
         above the curves under the legend (top right): a slow run's curve ends high, where the legend is."""
         optimum = self.optimum_line.value() if self.optimum_line.isVisible() else None
         runs = [(np.asarray(steps, float), np.asarray(errors, float)) for steps, errors, _ in self.runs.values()]
-        values = np.concatenate([errors for _, errors in runs] + [np.atleast_1d(optimum if optimum is not None else [])])
+        here = self.here.getData()[1]
+        values = np.concatenate([errors for _, errors in runs] + [np.asarray(here, float)]
+                                + [np.atleast_1d(optimum if optimum is not None else [])])
         values = values[np.isfinite(values)]
         if not len(values):  # no run: no range kept from the last one (another document's E is another scale)
             self.plot.setYRange(0, 1, padding=0)
             return
         lo, hi = float(values.min()), float(values.max())
-        pad = 0.05 * (hi - lo) if hi > lo else max(abs(hi), 1.0) * 0.5
-        top = hi + pad
         vb, legend = self.plot.plotItem.vb, self.plot.plotItem.legend
         box, key = vb.sceneBoundingRect(), legend.sceneBoundingRect() if legend is not None else None
+        d = min(self._DOT / box.height(), 0.2) if box.height() > 0 else 0.0  # the step's dot whole at either end
+        pad = max(0.05, d / (1 - 2 * d)) * (hi - lo) if hi > lo else max(abs(hi), 1.0) * 0.5
+        top = hi + pad
         if key is not None and legend.isVisible() and box.height() > 0 and box.width() > 0 and key.height() > 0:
             share = min((key.bottom() + 4 - box.top()) / box.height(), 0.35)  # of the height, from the top (at most)
             (x0, x1), _ = vb.viewRange()
@@ -456,10 +476,12 @@ class TrainingPanel(QWidget):
         for _sample, label in self.plot.plotItem.legend.items:  # a label takes a new colour only with its text
             label.setText(label.text, color=fg)
         self.optimum_line.setPen(pg.mkPen(fg, width=1.5, style=Qt.PenStyle.DashLine))
+        self._here_pen = pg.mkPen(fg, width=1.5)
+        self.here.setPen(self._here_pen)
 
     def curves(self):
         """What the error plot shows, as (label, steps, values) per curve, for tests and export."""
-        items = self.plot.plotItem.listDataItems()
+        items = [item for item in self.plot.plotItem.listDataItems() if item is not self.here]
         if self.count_curve.xData is not None and len(self.count_curve.xData):
             items.append(self.count_curve)
         return [(item.name(), *item.getData()) for item in items]

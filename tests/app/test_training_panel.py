@@ -482,3 +482,55 @@ def test_at_w_zero_logistic_and_softmax_decide_nothing_and_say_so(qtbot, window)
         settle(window)
         assert t.view.index == 1 and "points undecided" not in window.message.text()
         assert _accuracy(window.message.text()) > 50.0
+
+
+def test_the_error_plot_marks_the_step_on_the_canvas_from_step_0(qtbot, window):
+    """The E(w) plot marks the step the canvas shows with a dot in its run's colour on its curve, step 0 too
+    (a run draws its curve only from its first step: at step 0 the plot showed only the optimum's line, with
+    its axis far from E(0)). Its axis takes in E at that step."""
+    from PySide6.QtGui import QColor
+
+    from probviz.colors import OKABE_ITO
+
+    _open(qtbot, window, "shared-vs-own-covariance", "logistic")
+    t = window.training
+    key(qtbot, window, Qt.Key.Key_T)  # step 0 on the canvas
+    settle(window)
+    for index in (0, 1, 2):
+        assert t.view.index == index
+        xs, ys = t.here.getData()
+        assert list(xs) == [index] and list(ys) == [t.view.error]
+        (x0, x1), (y0, y1) = t.plot.plotItem.vb.viewRange()
+        assert x0 <= index <= x1 and y0 < t.view.error < y1 and y0 < t.view.optimum < y1
+        image = t.plot.grab().toImage()
+        at = t.plot.mapFromScene(t.plot.plotItem.vb.mapViewToScene(QPointF(index, t.view.error)))
+        ratio = image.devicePixelRatio()
+        want = QColor(OKABE_ITO[OPTIMIZERS.index(t.view.optimizer)]).getRgb()[:3]
+        near = [QColor(image.pixel(round((at.x() + dx) * ratio), round((at.y() + dy) * ratio))).getRgb()[:3]
+                for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+        # the dot (gradient descent's blue), whole around its centre; the grid's faint lines may cross it
+        assert want[2] - want[0] > 150 and all(b - r > 80 for r, _, b in near), (index, near, want)
+        assert sum(max(abs(a - b) for a, b in zip(got, want)) <= 12 for got in near) >= 3
+        key(qtbot, window, Qt.Key.Key_Period)
+        settle(window)
+
+
+def test_a_readout_that_loses_a_line_gives_the_plot_its_room_back(qtbot, window):
+    """Step 0 from w = 0 says in a line more why nothing is decided; at step 1 that line goes. The readout
+    shrinks to its text and the E(w) plot takes the room back (the plot was held at its largest height and the
+    readout kept its three lines' height: no resize told the panel)."""
+    window.resize(1366, 740)
+    _open(qtbot, window, "fruit", "logistic")
+    window.training_dock.raise_()
+    t = window.training
+    key(qtbot, window, Qt.Key.Key_T)  # step 0
+    qtbot.wait(30)
+    settle(window)
+    assert t.view.index == 0 and t.readout.text().count("\n") == 2
+    tall, plot0 = t.readout.height(), t.plot.height()
+    key(qtbot, window, Qt.Key.Key_Period)
+    qtbot.wait(30)
+    settle(window)
+    assert t.view.index == 1 and t.readout.text().count("\n") == 1
+    assert t.readout.height() == t.readout.heightForWidth(t.readout.width()) < tall
+    assert t.plot.height() > plot0
