@@ -3,6 +3,8 @@ point, even for a near-perfect fit whose cross-entropy is tiny next to its score
 made in blocks two at a time, is the one made in one pass: the same misclassified points, the same accuracy, the
 same sums to rounding. References: extended precision, term by term, and scipy's log_expit / log_ndtr."""
 
+import os
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -11,6 +13,7 @@ from scipy.special import log_expit, log_ndtr
 from probviz.models import base, create
 
 MODELS = ["lda", "qda", "tied", "nb", "logistic", "softmax", "probit"]
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def reference_cross_entropy(m, X, y) -> float:
@@ -79,10 +82,19 @@ def test_the_summary_made_in_blocks_is_the_summary_made_at_once(name, k, seed, o
     m = create(name).fit(X[:300], y[:300])
     whole, wrong = m.evaluate(X, y)
     kept, base.EVALUATE_BLOCK = base.EVALUATE_BLOCK, 64
+    saved = {name: os.environ.pop(name, None) for name in BLAS_THREADS}
     try:
-        blocks, wrong_b = m.evaluate(X, y)
+        in_turn, wrong_t = m.evaluate(X, y)  # BLAS with threads of its own: one block at a time
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
+        blocks, wrong_b = m.evaluate(X, y)  # as in the window: two at a time
     finally:
         base.EVALUATE_BLOCK = kept
+        for name, value in saved.items():
+            os.environ.pop(name, None)
+            if value is not None:
+                os.environ[name] = value
+    np.testing.assert_array_equal(wrong_t, wrong)
+    assert in_turn == blocks  # the same sums, added in the same order
     np.testing.assert_array_equal(wrong_b, wrong)
     assert blocks["accuracy"] == whole["accuracy"]
     ref = reference_cross_entropy(m, X, y)
@@ -120,3 +132,26 @@ def test_a_tie_for_the_largest_posterior_decides_nothing(name, k):
     assert S[0, 0] == S[0, 1] and S[1, 0] > S[1, 1] and S[2, 1] > S[2, 0]  # exact by symmetry
     summary, wrong = lda.evaluate(between, np.array([0, 0, 1]))
     assert summary["undecided"] == 1 and wrong.tolist() == [True, False, False]
+
+
+def test_two_blocks_at_a_time_only_where_blas_runs_one_thread(monkeypatch):
+    """A BLAS pool of its own spins between calls and takes the core the second block needs: the blocks then go
+    in turn on the calling thread. With one BLAS thread (the window's setting) they go two at a time, on two
+    threads of their own."""
+    import threading
+
+    for name in BLAS_THREADS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(base, "EVALUATE_BLOCK", 64)
+    X, y = separated(3, 100, 4.0)
+    m = create("lda").fit(X, y)
+    seen = []
+    real = type(m)._evaluate_block
+    monkeypatch.setattr(type(m), "_evaluate_block",
+                        lambda self, *a: seen.append(threading.current_thread()) or real(self, *a))
+    m.evaluate(X, y)
+    assert len(seen) == 5 and set(seen) == {threading.current_thread()}
+    seen.clear()
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")
+    m.evaluate(X, y)
+    assert len(seen) == 5 and threading.current_thread() not in seen and len(set(seen)) <= 2
