@@ -8,45 +8,15 @@ from here once.
 
 from __future__ import annotations
 
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
 from probviz.models.poly import Poly2D
 
-#: the training summary's pass over many points runs in blocks of this many: a block's scores stay in the cache
-#: between the argmax and the log-sum-exp; where BLAS runs one thread (the window sets it), two blocks at a time,
-#: numpy's loops on both cores (1,000,000 points, three classes: 120-135 -> 70-85 ms). Its sums are added up block
-#: by block, in order: the same numbers on every run, one block at a time or two.
+#: the training summary's pass over many points runs in blocks of this many, one after the other: a block's scores
+#: stay in the cache between the argmax and the log-sum-exp, and no array of N x K scores is made at once (1,000,000
+#: points, three classes: about 10% faster). Two blocks at a time on two threads made it 1.5x faster still, but the
+#: GUI thread, sharing the two cores with them, stalled up to twice as long at 200,000 points: not done.
 EVALUATE_BLOCK = 65_536
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")  # as probviz.WINDOW_BLAS_ENV
-
-
-class _InTurn:
-    """The blocks one after the other, on the calling thread."""
-
-    @staticmethod
-    def map(fn, items):
-        return map(fn, items)
-
-
-def _blocks_pool():
-    """Two threads for the blocks where BLAS runs one; else the blocks in turn. A BLAS pool of its own keeps its
-    threads spinning between calls, and the second block's thread then waits for the core (quadratic models at
-    1,000,000 points: 120 ms in one pass, 124-138 two blocks at a time, 110-117 in turn)."""
-    global _pool
-    if not any(os.environ.get(name) == "1" for name in _BLAS_THREADS):
-        return _InTurn
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="probviz-evaluate")
-        return _pool
 
 
 def check_Xy(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -244,13 +214,12 @@ class Classifier:
 
     def evaluate(self, X, y) -> tuple[dict, np.ndarray]:
         """The training summary and which points are misclassified, from one pass over the scores (in blocks
-        of :data:`EVALUATE_BLOCK` points, two at a time, when there are many)."""
+        of :data:`EVALUATE_BLOCK` points when there are many)."""
         X = np.asarray(X, dtype=float)
         codes = self._codes(y)
         if len(X) > 2 * EVALUATE_BLOCK:
-            starts = range(0, len(X), EVALUATE_BLOCK)
-            parts = list(_blocks_pool().map(lambda i: self._evaluate_block(X[i:i + EVALUATE_BLOCK],
-                                                                           codes[i:i + EVALUATE_BLOCK]), starts))
+            parts = [self._evaluate_block(X[i:i + EVALUATE_BLOCK], codes[i:i + EVALUATE_BLOCK])
+                     for i in range(0, len(X), EVALUATE_BLOCK)]
             predicted = np.concatenate([p for p, _ in parts])
             sums = parts[0][1]
             for _, more in parts[1:]:

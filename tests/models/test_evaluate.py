@@ -1,9 +1,7 @@
 """The training summary's likelihood (the status line, the panel, `probviz fit`) is exact to rounding point by
 point, even for a near-perfect fit whose cross-entropy is tiny next to its scores; and the summary of many points,
-made in blocks two at a time, is the one made in one pass: the same misclassified points, the same accuracy, the
+made in blocks, is the one made in one pass: the same misclassified points, the same accuracy, the
 same sums to rounding. References: extended precision, term by term, and scipy's log_expit / log_ndtr."""
-
-import os
 
 import numpy as np
 import pytest
@@ -13,7 +11,6 @@ from scipy.special import log_expit, log_ndtr
 from probviz.models import base, create
 
 MODELS = ["lda", "qda", "tied", "nb", "logistic", "softmax", "probit"]
-BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def reference_cross_entropy(m, X, y) -> float:
@@ -72,7 +69,7 @@ def test_the_cross_entropy_of_a_qda_fit_on_well_separated_classes_is_not_lost_to
 @given(st.sampled_from(MODELS), st.integers(2, 10), st.integers(0, 2**31 - 1), st.sampled_from([0.0, 1e6, -3e5]),
        st.sampled_from([1.0, 1e-6, 1e6]))
 def test_the_summary_made_in_blocks_is_the_summary_made_at_once(name, k, seed, offset, scale):
-    """Blocks of 64 points (as 65,536 are at a million points), two at a time, K up to 10, offsets of 1e6 and
+    """Blocks of 64 points (as 65,536 are at a million points), K up to 10, offsets of 1e6 and
     scales of 1e-6 and 1e6: the same misclassified mask and accuracy, and the likelihood's sums equal to
     rounding, to the one-pass summary and to the reference."""
     rng = np.random.default_rng(seed)
@@ -82,19 +79,10 @@ def test_the_summary_made_in_blocks_is_the_summary_made_at_once(name, k, seed, o
     m = create(name).fit(X[:300], y[:300])
     whole, wrong = m.evaluate(X, y)
     kept, base.EVALUATE_BLOCK = base.EVALUATE_BLOCK, 64
-    saved = {name: os.environ.pop(name, None) for name in BLAS_THREADS}
     try:
-        in_turn, wrong_t = m.evaluate(X, y)  # BLAS with threads of its own: one block at a time
-        os.environ["OPENBLAS_NUM_THREADS"] = "1"
-        blocks, wrong_b = m.evaluate(X, y)  # as in the window: two at a time
+        blocks, wrong_b = m.evaluate(X, y)
     finally:
         base.EVALUATE_BLOCK = kept
-        for name, value in saved.items():
-            os.environ.pop(name, None)
-            if value is not None:
-                os.environ[name] = value
-    np.testing.assert_array_equal(wrong_t, wrong)
-    assert in_turn == blocks  # the same sums, added in the same order
     np.testing.assert_array_equal(wrong_b, wrong)
     assert blocks["accuracy"] == whole["accuracy"]
     ref = reference_cross_entropy(m, X, y)
@@ -133,25 +121,3 @@ def test_a_tie_for_the_largest_posterior_decides_nothing(name, k):
     summary, wrong = lda.evaluate(between, np.array([0, 0, 1]))
     assert summary["undecided"] == 1 and wrong.tolist() == [True, False, False]
 
-
-def test_two_blocks_at_a_time_only_where_blas_runs_one_thread(monkeypatch):
-    """A BLAS pool of its own spins between calls and takes the core the second block needs: the blocks then go
-    in turn on the calling thread. With one BLAS thread (the window's setting) they go two at a time, on two
-    threads of their own."""
-    import threading
-
-    for name in BLAS_THREADS:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(base, "EVALUATE_BLOCK", 64)
-    X, y = separated(3, 100, 4.0)
-    m = create("lda").fit(X, y)
-    seen = []
-    real = type(m)._evaluate_block
-    monkeypatch.setattr(type(m), "_evaluate_block",
-                        lambda self, *a: seen.append(threading.current_thread()) or real(self, *a))
-    m.evaluate(X, y)
-    assert len(seen) == 5 and set(seen) == {threading.current_thread()}
-    seen.clear()
-    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")
-    m.evaluate(X, y)
-    assert len(seen) == 5 and threading.current_thread() not in seen and len(set(seen)) <= 2
