@@ -381,3 +381,5 @@ def test_decimals_keep_a_nonzero_value_from_reading_zero(v, places, shown):
     from probviz.report import decimals
 
     assert decimals(v, places) == shown
+    if places == 4:  # the report's four decimals unless told
+        assert decimals(v) == shown
