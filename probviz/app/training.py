@@ -126,7 +126,8 @@ class TrainingPanel(QWidget):
         item.hideAxis("right")
         self.optimum_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#555555", width=1.5, style=Qt.PenStyle.DashLine))
         self.plot.addItem(self.optimum_line)
-        self.here = pg.ScatterPlotItem(size=2 * self._DOT - 4)  # the step on the canvas, on its run's curve (step 0 too: no curve yet)
+        # the step on the canvas, on its run's curve (step 0 too, before the run has a curve)
+        self.here = pg.ScatterPlotItem(size=2 * self._DOT - 4)
         self.here.setZValue(10)
         self._here_pen = pg.mkPen("#555555", width=1.5)  # the theme's foreground once styled
         self.plot.addItem(self.here)
