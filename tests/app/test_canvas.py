@@ -1128,3 +1128,39 @@ def test_lines_are_smooth_at_rest_and_drawn_fast_while_the_hand_moves(qtbot, win
     qtbot.mouseRelease(canvas.viewport(), Qt.MouseButton.LeftButton, pos=start + QPoint(30, 18))
     settle(window)
     assert not window.result.request.draft and all(item.opts["antialias"] for item in curves)
+
+
+@pytest.mark.parametrize("alpha", [255, 128, 0])
+def test_a_picture_draws_each_pixel_where_the_axes_say_in_its_colour(qtbot, alpha):
+    """The canvas's images (the heatmap, the decision regions, the shading, the density) are drawn in the
+    painter's own formats: each of a 2 x 2 image's pixels fills its quarter of the plot (row 0 at the
+    bottom), in its colour, opaque or blended over the background by its alpha."""
+    import pyqtgraph as pg
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QColor
+
+    from probviz.app.canvas import Picture
+
+    colours = np.array([[(230, 20, 40), (10, 200, 60)], [(30, 40, 220), (200, 180, 10)]], np.uint8)
+    image = np.dstack([colours, np.full((2, 2, 1), alpha, np.uint8)])
+    plot = pg.PlotWidget(background=(255, 255, 255))
+    qtbot.addWidget(plot)
+    plot.resize(300, 300)
+    for side in ("left", "bottom"):
+        plot.hideAxis(side)
+    item = Picture()
+    plot.addItem(item)
+    item.setImage(image, autoLevels=False, levels=(0, 255))
+    item.setRect(0, 0, 2, 2)
+    plot.setRange(xRange=(0, 2), yRange=(0, 2), padding=0)
+    plot.show()
+    qtbot.waitExposed(plot)
+    shot = plot.grab().toImage()
+    ratio = shot.devicePixelRatio()
+    vb = plot.getPlotItem().vb
+    for row in range(2):
+        for col in range(2):
+            at = plot.mapFromScene(vb.mapViewToScene(QPointF(col + 0.5, row + 0.5)))
+            got = QColor(shot.pixel(round(at.x() * ratio), round(at.y() * ratio))).getRgb()[:3]
+            want = colours[row, col] * (alpha / 255) + 255 * (1 - alpha / 255)
+            assert np.abs(np.array(got) - want).max() <= 3, (row, col, got, want)
