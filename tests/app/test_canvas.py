@@ -435,7 +435,8 @@ def test_a_drag_draws_every_point_where_the_document_has_it(qtbot, window):
 
 def test_a_dragged_misclassified_point_keeps_its_cross(qtbot, window):
     """The misclassified marks move with a drag (in place, like the points): the cross is drawn where the
-    point now is, not where the drag began."""
+    point now is, not where the drag began, at each paint after it (the crosses painted again unchanged are
+    drawn from an image of them, made again once they moved)."""
     from guihelp import drag
 
     from PySide6.QtGui import QColor
@@ -451,20 +452,23 @@ def test_a_dragged_misclassified_point_keeps_its_cross(qtbot, window):
         return np.column_stack(window.canvas.wrong.getData())
 
     np.testing.assert_array_equal(crosses(), [[2.0, 1.5]])
-    drag(qtbot, window, (2.0, 1.5), (3.0, -1.5))
-    end = window.doc.X[i].copy()
-    assert np.hypot(*(end - [3.0, -1.5])) < 0.05
-    np.testing.assert_array_equal(crosses(), [end])
-    image = window.canvas.grab().toImage()
     pen = window.canvas.wrong.opts["pen"].color()
-    ratio = image.devicePixelRatio()
 
-    def pen_near(x, y):
+    def pen_near(image, x, y):
+        ratio = image.devicePixelRatio()
         p = to_pixel(window, x, y)
         cx, cy = round(p.x() * ratio), round(p.y() * ratio)
         return any(QColor(image.pixel(cx + dx, cy + dy)) == pen for dx in range(-2, 3) for dy in range(-2, 3))
 
-    assert pen_near(*end) and not pen_near(2.0, 1.5)
+    for _ in range(2):  # marker by marker, then from an image
+        assert pen_near(window.canvas.grab().toImage(), 2.0, 1.5)
+    drag(qtbot, window, (2.0, 1.5), (3.0, -1.5))
+    end = window.doc.X[i].copy()
+    assert np.hypot(*(end - [3.0, -1.5])) < 0.05
+    np.testing.assert_array_equal(crosses(), [end])
+    for _ in range(2):
+        image = window.canvas.grab().toImage()
+        assert pen_near(image, *end) and not pen_near(image, 2.0, 1.5)
 
 
 def test_the_density_image_of_many_points_is_made_off_the_gui_thread(qtbot, window, monkeypatch):
@@ -578,13 +582,19 @@ def _class_colour_at(window, image, k, x, y) -> bool:
     return max(abs(a - b) for a, b in zip(got.getRgb()[:3], want.getRgb()[:3])) <= 8
 
 
-def _render_count(monkeypatch):
-    """The classes whose image is made, in order, from now on."""
-    from probviz.app.canvas import ClassPoints
+def _render_count(window, monkeypatch):
+    """The classes whose image is made, in order, from now on (not the misclassified crosses')."""
+    from probviz.app.canvas import StillMarks
 
     renders = []
-    real = ClassPoints._render
-    monkeypatch.setattr(ClassPoints, "_render", lambda item, *a: renders.append(item) or real(item, *a))
+    real = StillMarks._render
+
+    def render(item, *a):
+        if item in window.canvas.class_points:
+            renders.append(item)
+        return real(item, *a)
+
+    monkeypatch.setattr(StillMarks, "_render", render)
     return renders
 
 
@@ -598,7 +608,7 @@ def test_points_painted_again_unchanged_are_drawn_from_an_image_where_the_axes_s
     then: the canvas is the one painted marker by marker, and a point moved (not by a drag) is drawn where it
     went and no longer where it was."""
     i = _many_points(window)
-    renders = _render_count(monkeypatch)
+    renders = _render_count(window, monkeypatch)
     for item in window.canvas.class_points:
         item.invalidate()  # as new points do
     direct, d0 = _grab_array(window)  # the first paint after a change: marker by marker
@@ -628,7 +638,7 @@ def test_a_brush_stroke_through_many_points_makes_no_image_it_would_not_use(qtbo
     from PySide6.QtTest import QTest
 
     _many_points(window)
-    renders = _render_count(monkeypatch)
+    renders = _render_count(window, monkeypatch)
     painted = []
 
     class Paints(QObject):
@@ -671,7 +681,7 @@ def test_a_drag_through_many_points_redraws_the_point_in_hand_and_not_the_rest(q
     i = _many_points(window)
     window.canvas.grab()
     window.canvas.grab()  # painted again unchanged: from images
-    renders = _render_count(monkeypatch)
+    renders = _render_count(window, monkeypatch)
     vp = window.canvas.viewport()
     a = to_pixel(window, -3.0, 3.0)
     qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
@@ -1164,3 +1174,49 @@ def test_a_picture_draws_each_pixel_where_the_axes_say_in_its_colour(qtbot, alph
             got = QColor(shot.pixel(round(at.x() * ratio), round(at.y() * ratio))).getRgb()[:3]
             want = colours[row, col] * (alpha / 255) + 255 * (1 - alpha / 255)
             assert np.abs(np.array(got) - want).max() <= 3, (row, col, got, want)
+
+
+def _marks_plot(qtbot, pos, brushes):
+    import pyqtgraph as pg
+
+    from probviz.app.canvas import Marks
+
+    plot = pg.PlotWidget(background=(255, 255, 255))
+    qtbot.addWidget(plot)
+    plot.resize(300, 300)
+    for side in ("left", "bottom"):
+        plot.hideAxis(side)
+    marks = Marks(pxMode=True)
+    plot.addItem(marks)
+    marks.setData(pos=pos, brush=brushes, pen=None, size=14, symbol="s")
+    plot.setRange(xRange=(0, 2), yRange=(0, 2), padding=0)
+    plot.show()
+    qtbot.waitExposed(plot)
+    return plot, marks
+
+
+def test_a_few_marks_are_stamped_where_the_axes_say_as_pyqtgraph_draws_them(qtbot, monkeypatch):
+    """A scatter of a few marks (the means, the point in hand) is painted mark by mark: each square sits on its
+    data point in its colour, the background around it untouched, pixel for pixel as pyqtgraph's own paint of
+    many marks draws them; a mark at NaN is left out."""
+    import pyqtgraph as pg
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QColor
+
+    from probviz.app import canvas
+
+    pos = np.array([(0.5, 0.5), (1.5, 0.5), (1.0, 1.5), (np.nan, 1.0)])
+    colours = [(230, 20, 40), (10, 200, 60), (30, 40, 220), (0, 0, 0)]
+    plot, marks = _marks_plot(qtbot, pos, [pg.mkBrush(*c) for c in colours])
+    shot = plot.grab().toImage()
+    vb = plot.getPlotItem().vb
+    for (x, y), want in zip(pos[:3], colours):
+        at = plot.mapFromScene(vb.mapViewToScene(QPointF(x, y)))
+        for dx, dy in ((0, 0), (-4, 3), (4, -4)):  # inside the 14-px square
+            assert QColor(shot.pixel(round(at.x()) + dx, round(at.y()) + dy)).getRgb()[:3] == want
+        for dx, dy in ((-11, 0), (11, 0), (0, 11), (0, -11)):  # outside it
+            assert QColor(shot.pixel(round(at.x()) + dx, round(at.y()) + dy)).getRgb()[:3] == (255, 255, 255)
+    monkeypatch.setattr(canvas, "FEW_MARKS", 0)  # pyqtgraph's paint: the reference
+    marks.update()
+    reference = plot.grab().toImage()
+    assert reference == shot
