@@ -133,8 +133,10 @@ class MainWindow(QMainWindow):
         self.canvas.dragged.connect(self.refitter.flush)
         # every frame goes straight to the views that show it; the window shows its status line and caption
         self._paced_panel = Paced(self.panel.show_result, parent=self)  # its numbers, at most 10 times a second in a drag
+        self._paced_numbers = Paced(self._show_numbers, parent=self)  # the status line's, likewise
         for view_of_frame in (self.canvas.show_frame, self._paced_panel, self.lab.show_result,
-                              self.weights.show_result, self.training.show_frame, self._on_result):
+                              self.weights.show_result, self.training.show_frame, self._on_result,
+                              self._paced_numbers):
             self.refitter.ready.connect(view_of_frame)
         self.refitter.busy.connect(self._on_busy)
         self.result = None  # the Frame on screen
@@ -884,7 +886,8 @@ class MainWindow(QMainWindow):
         self.refitter.schedule(refit=False)
 
     def _on_result(self, frame):
-        """The window's own views of a frame: the status line, the hover readout, the caption, the legend."""
+        """The window's own views of a frame: the hover readout, the caption, the legend (the status line
+        follows, paced: ``_show_numbers``)."""
         self.result = frame
         shown = getattr(self, "_legend_shown", (None,) * 4)
         label = "" if self.presentation_action.isChecked() else self._shown_label()
@@ -892,13 +895,18 @@ class MainWindow(QMainWindow):
         pending = frame.fit.model is not None and not frame.fit.summary
         if self.legend_action.isChecked() and (shown[1] != label or not pending and shown[3] != self._legend_key()):
             self._legend_toggled(True)  # a compared model, the truth, a split or a training step came or went
+        self._refresh_hover()  # each move's own (the point in hand is under the cursor)
+        self._update_caption()
+
+    def _show_numbers(self, frame):
+        """The status line of the frame on screen. While a hand drags points it follows at most ten times a
+        second, as the side panel's numbers (``Paced``): digits that change at every move cannot be read, and
+        repainting the status bar at every move costs the drag's frame about a millisecond."""
         if frame.fit.summary is not self.result_summary_shown:
             self._flash_timer.stop()  # a new fit says more than a passing message
         self.result_summary_shown = frame.fit.summary
         if not self._flash_timer.isActive():
             self._show_status()
-        self._refresh_hover()
-        self._update_caption()
 
     def flash(self, text: str):
         """A passing message in the status line; the fit's summary comes back after a few seconds."""

@@ -243,6 +243,53 @@ def test_the_hover_readout_follows_a_dragged_point_with_the_fit_it_makes(qtbot, 
     settle(window)
 
 
+def _lda_log_likelihood(X, t) -> float:
+    """ln p(X, t) of the maximum-likelihood shared-covariance Gaussians (Bishop 4.2.2), from scipy."""
+    from scipy.stats import multivariate_normal
+
+    classes = np.unique(t)
+    centred = np.vstack([X[t == k] - X[t == k].mean(0) for k in classes])
+    S = centred.T @ centred / len(X)
+    return float(sum(np.sum(np.log(np.mean(t == k)) + multivariate_normal(X[t == k].mean(0), S).logpdf(X[t == k]))
+                     for k in classes))
+
+
+def test_the_status_line_follows_a_drag_a_tenth_of_a_second_behind_and_ends_on_its_last_frame(qtbot, window):
+    """While a point is dragged the status line's numbers follow at most ten times a second (digits changing at
+    every move cannot be read): a move's numbers that wait are shown while the hand is held still, and once the
+    point is let go, the fit of where it was left."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
+    build_three_classes(qtbot, window)
+    window.doc.set_model("lda")
+    settle(window)
+
+    def shown():
+        return float(re.search(r"ln p\(X, t\) = (\S+)", window.message.text()).group(1))
+
+    before = _lda_log_likelihood(window.doc.X, window.doc.labels)
+    assert shown() == pytest.approx(before, abs=0.006)
+    vp = window.canvas.viewport()
+    a = to_pixel(window, *window.doc.X[0])
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    for m in range(1, 21):
+        QTest.qWait(15)  # pyqtgraph drops mouse moves closer than 10 ms
+        qtbot.mouseMove(vp, QPoint(a.x() + 10 * m, a.y() + 6 * m))
+        moving = _lda_log_likelihood(window.doc.X, window.doc.labels)
+        if shown() != pytest.approx(moving, abs=0.006):
+            break  # this move's numbers wait
+    else:
+        pytest.fail("the status line changed at every move")
+    assert abs(moving - before) > 0.02
+    qtbot.waitUntil(lambda: shown() == pytest.approx(moving, abs=0.006), timeout=1000)  # (how soon: test_drafts.py, Paced)
+    qtbot.mouseMove(vp, QPoint(a.x() + 120, a.y() + 70))
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 120, a.y() + 70))
+    settle(window)
+    after = _lda_log_likelihood(window.doc.X, window.doc.labels)
+    assert abs(after - moving) > 0.1 and shown() == pytest.approx(after, abs=0.006)
+
+
 def test_the_top_tick_label_is_drawn_whole(qtbot, window):
     """A new document's view ends at y = 5 with a tick: its label, centred on the tick, is drawn whole, its upper
     half inside the canvas too (it was cut in half by the canvas's top edge)."""
