@@ -22,6 +22,7 @@ from probviz.models.truth import handles as truth_handles
 from probviz.models.truth import with_axis as truth_with_axis
 from probviz.models.truth import with_handle as truth_with_handle
 from probviz.app.pens import line_pen, outline_pen
+from probviz.app.widgets import move_in_place
 from probviz.app.document import Document
 from probviz.app.figure import RBF_CENTER_SIZE, marker_path, rings_path
 from probviz.colors import class_marker
@@ -33,33 +34,6 @@ GRAB_TOLERANCE = 3  # screen pixels beyond a marker's edge that still grab it
 DENSITY_THRESHOLD = scenes.DENSITY_THRESHOLD  # more points than this: the frame's density image
 CARRIED_MAX = 2_000  # with many points, a drag draws the points it carries as markers, up to this many
 FEW_MARKS = 32  # a scatter of no more marks than this is painted mark by mark (Marks._paint_few)
-
-
-def _move_in_place(item: pg.ScatterPlotItem, pos: np.ndarray, shown: np.ndarray | None = None) -> bool:
-    """New positions for the same number of identical markers, without rebuilding every spot
-    (setData costs about 1 ms per thousand points, on every frame of a drag). ``shown`` says which are
-    drawn (all if None). False when the count changed or this pyqtgraph keeps its points otherwise: then
-    the caller calls setData. When nothing drawn has changed (a drag moves only hidden points) the
-    item is not repainted."""
-    data = getattr(item, "data", None)
-    if data is None or getattr(data, "dtype", None) is None or data.dtype.names is None \
-            or not {"x", "y", "visible"} <= set(data.dtype.names) or len(data) != len(pos):
-        return False
-    visible = data["visible"]
-    if shown is None:
-        shown = np.ones(len(pos), bool)
-    still = (np.array_equal(visible, shown) and np.array_equal(data["x"][shown], pos[shown, 0])
-             and np.array_equal(data["y"][shown], pos[shown, 1]))
-    data["x"] = pos[:, 0]
-    data["y"] = pos[:, 1]
-    if still:
-        return True
-    data["visible"] = shown
-    item.prepareGeometryChange()
-    item.informViewBoundsChanged()
-    item.bounds = [None, None]
-    item.invalidate()
-    return True
 
 
 class Curve(pg.PlotCurveItem):
@@ -626,7 +600,7 @@ class Canvas(pg.PlotWidget):
         if len(carried):  # the point in hand (a pixel of the density image, or out of its class's image)
             k = labels[carried]
             look = (tuple(k), s.point_size, s.scale, s.background, tuple(colors))
-            if getattr(self.carried, "_look", None) != look or not _move_in_place(self.carried, X[carried]):
+            if getattr(self.carried, "_look", None) != look or not move_in_place(self.carried, X[carried]):
                 self.carried.setData(pos=X[carried], brush=[self._brush(colors[c]) for c in k], size=s.point_size,
                                      pen=pen, symbol=[marker_path(class_marker(c)) for c in k])
                 self.carried._look = look
@@ -667,7 +641,7 @@ class Canvas(pg.PlotWidget):
                 pos = X[in_k]
                 shown = ~held[in_k] if held is not None else None
                 look = (colors[k], s.point_size, s.background, s.scale)
-                if getattr(item, "_look", None) != look or not _move_in_place(item, pos, shown):
+                if getattr(item, "_look", None) != look or not move_in_place(item, pos, shown):
                     item.setData(pos=pos, brush=self._brush(colors[k]), size=s.point_size, pen=pen,
                                  symbol=marker_path(class_marker(k)))
                     item._look = look
@@ -693,7 +667,7 @@ class Canvas(pg.PlotWidget):
             if self._wrong_rows[0] is not w:  # a drag keeps them: not a pass over every point
                 self._wrong_rows = (w, np.flatnonzero(w))
             pos, size = X[self._wrong_rows[1]], self.style.point_size * 0.8
-            if getattr(self.wrong, "_look", None) != size or not _move_in_place(self.wrong, pos):
+            if getattr(self.wrong, "_look", None) != size or not move_in_place(self.wrong, pos):
                 self.wrong.setData(pos=pos, size=size)  # (a drag moves them in place: one mark per point)
                 self.wrong._look = size
         else:
@@ -788,7 +762,7 @@ class Canvas(pg.PlotWidget):
         look = (s.scale, s.foreground, s.background)
         if not sc.ellipses:
             self.means.setData(pos=np.empty((0, 2)))
-        elif getattr(self.means, "_look", None) != look or not _move_in_place(self.means, fit.model.means_):
+        elif getattr(self.means, "_look", None) != look or not move_in_place(self.means, fit.model.means_):
             self.means.setData(pos=fit.model.means_, size=22 * s.scale, brush=pg.mkBrush(s.foreground),
                                pen=pg.mkPen(s.background, width=1.5 * s.scale))  # (a drag moves them in place)
             self.means._look = look

@@ -104,8 +104,12 @@ def measure(models, n: int = 1000, k: int = 3, moves: int = 40, size=(1000, 700)
 
 def measure_training(n: int = 1000, k: int = 2, steps: int = 40, size=(1000, 700)) -> dict:
     """Median and 95th percentile (ms) of one training step (the Step key) to the canvas painted with it,
-    per model and optimizer: the trainer's update, E(w), the frame of that step and its painting."""
+    per model and optimizer: the trainer's update, E(w), the frame of that step and its painting, with the
+    Training panel in front (as the Step key brings it) and its plot of E(w) drawn."""
     app, win, X, _ = _window(n, k, size)
+    win.training_dock.show()
+    win.training_dock.raise_()
+    app.processEvents()
     frames = _Frames(app, win)
     out = {}
     for name, optimizers in (("logistic", ("gd", "sgd", "newton")), ("softmax", ("gd", "sgd", "newton")),

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
-from probviz.app.widgets import NumberField, SmallPlot, guard_wheel
+from probviz.app.widgets import NumberField, SmallPlot, guard_wheel, move_in_place
 from probviz.colors import OKABE_ITO
 from probviz.models import REGISTRY
 from probviz.models.training import DEFAULT_ETA, OPTIMIZER_LABELS, OPTIMIZERS, TRAINABLE
@@ -367,10 +367,15 @@ class TrainingPanel(QWidget):
         else:
             self.count_curve.setData([], [])
         if view is not None and np.isfinite(view.error) and current in OPTIMIZERS:
-            self.here.setData([view.index], [view.error], brush=pg.mkBrush(OKABE_ITO[OPTIMIZERS.index(current)]),
-                              pen=self._here_pen)
+            look = (current, self._here_pen.color().rgba())
+            at = np.array([[view.index, view.error]], float)
+            if getattr(self.here, "_look", None) != look or not move_in_place(self.here, at):
+                self.here.setData([view.index], [view.error], pen=self._here_pen,
+                                  brush=pg.mkBrush(OKABE_ITO[OPTIMIZERS.index(current)]))
+                self.here._look = look  # (a step moves it in place: its marker is made once a run)
         else:
             self.here.setData([], [])
+            self.here._look = None
         optimum = view.optimum if view is not None else None
         self.optimum_line.setVisible(optimum is not None)
         if optimum is not None:

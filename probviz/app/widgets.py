@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pyqtgraph as pg
 import shiboken6
 
@@ -14,9 +15,37 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
-    QDockWidget, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QSlider, QSpinBox, QStyle,
+    QDockWidget, QDoubleSpinBox, QGraphicsItem, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QSlider, QSpinBox,
+    QStyle,
     QStyleOptionDockWidget, QStylePainter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
+
+
+def move_in_place(item: pg.ScatterPlotItem, pos: np.ndarray, shown: np.ndarray | None = None) -> bool:
+    """New positions for the same number of identical markers, without rebuilding every spot
+    (setData costs about 1 ms per thousand points, on every frame of a drag). ``shown`` says which are
+    drawn (all if None). False when the count changed or this pyqtgraph keeps its points otherwise: then
+    the caller calls setData. When nothing drawn has changed (a drag moves only hidden points) the
+    item is not repainted."""
+    data = getattr(item, "data", None)
+    if data is None or getattr(data, "dtype", None) is None or data.dtype.names is None \
+            or not {"x", "y", "visible"} <= set(data.dtype.names) or len(data) != len(pos):
+        return False
+    visible = data["visible"]
+    if shown is None:
+        shown = np.ones(len(pos), bool)
+    still = (np.array_equal(visible, shown) and np.array_equal(data["x"][shown], pos[shown, 0])
+             and np.array_equal(data["y"][shown], pos[shown, 1]))
+    data["x"] = pos[:, 0]
+    data["y"] = pos[:, 1]
+    if still:
+        return True
+    data["visible"] = shown
+    item.prepareGeometryChange()
+    item.informViewBoundsChanged()
+    item.bounds = [None, None]
+    item.invalidate()
+    return True
 
 
 class Dock(QDockWidget):
@@ -405,6 +434,20 @@ class SmallPlot(pg.PlotWidget):
         self.setMenuEnabled(False)
         self.plotItem.hideButtons()  # pyqtgraph's "A" (auto-range): these plots frame themselves
         self._plain_ticks()
+        self._cache_axes()
+        self.setAxisItems = self._set_axis_items  # (pyqtgraph's PlotWidget sets its plot item's as its own)
+
+    def _set_axis_items(self, axis_items=None):
+        self.plotItem.setAxisItems(axis_items)
+        self._cache_axes()
+
+    def _cache_axes(self):
+        """Each axis kept as a pixmap until it changes. With a grid an axis spans the plot, and replaying its
+        lines into the widget, clipped to the region a step repaints, cost the Training panel's plot of E(w)
+        8.8 ms a paint, 1.7 without the grid and 2.3 with the axes cached (offscreen, 2 cores; a step then
+        drawn in 12-27 ms against 22-33)."""
+        for name in ("left", "bottom", "right", "top"):
+            self.plotItem.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def _plain_ticks(self):
         """Ticks as the numbers they are: 0.25, not 250 with "(x0.001)" beside the axis's name."""

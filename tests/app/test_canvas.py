@@ -920,7 +920,8 @@ def test_marks_keep_their_extent_until_their_points_markers_or_view_change(qtbot
     after every change that moves it: the view zoomed and resized, bigger markers, points moved in place."""
     import pyqtgraph as pg
 
-    from probviz.app.canvas import Marks, _move_in_place
+    from probviz.app.canvas import Marks
+    from probviz.app.widgets import move_in_place
 
     canvas = window.canvas
     marks = Marks(pxMode=True)
@@ -942,7 +943,7 @@ def test_marks_keep_their_extent_until_their_points_markers_or_view_change(qtbot
     same()
     marks.setData(pos=[[1.0, 2.0], [3.0, -1.0]], size=40)
     same()
-    assert _move_in_place(marks, np.array([[1.0, 2.0], [7.0, -5.0]]))
+    assert move_in_place(marks, np.array([[1.0, 2.0], [7.0, -5.0]]))
     same()
 
 

@@ -534,3 +534,29 @@ def test_a_readout_that_loses_a_line_gives_the_plot_its_room_back(qtbot, window)
     assert t.view.index == 1 and t.readout.text().count("\n") == 1
     assert t.readout.height() == t.readout.heightForWidth(t.readout.width()) < tall
     assert t.plot.height() > plot0
+
+
+def test_the_error_plots_axes_follow_each_step_as_drawn_afresh(qtbot, window):
+    """The E(w) plot's axes (with their grid) are kept as pixmaps until they change: each step that moves the
+    plot's range draws them anew, pixel for pixel as the plot drawn with no pixmap kept, and not as they were."""
+    from PySide6.QtWidgets import QGraphicsItem
+
+    _open(qtbot, window, "fruit", "logistic")
+    t = window.training
+    axes = [t.plot.plotItem.getAxis(name) for name in ("left", "bottom")]
+    kept = QGraphicsItem.CacheMode.DeviceCoordinateCache
+    assert [axis.cacheMode() for axis in axes] == [kept, kept]  # the bottom one is the panel's own (steps)
+    shots = []
+    for _ in range(3):
+        qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)
+        settle(window)
+        t.plot.grab()  # painted once, then from the pixmaps
+        cached = t.plot.grab().toImage()
+        for axis in axes:
+            axis.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+        afresh = t.plot.grab().toImage()
+        for axis in axes:
+            axis.setCacheMode(kept)
+        assert cached == afresh
+        shots.append(cached)
+    assert shots[0] != shots[1] != shots[2]  # the steps moved the range: the axes were drawn anew
