@@ -9,8 +9,32 @@ import time
 import numpy as np
 
 
+_SETTINGS: list = []  # the bench's own settings folder, made at its first window
+
+
+def _first_start_settings() -> None:
+    """The bench's windows keep their settings in a folder of their own, away from the user's (which a window
+    saves to as it closes: its size, its panels), and each opens as at a first start (the default size and
+    panel layout), whatever an earlier window left: a panel brought to the front, as the training lines
+    do, would otherwise be in front for every measure after them."""
+    import tempfile
+
+    from PySide6.QtCore import QCoreApplication, QSettings
+
+    if not _SETTINGS:
+        _SETTINGS.append(tempfile.TemporaryDirectory(prefix="probviz-bench-"))
+        QCoreApplication.setOrganizationName("probviz-bench")
+        QCoreApplication.setApplicationName("probviz-bench")
+        QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, _SETTINGS[0].name)
+    settings = QSettings()
+    for key in ("geometry", "state"):
+        settings.remove(key)
+
+
 def _window(n: int, k: int, size):
-    """The real main window, offscreen, showing n points of k classes (load time in ``load_ms``)."""
+    """The real main window, offscreen, showing n points of k classes (load time in ``load_ms``), its panels
+    as at a first start."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
@@ -19,6 +43,7 @@ def _window(n: int, k: int, size):
     from probviz.data.dataset import Dataset
 
     app = QApplication.instance() or QApplication(["probviz-bench"])
+    _first_start_settings()
     win = MainWindow()
     win.files.autosave_enabled = False
     win.resize(*size)

@@ -383,3 +383,25 @@ def test_decimals_keep_a_nonzero_value_from_reading_zero(v, places, shown):
     assert decimals(v, places) == shown
     if places == 4:  # the report's four decimals unless told
         assert decimals(v) == shown
+
+
+def test_the_benchs_windows_leave_the_users_settings_alone_and_each_opens_as_at_a_first_start(tmp_path):
+    """`probviz bench` times real windows, which save their size and panels as they close: it keeps them in a
+    folder of its own, never the user's, and each opens with the panels of a first start (a Training panel
+    that an earlier measure brought to the front stays behind its tab for the next one)."""
+    code = "\n".join([
+        "from probviz.app.latency import _window",
+        "app, win, X, y = _window(50, 2, (900, 600))",
+        "print(win.training_dock.visibleRegion().isEmpty())",
+        "win.training_dock.show(); win.training_dock.raise_(); app.processEvents()",
+        "print(win.training_dock.visibleRegion().isEmpty())",
+        "win.doc.mark_saved(); win.close(); app.processEvents()",
+        "app, win, X, y = _window(50, 2, (900, 600))",
+        "print(win.training_dock.visibleRegion().isEmpty())",
+        "win.doc.mark_saved(); win.close()",
+    ])
+    env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"), QT_QPA_PLATFORM="offscreen")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "False", "True"]  # behind its tab, brought forward, behind again
+    assert not [p for p in tmp_path.rglob("*") if "probviz" in p.name]  # nothing of probviz's in the user's home
