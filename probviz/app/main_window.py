@@ -172,6 +172,7 @@ class MainWindow(QMainWindow):
         view.training_changed.connect(self.refitter.refit)
         self.lab_dock.visibilityChanged.connect(self.refitter.redraw)  # its true errors
         self.lab_dock.visibilityChanged.connect(self.lab.set_on_screen)  # its table and plot, when seen
+        self.dock.visibilityChanged.connect(self.panel.set_on_screen)  # its numbers, likewise
         self.weights_dock.visibilityChanged.connect(self.weights.set_on_screen)  # before the redraw it asks for
         self.weights_dock.visibilityChanged.connect(self.refitter.redraw)  # its weight space, computed when seen
         view.weights_changed.connect(self.refitter.redraw)

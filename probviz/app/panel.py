@@ -516,11 +516,28 @@ class Panel(QWidget):
         self.feature_space.show_frame(getattr(self, "_frame", None))
         self.feature_space.show()
 
+    on_screen = True  # its dock's tab in front (see set_on_screen)
+    _stale = False  # frames came while it was behind another tab
+
     def show_result(self, frame):
         self._frame = frame
         view = getattr(self, "feature_space", None)
         if view is not None and _alive(view):
             view.show_frame(frame)  # the feature space follows the canvas
+        self._stale = not self.on_screen
+        if not self._stale:  # behind the Training panel (as its Step key brings it) a step costs the boxes
+            self._show_boxes(frame)  # nothing: their texts laid the hidden panel out at every step (about 3 ms)
+
+    def _show_boxes(self, frame):
         self.params.show_result(frame)
         self.fisher.show_result(frame)
         self.probe.show_result(frame)
+
+    def set_on_screen(self, visible: bool):
+        """The dock's tab came to the front (or went behind another, or the dock was closed): Qt keeps a tabbed
+        dock's widget "visible" behind its neighbour, so its dock's visibilityChanged says it. Brought forward,
+        the boxes show the last frame that came meanwhile."""
+        self.on_screen = visible
+        if visible and self._stale:
+            self._stale = False
+            self._show_boxes(self._frame)

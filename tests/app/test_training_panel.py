@@ -560,3 +560,30 @@ def test_the_error_plots_axes_follow_each_step_as_drawn_afresh(qtbot, window):
         assert cached == afresh
         shots.append(cached)
     assert shots[0] != shots[1] != shots[2]  # the steps moved the range: the axes were drawn anew
+
+
+def test_the_model_panel_behind_the_training_panel_shows_the_last_step_once_brought_forward(qtbot, window):
+    """With the Training panel in front (the Step key brings it), the Model panel behind its tab is not laid out
+    at every step; brought forward, its numbers are those of the step the canvas shows, the weights of three
+    steps of gradient descent from w = 0 (a trainer made here), not those of the fit it showed before."""
+    import re
+
+    from guihelp import click_dock_tab
+
+    _open(qtbot, window, "fruit", "logistic")
+
+    def weights():
+        m = re.search(r"w = \((\S+), (\S+)\),\s+w0 = (\S+)", window.panel.params.text.plain())
+        return np.array([float(v) for v in m.groups()])
+
+    fitted = weights()
+    for _ in range(3):
+        key(qtbot, window, Qt.Key.Key_Period)
+        settle(window)
+    assert window.training.view.index == 3 and window.dock.visibleRegion().isEmpty()  # behind its tab
+    np.testing.assert_array_equal(weights(), fitted)  # not redone there
+    click_dock_tab(qtbot, window, "Model")
+    model = _by_hand(window, 3)
+    want = -np.r_[model.coef_.ravel(), model.intercept_.ravel()]  # the box gives p(apple|x), the first class's
+    np.testing.assert_allclose(weights(), want, rtol=2e-3)  # as the box rounds them (4 significant digits)
+    assert np.abs(weights() - fitted).max() > 0.1
