@@ -229,7 +229,10 @@ class NumberField(QWidget):
         self.spin.setKeyboardTracking(False)  # typing "0.25" is one change, not three
         self.spin.setSuffix(suffix)
         self.spin.setAccelerated(True)
-        self.spin.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
+        # text that is no number (".", "-", nothing) left in the box keeps the number it had, not its nearest
+        # value, which was 0 for "." (a "." meant for Step, typed into the box, set a parameter to 0); a number
+        # beyond the range is clamped (ClampingSpinBox)
+        self.spin.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToPreviousValue)
         if log_from is not None:
             self.spin.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
         self.slider = QSlider(Qt.Orientation.Horizontal)

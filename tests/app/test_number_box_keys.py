@@ -71,3 +71,30 @@ def test_ctrl_e_from_the_labs_held_out_box(qtbot, window):
     type_into(qtbot, window, window.lab.held, "0.3")
     assert QApplication.focusWidget() is box
     assert _ctrl_e_opens_export(qtbot, box)
+
+
+def test_a_box_left_with_no_number_in_it_keeps_its_number(qtbot, window):
+    """0.1 typed into L2 and applied, then "." pressed there (as for a training step: the text is selected
+    after Enter, so the dot replaces it) or the box emptied, then Tab pressed: L2 stays 0.1 (it became
+    0, the nearest value Qt found for "."). A number typed beyond the range is still clamped to it."""
+    window.open_example("fruit")
+    window.doc.set_model("logistic")
+    settle(window)
+    field = window.panel.param_widgets["l2"]
+    type_into(qtbot, window, field, "0.1")
+    assert window.doc.params["logistic"]["l2"] == 0.1
+    edit = field.spin.lineEdit()
+    for keys in (".", "-", ""):
+        qtbot.mouseClick(edit, Qt.MouseButton.LeftButton)
+        edit.selectAll()
+        qtbot.keyClick(edit, Qt.Key.Key_Delete)
+        if keys:
+            qtbot.keyClicks(edit, keys)
+        assert edit.text() == keys
+        qtbot.keyClick(edit, Qt.Key.Key_Tab)  # the keyboard leaves the box
+        settle(window)
+        assert QApplication.focusWidget() is not field.spin
+        assert window.doc.params["logistic"]["l2"] == 0.1 and field.value() == 0.1, keys
+        assert edit.text().startswith("0.1")
+    type_into(qtbot, window, field, "1000")
+    assert window.doc.params["logistic"]["l2"] == field.spin.maximum()
