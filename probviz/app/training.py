@@ -9,6 +9,7 @@ the points or the model start the run again from its start weights.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import numpy as np
@@ -383,7 +384,9 @@ class TrainingPanel(QWidget):
         last = max((steps[-1] for steps, _, _ in self.runs.values()), default=1)
         width = self.plot.plotItem.vb.sceneBoundingRect().width()
         edge = min(max(0.02, self._DOT / width if width > 0 else 0.02), 0.2)  # the dot on step 0 whole
-        self.plot.setXRange(0, max(last, 1), padding=edge)  # step 0 too: the axis reads 0 and 1
+        # to 1, 2, 5, 10, 20, 50... steps: the run grows into its axis, which is drawn anew (with its grid, 5 ms a
+        # step) only when a run passes its end; step 0 too: the axis reads 0 and 1
+        self.plot.setXRange(0, _steps_axis_end(last), padding=edge)
         self._fit_y_range()
         if view is not None:
             self.count_view.setYRange(0, view.n, padding=0.05)
@@ -491,6 +494,14 @@ class TrainingPanel(QWidget):
         if self.count_curve.xData is not None and len(self.count_curve.xData):
             items.append(self.count_curve)
         return [(item.name(), *item.getData()) for item in items]
+
+
+def _steps_axis_end(last: int) -> int:
+    """The E(w) plot's last step on its axis: the first of 1, 2, 5, 10, 20, 50, 100... at least ``last``."""
+    end, factors = 1, itertools.cycle((2, 2.5, 2))  # 1 -> 2 -> 5 -> 10 -> 20 -> ...
+    while end < last:
+        end = round(end * next(factors))
+    return end
 
 
 def readout_text(view, names) -> str:

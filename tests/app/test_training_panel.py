@@ -587,3 +587,25 @@ def test_the_model_panel_behind_the_training_panel_shows_the_last_step_once_brou
     want = -np.r_[model.coef_.ravel(), model.intercept_.ravel()]  # the box gives p(apple|x), the first class's
     np.testing.assert_allclose(weights(), want, rtol=2e-3)  # as the box rounds them (4 significant digits)
     assert np.abs(weights() - fitted).max() > 0.1
+
+
+def test_the_error_plots_step_axis_ends_at_1_2_5_10_and_the_run_grows_into_it(qtbot, window):
+    """The step axis ends at the first of 1, 2, 5, 10, 20, 50... steps that holds the run: it stays put while the
+    run grows into it (each change of its range drew the axis and its grid anew, 5 ms a step), the step's dot
+    always inside it."""
+    from probviz.app.training import _steps_axis_end
+
+    assert [_steps_axis_end(n) for n in (0, 1, 2, 3, 5, 6, 10, 11, 21, 50, 51, 101, 201, 501, 1001)] == \
+        [1, 1, 2, 5, 5, 10, 10, 20, 50, 50, 100, 200, 500, 1000, 2000]
+    _open(qtbot, window, "fruit", "logistic")
+    t = window.training
+    ranges = {}
+    for step in range(1, 12):
+        qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)
+        settle(window)
+        assert t.view.index == step
+        (x0, x1), _ = t.plot.plotItem.vb.viewRange()
+        end = 1 if step <= 1 else 2 if step == 2 else 5 if step <= 5 else 10 if step <= 10 else 20
+        assert x0 < 0 and end <= x1 < 1.25 * end, (step, x1)  # its end, and the room for the dot beyond it
+        ranges.setdefault(end, set()).add((round(x0, 9), round(x1, 9)))
+    assert all(len(seen) == 1 for seen in ranges.values())  # one range for each end: the axis stayed put
