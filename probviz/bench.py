@@ -394,8 +394,8 @@ def verdicts(result: dict) -> list[str]:
         out.append(f"{'met' if ok else 'NOT met'}: a training step ({key}) at N=1000 redrawn in "
                    f"{v['median_ms']:.1f} ms median, p95 {v['p95_ms']:.1f} ms (target 16.7 ms, one frame at 60 Hz)"
                    + ("" if ok else " - with the Training panel in front: the step, its E(w) and accuracy over "
-                      "the points and its frame (about 9 ms), then the canvas's paint and the E(w) plot's, whose "
-                      "range moves at every step and whose axes are then drawn anew (2-3 ms each)"))
+                      "the points and its frame (about 9 ms), then the canvas's paint and the E(w) plot's (2-3 ms "
+                      "each; more at a step that moves the plot's range, whose axes are then drawn anew)"))
     for r in result.get("points", []):
         ok = r["ratio"] <= 0.5
         out.append(f"{'met' if ok else 'NOT met'}: {r['model']} posteriors at {r['points']:,} points in "

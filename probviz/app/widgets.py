@@ -1,5 +1,5 @@
-"""Small widgets the window and panel share: a label that elides, a number typed or slid, and a
-guard that keeps the mouse wheel for scrolling unless a control has the focus."""
+"""Small widgets the window and panel share: a label that elides, a number typed or slid, a small plot, a
+guard that keeps the mouse wheel for scrolling unless a control has the focus, and markers moved in place."""
 
 from __future__ import annotations
 
@@ -16,8 +16,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
     QDockWidget, QDoubleSpinBox, QGraphicsItem, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QSlider, QSpinBox,
-    QStyle,
-    QStyleOptionDockWidget, QStylePainter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QStyle, QStyleOptionDockWidget, QStylePainter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
 
