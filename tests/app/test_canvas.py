@@ -254,7 +254,7 @@ def _lda_log_likelihood(X, t) -> float:
                      for k in classes))
 
 
-def test_the_status_line_follows_a_drag_a_tenth_of_a_second_behind_and_ends_on_its_last_frame(qtbot, window):
+def test_the_status_line_follows_a_drag_paced_and_ends_on_its_last_frame(qtbot, window):
     """While a point is dragged the status line's numbers follow at most ten times a second (digits changing at
     every move cannot be read): a move's numbers that wait are shown while the hand is held still, and once the
     point is let go, the fit of where it was left."""
