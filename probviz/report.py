@@ -9,6 +9,7 @@ import numpy as np
 from probviz.models import PROBABILISTIC_NAMES, REGISTRY, parameter_count
 from probviz.models.logistic import BASES
 from probviz.models.poly import monomials
+from probviz.models.training import OPTIMIZER_LABELS
 
 _TEX_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
@@ -179,10 +180,12 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
             if getattr(model, "draft_step_", None) is not None:
                 state = "a draft while the points move"
             start = "zero weights" if model.start_ == "zero" else model.start_
-            if model.n_iter_ == 0 and model.converged_ and model.start_ != "zero":  # (after a drag, say)
+            by = getattr(model, "trained_by_", None)  # a training run's step, or a fit (Newton's)
+            steps = f"{OPTIMIZER_LABELS[by]} steps" if by is not None else "Newton steps"
+            if model.n_iter_ == 0 and model.converged_ and model.start_ != "zero" and by is None:  # (after a drag)
                 out.plain(f"Newton steps: none needed, {start} is already the optimum (converged)")
             else:
-                out.plain(f"Newton steps: {model.n_iter_} from {start} ({state})")
+                out.plain(f"{steps}: {model.n_iter_} from {start} ({state})")
     if two_class_w is not None:
         w, w0 = two_class_w
         out.equation(f"{out.posterior_lhs(names[0], basis)}{eq}{_vec(w, fmt)}", f"{out.sym('w0')}{eq}{_fmt(w0)}")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from probviz.models.training import MAX_STEPS, TRAINABLE, Trainer, TrainingSpec, separable_note
+from probviz.models.training import MAX_STEPS, START_LABELS, TRAINABLE, Trainer, TrainingSpec, separable_note
 
 @dataclass
 class TrainingView:
@@ -75,7 +75,7 @@ def make_trainer(spec, training: TrainingSpec, X, labels, names=None) -> Trainer
         W0 = trainer.generative_start()
         if W0 is not None:
             trainer = Trainer(spec.name, X, labels, optimizer=training.optimizer, eta=eta, names=names, start=W0,
-                              **params)
+                              start_label=START_LABELS["generative"], **params)
     return trainer
 
 

@@ -49,6 +49,27 @@ def test_newton_steps_name_their_start():
 NASTY = ["a_b#1", "50% & $x$", "{x}~^\\"]
 
 
+@pytest.mark.parametrize("optimizer, label", [("gd", "Gradient descent"), ("sgd", "Stochastic gradient descent"),
+                                              ("newton", "Newton / IRLS")])
+def test_a_training_step_names_its_optimizer_and_its_start(optimizer, label):
+    """A training run's step says how it was reached ("Newton steps: 3" read for three steps of gradient descent)
+    and from where (the Gaussian model's log-odds read "zero weights")."""
+    from probviz.stepping import make_trainer
+    from probviz.models.training import TrainingSpec
+    from probviz.pipeline import ModelSpec
+
+    d = load("fruit")
+    for start, said in (("zero", "zero weights"), ("generative", "the Gaussian model's log-odds")):
+        spec = ModelSpec.make("logistic")
+        trainer = make_trainer(spec, TrainingSpec(optimizer=optimizer, start=start), d.X, d.labels, d.class_names)
+        trainer.step(3)
+        lines = model_lines(trainer.model(), list(d.class_names), None, "text")
+        assert f"{label} steps: 3 from {said} (not converged)" in lines, lines
+        assert not any(ln.startswith("Newton steps") for ln in lines)
+    fitted = create("logistic").fit(d.X, d.labels)
+    assert any(ln.startswith("Newton steps: ") for ln in model_lines(fitted, list(d.class_names), None, "text"))
+
+
 def test_latex_escapes_every_class_name():
     assert tex_escape("a_b#1") == r"a\_b\#1"
     assert tex_escape("{x}~^\\") == r"\{x\}\textasciitilde{}\textasciicircum{}\textbackslash{}"

@@ -79,12 +79,13 @@ class Step:
 class Trainer:
     """Steps of ``optimizer`` on model ``name``'s objective over points X (N, 2) with labels y.
 
-    ``start`` (rows, F) replaces w = 0. ``history`` holds every step taken (step 0 is the start).
+    ``start`` (rows, F) replaces w = 0, ``start_label`` says what it is in a model's report ("the given weights"
+    if not said). ``history`` holds every step taken (step 0 is the start).
     """
 
     def __init__(self, name: str, X, y, *, optimizer: str = "gd", eta: float | None = None,
                  l2: float = DEFAULT_L2, basis: str = DEFAULT_BASIS, standardize: bool = DEFAULT_STANDARDIZE,
-                 start=None, names=None):
+                 start=None, names=None, start_label: str | None = None):
         if name not in TRAINABLE:
             raise ValueError(f"{name} is not trained step by step; choose one of {', '.join(TRAINABLE)}")
         if optimizer not in OPTIMIZERS:
@@ -132,6 +133,7 @@ class Trainer:
             self.t = np.where(self.codes == 1, 1.0, -1.0)
         rows = K if (name == "softmax" or (name == "logistic" and K > 2)) else 1
         W0 = np.zeros((rows, F)) if start is None else np.array(start, dtype=float)
+        self.start_label = "zero" if start is None else start_label or "the given weights"  # (as a fit's start_)
         if W0.shape != (rows, F) or not np.all(np.isfinite(W0)):
             raise ValueError(f"the start weights must be finite, of shape ({rows}, {F})")
         self.history: list[Step] = [self._state(0, W0)]
@@ -279,6 +281,7 @@ class Trainer:
         params = {"l2": self.l2, "basis": self.basis, "standardize": self.standardize}
         model = cls.from_weights(s.W, self.frame, self.classes, params, self.names, s.index)
         model.converged_ = self.gradient_norm(s.W) <= 1e-10
+        model.start_, model.trained_by_ = self.start_label, self.optimizer  # its report names the run's steps
         return model
 
     def optimum(self):

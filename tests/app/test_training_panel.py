@@ -587,6 +587,7 @@ def test_the_model_panel_behind_the_training_panel_shows_the_last_step_once_brou
     want = -np.r_[model.coef_.ravel(), model.intercept_.ravel()]  # the box gives p(apple|x), the first class's
     np.testing.assert_allclose(weights(), want, rtol=2e-3)  # as the box rounds them (4 significant digits)
     assert np.abs(weights() - fitted).max() > 0.1
+    assert "Gradient descent steps: 3 from zero weights (not converged)" in window.panel.params.text.plain()
 
 
 def test_the_error_plots_step_axis_ends_at_1_2_5_10_and_the_run_grows_into_it(qtbot, window):
