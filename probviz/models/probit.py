@@ -59,8 +59,9 @@ class ProbitRegression(LogisticRegression):
     def proba_from_scores(self, S, axis=-1, dtype=np.float64):
         """The softmax of ln Phi (:meth:`_link`): every posterior to its own relative precision, however small.
         Asked for float32 (a frame's grid), Phi itself, computed in float64 and rounded at the end: one special
-        function a value instead of two and an exponential. Two classes: Phi(-a), Phi(a) (exact in both tails:
-        Phi(-a) is not 1 - Phi(a)). One-vs-rest: Phi(a_k) / sum_j Phi(a_j), with the rows whose sum is under
+        function a value instead of two and an exponential. Two classes: the smaller of Phi(-a), Phi(a) is Phi(-|a|),
+        from its own tail (never 1 minus a number near 1, which would lose it), and the larger 1 minus that (at
+        least 1/2: exact to rounding), one Phi a node. One-vs-rest: Phi(a_k) / sum_j Phi(a_j), with the rows whose sum is under
         2^-600 normalised in log space (a Phi lost to a subnormal is then under 2^-400 of its row, far below
         float32's smallest number)."""
         if S.shape[axis] < 2:
@@ -70,10 +71,17 @@ class ProbitRegression(LogisticRegression):
         if getattr(self, "ovr_", False):
             P = ndtr(S)  # in S's layout: the sum over classes adds K long rows
             return normalise_ovr(P, S, axis, log_ndtr, floor=2.0 ** -600).astype(dtype)
-        a = np.take(S, [1], axis=axis) - np.take(S, [0], axis=axis)
-        P = np.concatenate([ndtr(-a), ndtr(a)], axis=axis)
-        P /= P.sum(axis=axis, keepdims=True)  # 1 to rounding
-        return P.astype(dtype)
+        T = np.moveaxis(S, axis, 0)
+        a = T[1] - T[0]
+        tail = np.abs(a)
+        np.negative(tail, out=tail)
+        tail = ndtr(tail, out=tail)  # the smaller of Phi(-a), Phi(a), from its own tail: exact however small
+        rest = 1.0 - tail  # the larger, at least 1/2: exact to rounding
+        above = a >= 0
+        P = np.empty(T.shape, dtype=dtype)
+        P[0] = np.where(above, tail, rest)
+        P[1] = np.where(above, rest, tail)
+        return np.moveaxis(P, 0, axis)
 
     def _log_proba_from_scores(self, S):
         if S.shape[-1] < 2:
