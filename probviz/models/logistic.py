@@ -556,11 +556,11 @@ class LogisticRegression(_LinearModel):
             S = log_sigmoid(S)
         return super()._log_proba_from_scores(S)
 
-    def _likelihood_sums(self, S, codes, best=None):
+    def _likelihood_sums(self, S, codes, best=None, top=None):
         """One-vs-rest is K separate two-class models: its likelihood is theirs, sum_k ln p(t_k|X)
         (each the conditional likelihood of one binary fit), not that of the normalised posterior: the K sums."""
         if not getattr(self, "ovr_", False):
-            return super()._likelihood_sums(S, codes, best)
+            return super()._likelihood_sums(S, codes, best, top)
         # ln p(t_k|X) = sum_n ln sigma(+-a_kn), the sign + for the class's own points: ln sigma(a) =
         # min(a, 0) - ln(1 + e^-|a|) and ln sigma(-a) = -max(a, 0) - ln(1 + e^-|a|), each term made whole
         # before the sum (the sum of the own a_kn less the sum of max(a_kn, 0), two large sums nearly equal,

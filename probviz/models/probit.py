@@ -88,11 +88,11 @@ class ProbitRegression(LogisticRegression):
             return super(LogisticRegression, self)._log_proba_from_scores(S)
         return super(LogisticRegression, self)._log_proba_from_scores(self._link(S, -1))
 
-    def _likelihood_sums(self, S, codes, best=None):
+    def _likelihood_sums(self, S, codes, best=None, top=None):
         """The fit's own log-likelihood: sum_n ln Phi(+-a_n) for two classes; for one-vs-rest its K binary ones,
         sum_k ln p(t_k|X), as logistic regression's (the cross-entropy is their sum's negative)."""
         if S.shape[-1] < 2:
-            return super(LogisticRegression, self)._likelihood_sums(S, codes, best)
+            return super(LogisticRegression, self)._likelihood_sums(S, codes, best, top)
         if not getattr(self, "ovr_", False):
             a = S[:, 1] - S[:, 0]
             return np.array([np.sum(log_ndtr(np.where(codes == 1, a, -a)))])

@@ -20,6 +20,9 @@ def test_argmax_over_classes_is_numpys_first_maximum(seed, K, ties):
     rng = np.random.default_rng(seed)
     T = rng.integers(0, 3, size=(K, 500)).astype(float) if ties else rng.normal(size=(K, 500))
     np.testing.assert_array_equal(argmax_classes(T), np.argmax(T, axis=0))
+    best, top = argmax_classes(T, with_max=True)
+    np.testing.assert_array_equal(best, np.argmax(T, axis=0))
+    np.testing.assert_array_equal(top, np.max(T, axis=0))
 
 
 def test_log_sigmoid_is_scipys_to_the_last_digit_that_matters():
