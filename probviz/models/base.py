@@ -280,10 +280,11 @@ class Classifier:
     def _likelihood_sums(self, S, codes, best=None, top=None) -> np.ndarray:
         """Sums over the points of the scores ``S`` (N, K) with classes ``codes`` (``best`` and ``top``: each
         point's argmax class and largest score, when known) that the likelihood is made of, added up over blocks
-        of points: here the cross-entropy, -sum_n ln p(t_n|x_n). Each term is (m_n - a_{t_n}) + ln(1 + sum_{j != argmax} e^(a_j - m_n))
-        with m_n = max_j a_j: both parts are >= 0 and exact to rounding point by point, so a near-perfect fit's
-        tiny cross-entropy keeps its digits (the sum of ln sum_k e^(a_k) minus the sum of a_{t_n}, two large sums
-        nearly equal, lost them: 2% off for QDA on well separated classes)."""
+        of points: here the cross-entropy, -sum_n ln p(t_n|x_n). Each term is
+        (m_n - a_{t_n}) + ln(1 + sum_{j != argmax} e^(a_j - m_n)) with m_n = max_j a_j: both parts are >= 0 and
+        exact to rounding point by point, so a near-perfect fit's tiny cross-entropy keeps its digits (the sum of
+        ln sum_k e^(a_k) minus the sum of a_{t_n}, two large sums nearly equal, lost them: 2% off for QDA on well
+        separated classes)."""
         T = _classes_first(S, -1)  # (K, N)
         if best is None or top is None:
             best, top = argmax_classes(T, with_max=True)
