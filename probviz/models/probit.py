@@ -59,11 +59,11 @@ class ProbitRegression(LogisticRegression):
     def proba_from_scores(self, S, axis=-1, dtype=np.float64):
         """The softmax of ln Phi (:meth:`_link`): every posterior to its own relative precision, however small.
         Asked for float32 (a frame's grid), Phi itself, computed in float64 and rounded at the end: one special
-        function a value instead of two and an exponential. Two classes: the smaller of Phi(-a), Phi(a) is Phi(-|a|),
-        from its own tail (never 1 minus a number near 1, which would lose it), and the larger 1 minus that (at
-        least 1/2: exact to rounding), one Phi a node. One-vs-rest: Phi(a_k) / sum_j Phi(a_j), with the rows whose sum is under
-        2^-600 normalised in log space (a Phi lost to a subnormal is then under 2^-400 of its row, far below
-        float32's smallest number)."""
+        function a value instead of two and an exponential. Two classes: the smaller of Phi(-a), Phi(a) is
+        Phi(-|a|), from its own tail (never 1 minus a number near 1, which would lose it), and the larger 1 minus
+        that (at least 1/2: exact to rounding), one Phi a node. One-vs-rest: Phi(a_k) / sum_j Phi(a_j), with the
+        rows whose sum is under 2^-600 normalised in log space (a Phi lost to a subnormal is then under 2^-400 of
+        its row, far below float32's smallest number)."""
         if S.shape[axis] < 2:
             return super(LogisticRegression, self).proba_from_scores(S, axis, dtype)
         if np.dtype(dtype).itemsize >= 8:
