@@ -567,8 +567,8 @@ class LogisticRegression(_LinearModel):
         # lost a near-perfect fit's digits), K contiguous rows
         T = np.ascontiguousarray(S.T)
         terms = np.maximum(T, 0.0)  # -ln sigma(-a) = max(a, 0) + ln(1 + e^-|a|)
-        own = np.take_along_axis(T, codes[None], axis=0)  # -ln sigma(a) = (max(a, 0) - a) + ln(1 + e^-|a|),
-        np.put_along_axis(terms, codes[None], np.take_along_axis(terms, codes[None], axis=0) - own, axis=0)  # exact
+        own = np.asarray(codes, dtype=np.intp) * T.shape[1] + np.arange(T.shape[1])  # each a_{t_n n}, flat
+        terms.reshape(-1)[own] -= T.reshape(-1)[own]  # -ln sigma(a) = (max(a, 0) - a) + ln(1 + e^-|a|): exact
         terms += log1p_exp_neg_abs(T)
         return -terms.sum(axis=1)
 
