@@ -22,7 +22,7 @@ from shiboken6 import isValid
 
 from probviz.app.collect import collect_on_gui_thread
 from probviz.models.learning import shown_labels
-from probviz.app.widgets import IntBox, NumberField, SmallPlot, guard_wheel
+from probviz.app.widgets import IntBox, NumberField, SmallPlot, WhenSeen, guard_wheel
 from probviz.colors import OKABE_ITO
 from probviz.models import MODEL_NAMES, REGISTRY, create
 from probviz.models.learning import MAX_SEEDS, MAX_SIZE, learning_curve
@@ -71,8 +71,7 @@ class LabPanel(QWidget):
         self.doc = doc
         self.check_output = check_output  # (path, what): ValueError when a figure would overwrite an open file
         self.frame = None
-        self._stale = False  # the frame shown came while the Lab was hidden: its table and plot wait
-        self.on_screen = False  # its tab in front (see set_on_screen)
+        self.seen = WhenSeen(self._draw_frame)  # behind another tab (its default) the Lab costs a frame nothing
         self.section = None  # the cross-section drawn
         self.errors: dict = {}  # spec -> true error of the frame on screen (and "bayes"), from the frame
         self._columns: dict = {}  # id(model) -> (what they depend on, the comparison's cells)
@@ -381,19 +380,12 @@ class LabPanel(QWidget):
         fitted = frame.fit.model if frame is not None else None
         self.sample_fitted.setEnabled(fitted is not None and getattr(fitted, "generative", False))
         self._show_errors()
-        self._stale = not self.on_screen  # behind another tab (its default) the Lab costs a frame nothing
-        if not self._stale:
-            self._fill_table()
-            self._draw_section()
+        self.seen.show()
 
-    def set_on_screen(self, visible: bool):
-        """The dock's tab came to the front (or went behind another, or the dock was closed): Qt keeps a
-        tabbed dock's widget "visible" behind its neighbour, so its dock's visibilityChanged says it."""
-        self.on_screen = visible
-        if visible and self._stale:  # the frames that came while the Lab was hidden: the last one, drawn now
-            self._stale = False
-            self._fill_table()
-            self._draw_section()
+    def _draw_frame(self):
+        """The comparison table and the cross-section of the frame on screen."""
+        self._fill_table()
+        self._draw_section()
 
     def _fill_table(self):
         frame = self.frame

@@ -126,7 +126,7 @@ class MainWindow(QMainWindow):
         self._flash_timer.timeout.connect(self._show_status)
 
         self.refitter = Refitter(FrameSource(self.doc, self.canvas, self.lab_dock.isVisible,
-                                             lambda: self.weights.on_screen), self)
+                                             lambda: self.weights.seen.on_screen), self)
         self.canvas.rested.connect(self.refitter.redraw)  # the hand stopped: the exact curves, same fits
         # a drag's edit is fitted in its own mouse event: the paint that follows shows the point with its fit (a
         # zero-delay timer fires after that paint, and the fit waited for the next one)
@@ -171,9 +171,9 @@ class MainWindow(QMainWindow):
             signal.connect(self.training.data_changed)
         view.training_changed.connect(self.refitter.refit)
         self.lab_dock.visibilityChanged.connect(self.refitter.redraw)  # its true errors
-        self.lab_dock.visibilityChanged.connect(self.lab.set_on_screen)  # its table and plot, when seen
-        self.dock.visibilityChanged.connect(self.panel.set_on_screen)  # its numbers, likewise
-        self.weights_dock.visibilityChanged.connect(self.weights.set_on_screen)  # before the redraw it asks for
+        self.lab_dock.visibilityChanged.connect(self.lab.seen.set_on_screen)  # its table and plot, when seen
+        self.dock.visibilityChanged.connect(self.panel.seen.set_on_screen)  # its numbers, likewise
+        self.weights_dock.visibilityChanged.connect(self.weights.seen.set_on_screen)  # before the redraw it asks for
         self.weights_dock.visibilityChanged.connect(self.refitter.redraw)  # its weight space, computed when seen
         view.weights_changed.connect(self.refitter.redraw)
         self.weights.message.connect(self.flash)

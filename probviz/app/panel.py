@@ -18,7 +18,7 @@ from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.figure import marker_path
 from probviz.colors import class_marker
 from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox, unbroken
-from probviz.app.widgets import DocumentLineEdit, FocusRing, NumberField, guard_wheel
+from probviz.app.widgets import DocumentLineEdit, FocusRing, NumberField, WhenSeen, guard_wheel
 from probviz.layers import BAYESIAN_ONLY, GENERATIVE_ONLY, LAYER_LABELS, LAYERS, THETA_MAX, TRUTH_ONLY
 from probviz.app.projection import FisherBox
 from probviz.models import MODEL_NAMES, REGISTRY
@@ -127,6 +127,8 @@ class Panel(QWidget):
     def __init__(self, doc: Document, parent=None):
         super().__init__(parent)
         self.doc = doc
+        self._frame = None
+        self.seen = WhenSeen(lambda: self._show_boxes(self._frame), on_screen=True)  # its numbers, while in front
         # no fixed minimum width: the layout's own (the widest formula, a form row) is what the scroll
         # area around the panel keeps, so nothing is squeezed out of sight in a narrow or presenting dock
         lay = QVBoxLayout(self)
@@ -516,28 +518,16 @@ class Panel(QWidget):
         self.feature_space.show_frame(getattr(self, "_frame", None))
         self.feature_space.show()
 
-    on_screen = True  # its dock's tab in front (see set_on_screen)
-    _stale = False  # frames came while it was behind another tab
-
     def show_result(self, frame):
         self._frame = frame
         view = getattr(self, "feature_space", None)
         if view is not None and _alive(view):
             view.show_frame(frame)  # the feature space follows the canvas
-        self._stale = not self.on_screen
-        if not self._stale:  # behind the Training panel (as its Step key brings it) a step costs the boxes
-            self._show_boxes(frame)  # nothing: their texts laid the hidden panel out at every step (about 3 ms)
+        # behind the Training panel (as its Step key brings it) a step costs the boxes nothing: their texts
+        self.seen.show()  # laid the hidden panel out at every step (about 3 ms)
 
     def _show_boxes(self, frame):
         self.params.show_result(frame)
         self.fisher.show_result(frame)
         self.probe.show_result(frame)
 
-    def set_on_screen(self, visible: bool):
-        """The dock's tab came to the front (or went behind another, or the dock was closed): Qt keeps a tabbed
-        dock's widget "visible" behind its neighbour, so its dock's visibilityChanged says it. Brought forward,
-        the boxes show the last frame that came meanwhile."""
-        self.on_screen = visible
-        if visible and self._stale:
-            self._stale = False
-            self._show_boxes(self._frame)

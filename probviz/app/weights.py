@@ -15,7 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from probviz.app.widgets import IntBox, SmallPlot, guard_wheel
+from probviz.app.widgets import IntBox, SmallPlot, WhenSeen, guard_wheel
 from probviz.layers import MAX_SAMPLES
 from probviz.style import Style
 from probviz.weight_space import WeightSpace
@@ -37,8 +37,7 @@ class WeightPanel(QWidget):
         super().__init__(parent)
         self.doc = doc
         self.frame = None
-        self.on_screen = False
-        self._stale = False
+        self.seen = WhenSeen(self._draw)  # drawn while its tab is in front
         lay = QVBoxLayout(self)
         self.status = QLabel()
         self.status.setWordWrap(True)
@@ -118,20 +117,11 @@ class WeightPanel(QWidget):
         event.accept()
 
     # --- frames -------------------------------------------------------------------------------
-    def set_on_screen(self, visible: bool):
-        """The dock's tab came to the front or went behind another (see the Lab's)."""
-        self.on_screen = visible
-        if visible and self._stale:
-            self._stale = False
-            self._draw()
-
     def show_result(self, frame):
         if frame is not None and frame.request.draft and frame.weights is None and self.frame is not None:
             return  # the hand is moving: the last weight space stays until the frame after it rests
         self.frame = frame
-        self._stale = not self.on_screen
-        if not self._stale:
-            self._draw()
+        self.seen.show()
 
     def apply_style(self, style) -> None:
         self.plot.apply_style(style)

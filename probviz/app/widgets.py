@@ -1,5 +1,6 @@
 """Small widgets the window and panel share: a label that elides, a number typed or slid, a small plot, a
-guard that keeps the mouse wheel for scrolling unless a control has the focus, and markers moved in place."""
+guard that keeps the mouse wheel for scrolling unless a control has the focus, markers moved in place, and a
+tabbed dock's drawing put off while its tab is behind another."""
 
 from __future__ import annotations
 
@@ -45,6 +46,30 @@ def move_in_place(item: pg.ScatterPlotItem, pos: np.ndarray, shown: np.ndarray |
     item.bounds = [None, None]
     item.invalidate()
     return True
+
+
+class WhenSeen:
+    """A tabbed dock's drawing, put off while its tab is behind another's: behind it, a frame costs the dock
+    nothing; brought forward, it draws the last frame that came meanwhile. Qt keeps a tabbed dock's widget
+    "visible" behind its neighbour, so the dock's visibilityChanged says when it is seen: connect it to
+    :meth:`set_on_screen`."""
+
+    def __init__(self, draw, on_screen: bool = False):
+        self._draw = draw
+        self.on_screen = on_screen  # the dock's tab in front
+        self.stale = False  # a frame came while it was behind another tab: drawn when it comes forward
+
+    def show(self) -> None:
+        """A new frame to draw: now if the dock is seen, else once it is."""
+        self.stale = not self.on_screen
+        if not self.stale:
+            self._draw()
+
+    def set_on_screen(self, visible: bool) -> None:
+        self.on_screen = visible
+        if visible and self.stale:
+            self.stale = False
+            self._draw()
 
 
 class Dock(QDockWidget):

@@ -540,7 +540,7 @@ def test_a_hidden_lab_catches_up_when_shown(qtbot, window):
     table = window.lab.table
     assert _cells(table, "parameters") == ["8"]  # LDA, M = 2: (K - 1) + K M + M(M + 1)/2
     _press_tab(window, "Model")
-    assert not window.lab.on_screen
+    assert not window.lab.seen.on_screen
     _choose(window.panel.model, "qda")
     settle(window)
     assert window.result.fit.spec.name == "qda"
