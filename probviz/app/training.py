@@ -10,6 +10,7 @@ the points or the model start the run again from its start weights.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -504,13 +505,23 @@ def _steps_axis_end(last: int) -> int:
     return end
 
 
+def error_text(v: float) -> str:
+    """E(w) (or the perceptron's criterion) to five significant digits, in plain decimals from 0.001 to a
+    million (207940 and its optimum 44556, not 2.0794e+05 beside 44556), beyond them in powers of ten."""
+    v = float(v) + 0.0  # + 0.0: no -0
+    if v == 0 or not math.isfinite(v) or not 1e-3 <= abs(v) < 1e6:
+        return f"{v:.5g}"
+    places = max(0, 4 - math.floor(math.log10(abs(v))))
+    return f"{v:.{places}f}"
+
+
 def readout_text(view, names) -> str:
     """The readout of one step: E(w) and the optimum, the misclassified count, ||w||, the SGD point's
     gradient term, and what the run means (Bishop 4.1.7, 4.3.2)."""
     N = max(view.n, 1)
     perceptron = view.model == "perceptron"
-    lines = [f"step {view.index}   " + ("perceptron criterion" if perceptron else "E(w) =") + f" {view.error:.5g}"
-             + ("" if view.optimum is None else f"   (optimum {view.optimum:.5g})"),
+    lines = [f"step {view.index}   " + ("perceptron criterion" if perceptron else "E(w) =")
+             + f" {error_text(view.error)}" + ("" if view.optimum is None else f"   (optimum {error_text(view.optimum)})"),
              f"misclassified {view.wrong} of {view.n} (accuracy {100 * (view.n - view.wrong) / N:.1f}%)   "
              f"||w|| = {view.norm:.4g}"]
     if perceptron and view.zero:

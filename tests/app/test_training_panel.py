@@ -610,3 +610,14 @@ def test_the_error_plots_step_axis_ends_at_1_2_5_10_and_the_run_grows_into_it(qt
         assert x0 < 0 and end <= x1 < 1.25 * end, (step, x1)  # its end, and the room for the dot beyond it
         ranges.setdefault(end, set()).add((round(x0, 9), round(x1, 9)))
     assert all(len(seen) == 1 for seen in ranges.values())  # one range for each end: the axis stayed put
+
+
+def test_the_readout_writes_e_of_w_and_its_optimum_alike():
+    """Five significant digits in plain decimals from 0.001 to a million, so a run's E(w) and its optimum read
+    alike (a new user met "E(w) = 2.0794e+05 (optimum 44556)"); tiny and huge values in powers of ten."""
+    from probviz.app.training import error_text
+
+    cases = {207940.38: "207940", 44556.12: "44556", 62.16834: "62.168", 0.6931472: "0.69315", 0.0012345: "0.0012345",
+             999999.4: "999999", 1234567.0: "1.2346e+06", 1.23456e-9: "1.2346e-09", 0.0: "0", -0.0: "0", 1.0: "1.0000"}
+    for value, text in cases.items():
+        assert error_text(value) == text, (value, error_text(value))
