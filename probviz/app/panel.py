@@ -523,8 +523,9 @@ class Panel(QWidget):
         view = getattr(self, "feature_space", None)
         if view is not None and _alive(view):
             view.show_frame(frame)  # the feature space follows the canvas
-        # behind the Training panel (as its Step key brings it) a step costs the boxes nothing: their texts
-        self.seen.show()  # laid the hidden panel out at every step (about 3 ms)
+        # behind the Training panel (as the Step key brings it) a step leaves the boxes alone: their texts
+        # laid the hidden panel out again at every step (about 3 ms)
+        self.seen.show()
 
     def _show_boxes(self, frame):
         self.params.show_result(frame)
