@@ -70,14 +70,16 @@ class _Writer:
         line = ",\\ ".join(parts) if self.fmt == "latex" else ",  ".join(parts)
         self.lines.append(f"${line}$" if self.fmt == "latex" else line)
 
-    def posterior_lhs(self, cls: str, basis: str) -> str:
-        """p(C_1|x) = sigma(w^T phi(x) + w0), naming the class and the features."""
+    def posterior_lhs(self, cls: str, basis: str, probit: bool = False) -> str:
+        """p(C_1|x) = sigma(w^T phi(x) + w0), naming the class and the features; Phi for the probit model
+        (Bishop eq. 4.114)."""
         phi = "x" if basis == "linear" else "φ(x)"
         if self.fmt == "latex":
             phi_tex = r"\mathbf x" if basis == "linear" else r"\boldsymbol\phi(\mathbf x)"
-            return (rf"p(\textrm{{{tex_escape(cls)}}}\mid\mathbf x) = \sigma(\mathbf w^T{phi_tex} + w_0):"
+            link = r"\Phi" if probit else r"\sigma"
+            return (rf"p(\textrm{{{tex_escape(cls)}}}\mid\mathbf x) = {link}(\mathbf w^T{phi_tex} + w_0):"
                     r"\ \mathbf w")
-        return f"p({cls}|x) = σ(wᵀ{phi} + w0): w"
+        return f"p({cls}|x) = {'Φ' if probit else 'σ'}(wᵀ{phi} + w0): w"
 
     def plain(self, text: str) -> None:
         self.lines.append(tex_escape(text) if self.fmt == "latex" else text)
@@ -188,7 +190,8 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
                 out.plain(f"{steps}: {model.n_iter_} from {start} ({state})")
     if two_class_w is not None:
         w, w0 = two_class_w
-        out.equation(f"{out.posterior_lhs(names[0], basis)}{eq}{_vec(w, fmt)}", f"{out.sym('w0')}{eq}{_fmt(w0)}")
+        probit = getattr(model, "link_name", "sigma") == "Phi"
+        out.equation(f"{out.posterior_lhs(names[0], basis, probit)}{eq}{_vec(w, fmt)}", f"{out.sym('w0')}{eq}{_fmt(w0)}")
     counts = ", ".join(f"{REGISTRY[m].label.split(' (')[0]} {_count(m, K, basis, model)}" for m in PROBABILISTIC_NAMES
                        if "groups" not in REGISTRY[m].defaults())  # tied covariances: between LDA and QDA, by its groups
     out.plain(f"Parameters: {model.n_parameters()}  (for {K} classes: {counts})")

@@ -15,9 +15,9 @@ from probviz.report import model_lines, tex_escape
 NUM = r"(-?[\d.]+(?:e[-+]?\d+)?)"
 
 
-def two_class_line(lines):
-    (line,) = [ln for ln in lines if "σ(wᵀ" in ln]
-    m = re.search(rf"p\((\w+)\|x\) = σ\(wᵀx \+ w0\): w = \({NUM}, {NUM}\),  w0 = {NUM}", line)
+def two_class_line(lines, link="σ"):
+    (line,) = [ln for ln in lines if f"{link}(wᵀ" in ln]
+    m = re.search(rf"p\((\w+)\|x\) = {link}\(wᵀx \+ w0\): w = \({NUM}, {NUM}\),  w0 = {NUM}", line)
     return m.group(1), np.array([float(m.group(2)), float(m.group(3))]), float(m.group(4))
 
 
@@ -35,6 +35,22 @@ def test_two_classes_state_w_and_w0_of_the_first_class(name):
         w_ref, w0_ref = lda_two_class(d.X, d.labels)  # eqs. 4.65-4.67, independently
         np.testing.assert_allclose(w, w_ref, rtol=1e-3)
         assert w0 == pytest.approx(w0_ref, rel=1e-3)
+
+
+def test_a_two_class_probit_states_phi_of_the_first_class():
+    """Probit's two-class line names its own link, p(C_1|x) = Phi(w^T x + w0) (Bishop eq. 4.114), not sigma: Phi
+    of the printed weights gives the fitted posterior (scipy's ndtr, independently)."""
+    from scipy.special import ndtr
+
+    d = load("fruit")
+    m = create("probit").fit(d.X, d.labels)
+    lines = model_lines(m, d.class_names, m.evaluate(d.X, d.labels)[0])
+    assert not [ln for ln in lines if "σ(wᵀ" in ln]
+    cls, w, w0 = two_class_line(lines, "Φ")
+    assert cls == "apple"
+    Q = np.random.default_rng(0).uniform(-1, 3, (50, 2))
+    np.testing.assert_allclose(ndtr(Q @ w + w0), m.predict_proba(Q)[:, 0], atol=2e-3)  # 4 significant digits
+    assert r"\Phi(\mathbf w^T" in "".join(model_lines(m, d.class_names, fmt="latex"))
 
 
 def test_newton_steps_name_their_start():
