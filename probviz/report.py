@@ -268,6 +268,18 @@ def probe_lines(model, class_names, x) -> list[str]:
     if not getattr(model, "probabilistic", True):
         return lines + [discriminant_readout(model, class_names, x),
                         "no p(C_k|x): a discriminant function only assigns a class (Bishop 4.1)"]
+    probit = getattr(model, "link_name", "sigma") == "Phi"
+    if probit and len(names) == 2:  # scores (0, a): p(C_2|x) = Phi(a), p(C_1|x) = Phi(-a) (Bishop eq. 4.114)
+        a = e["a"][1] - e["a"][0]
+        lines.append(f"a = wᵀφ(x) + w0 = {a:.3f}")
+        lines += [f"p({names[0]}|x) = Φ(−a) = {e['posterior'][0]:.4f}",
+                  f"p({names[1]}|x) = Φ(a) = {e['posterior'][1]:.4f}"]
+        return lines
+    ovr = getattr(model, "ovr_", False) and "density" not in e  # p(C_k|x) = f(a_k) / sum_j f(a_j)
+    if ovr:
+        from probviz.special import expit, ndtr
+
+        link, values = ("Φ", ndtr(e["a"])) if probit else ("σ", expit(e["a"]))
     for k, n in enumerate(names):
         parts = []
         if "density" in e:
@@ -275,8 +287,12 @@ def probe_lines(model, class_names, x) -> list[str]:
                       f"a = ln p(x|{n})p({n}) = {e['a'][k]:.3f}"]
         else:
             parts.append(f"a = {e['a'][k]:.3f}")
+        if ovr:
+            parts.append(f"{link}(a) = {values[k]:.4g}")
         parts.append(f"p({n}|x) = {e['posterior'][k]:.4f}")
         lines.append("   ".join(parts))
+    if ovr:
+        lines.append(f"one-vs-rest: p(C_k|x) = {link}(a_k) / Σ_j {link}(a_j)")
     lap = getattr(model, "laplace_", None)
     if lap is not None:  # the Bayesian view: the activation's spread, and the predictive both ways
         mu, var = lap.activation([x])

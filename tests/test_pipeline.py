@@ -434,7 +434,8 @@ def test_a_discriminative_probe_shows_its_scores_and_posterior(data, name):
     lines = frame.probe.lines
     assert lines[0] == "x = (0.7, -0.4)"
     for k, cls in enumerate("abc"):
-        assert lines[k + 1] == f"a = {a[k]:.3f}   p({cls}|x) = {p[k]:.4f}"
+        link = "" if name == "softmax" else f"σ(a) = {1 / (1 + np.exp(-a[k])):.4g}   "  # one-vs-rest's own link
+        assert lines[k + 1] == f"a = {a[k]:.3f}   {link}p({cls}|x) = {p[k]:.4f}"
     e = m.explain(probe)
     assert set(e) == {"a", "posterior"}
 

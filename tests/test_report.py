@@ -216,3 +216,47 @@ def test_the_comparison_says_its_cells_are_to_come_while_the_summary_is(name, mo
     if probabilistic:
         p = fit.model.predict_proba(X[~held])[np.arange((~held).sum()), y[~held]]
         assert float(cells[3]) == pytest.approx(np.log(p).sum(), abs=0.006)
+
+
+def test_the_probe_of_a_two_class_probit_gives_the_activation_whose_phi_is_each_posterior():
+    """A new user read "a = 0.000 p(apple|x) = 0.6283; a = -0.327 p(peach|x) = 0.3717" and found no Phi that
+    turns the first a into its p. The probe names one activation a and p(C_1|x) = Phi(-a), p(C_2|x) = Phi(a)
+    (Bishop eq. 4.114): checked with scipy's ndtr and against the fit's own posterior."""
+    from scipy.special import ndtr
+
+    from probviz.report import probe_lines
+
+    d = load("fruit")
+    m = create("probit").fit(d.X, d.labels)
+    for x in [(1.0, 2.0), (0.2, 4.0), (2.5, 1.0)]:
+        lines = probe_lines(m, d.class_names, x)
+        a = float(re.search(rf"a = wᵀφ\(x\) \+ w0 = {NUM}", lines[1]).group(1))
+        p0 = float(re.search(rf"p\(apple\|x\) = Φ\(−a\) = {NUM}", lines[2]).group(1))
+        p1 = float(re.search(rf"p\(peach\|x\) = Φ\(a\) = {NUM}", lines[3]).group(1))
+        want = m.predict_proba([x])[0]
+        assert p0 == pytest.approx(want[0], abs=1e-4) and p1 == pytest.approx(want[1], abs=1e-4)
+        assert ndtr(-a) == pytest.approx(p0, abs=2e-3) and ndtr(a) == pytest.approx(p1, abs=2e-3)  # a to 3 decimals
+
+
+@pytest.mark.parametrize("name, link", [("probit", "Φ"), ("logistic", "σ")])
+def test_the_probe_of_one_vs_rest_gives_each_link_and_their_normalisation(name, link):
+    """One-vs-rest: each class's a_k, its link f(a_k) and p(C_k|x) = f(a_k) / sum_j f(a_j), each checked with
+    scipy (ndtr, expit) from the printed a_k."""
+    from scipy.special import expit, ndtr
+
+    from probviz.report import probe_lines
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(90, 2)) + np.repeat([[0, 0], [3, 0], [0, 3]], 30, axis=0)
+    y = np.repeat([0, 1, 2], 30)
+    m = create(name).fit(X, y)
+    f = ndtr if name == "probit" else expit
+    lines = probe_lines(m, ["a", "b", "c"], (1.0, 1.0))
+    rows = [re.search(rf"a = {NUM}   {link}\(a\) = {NUM}   p\((\w)\|x\) = {NUM}", ln) for ln in lines[1:4]]
+    a = np.array([float(r.group(1)) for r in rows])
+    shown_f = np.array([float(r.group(2)) for r in rows])
+    p = np.array([float(r.group(4)) for r in rows])
+    np.testing.assert_allclose(shown_f, f(a), rtol=2e-3)
+    np.testing.assert_allclose(p, f(a) / f(a).sum(), atol=2e-3)
+    np.testing.assert_allclose(p, m.predict_proba([(1.0, 1.0)])[0], atol=1e-4)
+    assert lines[4] == f"one-vs-rest: p(C_k|x) = {link}(a_k) / Σ_j {link}(a_j)"
