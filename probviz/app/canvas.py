@@ -13,7 +13,9 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.graphicsItems.LegendItem import ItemSample
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QImage, QPainter, QPainterPath, QPen, QPixmap, QTransform
+from PySide6.QtGui import (
+    QBrush, QColor, QFont, QFontMetrics, QFontMetricsF, QImage, QPainter, QPainterPath, QPen, QPixmap, QTransform,
+)
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem
 
 from probviz import scene as scenes
@@ -488,8 +490,8 @@ class Canvas(pg.PlotWidget):
         self.vb.addItem(self.band, ignoreBounds=True)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.scene().sendHoverEvents = _hover_unless_dragging(self.scene())
-        self.vb.sigResized.connect(lambda *_: self.place_legend())
-        self.vb.sigRangeChanged.connect(lambda *_: self.place_legend())
+        self.vb.sigResized.connect(lambda *_: (self.place_legend(), self._place_note()))
+        self.vb.sigRangeChanged.connect(lambda *_: (self.place_legend(), self._place_note()))
         self.apply_style(self.style)
 
     def _add_passive(self, item) -> None:
@@ -702,9 +704,9 @@ class Canvas(pg.PlotWidget):
         self._smooth_lines(frame is None or not frame.request.draft)
         sc = frame.scene if frame is not None else None
         error = frame.fit.error if sc is None and frame is not None and len(frame.request.X) else ""
-        self.note.setText(error.replace(": ", ":\n", 1))  # the reason on two lines, mid-view
-        self.note.setPos(self.vb.viewRect().center())
+        self.note.setText(error.replace(": ", ":\n", 1))  # the reason, then what would do
         self.note.setVisible(bool(error))
+        self._place_note()
         self.layers = frozenset(frame.request.layers) if frame is not None else self.layers
         for item in (self.weight_outline, self.weight_line):
             _set_line(item, frame.weight_line if frame is not None else [])
@@ -1195,6 +1197,39 @@ class Canvas(pg.PlotWidget):
                                       brush=pg.mkBrush(s.foreground) if kind == "plus" else None)
         return pg.ScatterPlotItem(size=s.point_size, symbol="s", pen=pg.mkPen(s.foreground, width=1),
                                   brush=QBrush(QColor(*s.foreground), Qt.BrushStyle.BDiagPattern))
+
+    def _place_note(self) -> None:
+        """The note (why no model is drawn) wrapped within the plot, at the left, middle or right of its top or
+        bottom edge, as wide as 40 characters or narrower and taller, whichever hides the fewest points and not
+        the legend (mid-view, one long line, it ran past a narrow plot's sides and over the points)."""
+        if not self.note.isVisible():
+            return
+        w, h = self.vb.width(), self.vb.height()
+        if w <= 0 or h <= 0:
+            return
+        X = self.frame.request.X if self.frame is not None else np.empty((0, 2))
+        px = self._to_vb_pixels(np.asarray(X, dtype=float).reshape(-1, 2))
+        legend = self.legend_rect(self.legend.opts["offset"]) if self.legend is not None and self.legend.isVisible() \
+            else QRectF()
+        widest = min(0.9 * w, 40 * QFontMetricsF(self.note.textItem.font()).averageCharWidth() + 16)
+        best, margin = None, 6.0
+        for width in (widest, 0.55 * widest):  # the wide box first: it wins a tie
+            self.note.setTextWidth(width)
+            size = self.note.textItem.boundingRect()
+            for fy in (0.0, 1.0):  # top, then bottom
+                for fx in (0.5, 0.0, 1.0):  # middle, left, right
+                    box = QRectF(margin + fx * (w - size.width() - 2 * margin),
+                                 margin + fy * (h - size.height() - 2 * margin), size.width(), size.height())
+                    hidden = 0 if px is None else int(np.count_nonzero(
+                        (px[:, 0] >= box.left()) & (px[:, 0] <= box.right()) & (px[:, 1] >= box.top())
+                        & (px[:, 1] <= box.bottom())))
+                    cost = hidden + (len(X) + 1) * box.intersects(legend)
+                    if best is None or cost < best[0]:
+                        best = (cost, width, box)
+        _, width, box = best
+        self.note.setTextWidth(width)
+        self.note.setAnchor((0.0, 0.0))
+        self.note.setPos(self.vb.mapToView(box.topLeft()))
 
     def place_legend(self) -> None:
         """Move the legend to the corner where it hides the least (see :meth:`emptiest_corner`; again when the

@@ -97,7 +97,7 @@ def test_fisher_with_three_classes_draws_the_points_and_says_why_on_the_canvas(q
         assert window.result.fit.model is None
         note = canvas.note
         assert note.isVisible() and f"separates two classes (Bishop {section}); this data has 3" in note.toPlainText()
-        assert canvas.vb.viewRect().contains(note.pos())  # mid-view, where a person looks
+        assert canvas.vb.viewRect().contains(note.pos())
         assert "this data has 3" in window.message.text()  # the status line says it too
         for k, item in enumerate(canvas.class_points[:3]):  # the points are there, every one
             assert item.isVisible()
@@ -151,3 +151,25 @@ def test_one_vs_rest_logistic_regression_hatches_its_undecided_regions_in_screen
             p = canvas.mapTo(canvas, to_pixel(window, x, y))
             crossings = _row_transitions(image, p.x(), p.y())
             assert (crossings >= 4) == striped, ((x, y), crossings)
+
+
+def test_the_note_on_a_narrow_canvas_is_wrapped_inside_the_plot_and_hides_no_point(qtbot, window):
+    """A new user at 1024 x 768 saw the perceptron's note on three classes cut at both sides of the plot, one long
+    line mid-view over a point. It wraps to the plot's width and sits at its top or bottom edge, whichever hides
+    no point: its box (in scene pixels) inside the ViewBox's, and no point's pixel under it."""
+    from PySide6.QtCore import QPointF
+
+    assert window.open_path("example:three-in-a-line")
+    window.resize(640, 600)
+    settle(window)
+    _choose(window.panel.model, "Perceptron")
+    settle(window)
+    canvas = window.canvas
+    note = canvas.note
+    assert note.isVisible() and "this data has 3" in note.toPlainText()
+    box = note.mapRectToScene(note.boundingRect())
+    plot = canvas.vb.mapRectToScene(canvas.vb.boundingRect())
+    assert plot.contains(box), (box, plot)
+    assert box.width() < 0.95 * plot.width() and box.height() > 2.5 * note.textItem.font().pointSizeF()  # wrapped
+    for x, y in window.doc.X:
+        assert not box.contains(canvas.vb.mapViewToScene(QPointF(x, y))), (x, y)
