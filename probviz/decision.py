@@ -20,6 +20,7 @@ import math
 import numpy as np
 from probviz.special import ndtr
 
+from probviz.models.base import map_decisions
 from probviz.models.truth import Truth, _bayes_cuts, _line_log_joints, integrate_confusion, model_cuts
 
 #: grid points per Gaussian component along a line, over its +-10 standard deviations
@@ -87,11 +88,12 @@ def loss_decide(P, L, reject_cost=None) -> np.ndarray:
 
 
 def point_losses(decisions, codes, L, reject_cost=None) -> np.ndarray:
-    """The loss of each decision against its point's class: L[t_n, d_n], the rejection cost for -1."""
+    """The loss of each decision against its point's class: L[t_n, d_n], the rejection cost for -1 (no
+    decision); without one, a point left undecided (a tie) costs its class's largest loss, as an error."""
     d, t = np.asarray(decisions), np.asarray(codes)
     L = np.asarray(L, dtype=float)
     out = L[t, np.maximum(d, 0)]
-    return np.where(d >= 0, out, np.nan if reject_cost is None else reject_cost)
+    return np.where(d >= 0, out, L[t].max(axis=1) if reject_cost is None else reject_cost)
 
 
 def expected_loss(decisions, codes, L, reject_cost=None) -> float:
@@ -129,14 +131,14 @@ def model_posterior(model, X, class_index=None, K: int | None = None) -> np.ndar
 
 
 def model_decide(model, X, class_index=None, K: int | None = None, L=None, reject_cost=None) -> np.ndarray:
-    """The decision of a fitted model at each row of X, in K classes: the largest score (the MAP rule; a
-    discriminant function's own rule, -1 where it is undecided) without a loss matrix and rejection cost,
-    else :func:`loss_decide` on its posterior."""
+    """The decision of a fitted model at each row of X, in K classes: the largest score (the MAP rule, -1 where
+    two classes share it; a discriminant function's own rule, -1 where it is undecided) without a loss matrix
+    and rejection cost, else :func:`loss_decide` on its posterior."""
     idx = _index(model, class_index)
     K = len(idx) if K is None else K
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     if reject_cost is None and (L is None or _argmax_like(np.asarray(L, dtype=float))):
-        d = model.decide(X) if hasattr(model, "decide") else np.argmax(model.decision_function(X), axis=1)
+        d = model.decide(X) if hasattr(model, "decide") else map_decisions(model, X)
         return np.where(d >= 0, idx[np.maximum(d, 0)], -1)
     P = model_posterior(model, X, idx, K)
     return loss_decide(P, zero_one_loss(K) if L is None else L, reject_cost)
@@ -291,14 +293,14 @@ def bayes_confusion(truth: Truth, L=None, reject_cost=None, cancelled=None) -> n
 
 def loss_of_confusion(C, L, reject_cost=None) -> float:
     """sum_kj L_kj C_kj (eq. 1.80) from a confusion of proportions (K, K) or (K, K + 1), the last column
-    (no decision) costing the rejection cost."""
+    (no decision) costing the rejection cost; without one, mass left undecided (a tie) costs its class's
+    largest loss, as an error."""
     C = np.asarray(C, dtype=float)
     K = len(C)
     L = _check_loss(L, K)
     value = float(np.sum(L * C[:, :K]))
-    if C.shape[1] > K:
-        rejected = float(C[:, K].sum())
-        value += rejected * (0.0 if reject_cost is None else reject_cost) if rejected > 0 else 0.0
+    if C.shape[1] > K and C[:, K].any():
+        value += float(C[:, K].sum() * reject_cost) if reject_cost is not None else float(L.max(axis=1) @ C[:, K])
     return value
 
 

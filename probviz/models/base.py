@@ -56,6 +56,16 @@ def argmax_classes(T: np.ndarray, with_max: bool = False):
     return (out, best) if with_max else out
 
 
+def map_decisions(model, X) -> np.ndarray:
+    """The MAP rule argmax_k p(C_k|x) at each row of X as indices into ``model.classes_``, -1 where the largest
+    score is shared: a tie decides nothing (at w = 0 every class has 1/K), as the training summary counts it."""
+    T = _classes_first(model.decision_function(np.asarray(X, dtype=float).reshape(-1, 2)), -1)
+    best, top = argmax_classes(T, with_max=True)
+    best = best.astype(np.intp)
+    best[_count_maxima(T, top) > 1] = -1
+    return best
+
+
 def _count_maxima(T: np.ndarray, top: np.ndarray) -> np.ndarray:
     """How many of the K scores of each point (over the first axis of ``T``) equal its largest, ``top``."""
     count = np.equal(T[0], top).view(np.uint8)

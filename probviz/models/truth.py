@@ -25,6 +25,8 @@ from math import comb
 import numpy as np
 from probviz.special import logsumexp, ndtr
 
+from probviz.models.base import map_decisions
+
 MAX_SAMPLE = 1_000_000
 MAX_COMPONENTS = 8
 
@@ -498,7 +500,7 @@ def error_rate(truth: Truth, model, class_index=None, cancelled=None) -> float:
         return closed
 
     def decide(X):
-        d = model.decide(X) if hasattr(model, "decide") else np.argmax(model.decision_function(X), axis=1)
+        d = model.decide(X) if hasattr(model, "decide") else map_decisions(model, X)
         return np.where(d >= 0, idx[np.maximum(d, 0)], -1)
 
     return _integrate_errors(truth, lambda a: model_cuts(model, a), decide, cancelled)
@@ -520,9 +522,10 @@ def _linear_pair_error(truth: Truth, model, idx) -> float | None:
     s = np.sqrt(np.einsum("i,kij,j->k", g, S, g))
     with np.errstate(divide="ignore", invalid="ignore"):
         one = np.where(s > 0, ndtr(m / s), (m > 0).astype(float))  # P(d > 0 | C_t)
-        zero = np.where(s > 0, ndtr(-m / s), (m <= 0).astype(float))  # each tail on its own: no 1 - tiny
+        zero = np.where(s > 0, ndtr(-m / s), (m < 0).astype(float))  # each tail on its own: no 1 - tiny
+    tied = (s == 0) & (m == 0)  # d = 0 everywhere (w = 0): every point undecided, an error
     t = np.arange(truth.K)
-    wrong = one * (idx[1] != t) + zero * (idx[0] != t)
+    wrong = one * (idx[1] != t) + zero * (idx[0] != t) + tied
     return float(min(max(truth.priors @ wrong, 0.0), 1.0))
 
 

@@ -542,3 +542,27 @@ def test_with_axis_puts_the_end_and_the_perpendicular_on_the_two_sigma_ellipse(o
     np.testing.assert_array_equal(new.means_, means)
     np.testing.assert_array_equal(new.covariances_[0], t.covariances_[0])
     assert with_axis(t, 1, means[1], other) is t  # an end on the mean: nothing to turn
+
+
+@pytest.mark.parametrize("name, K", [("logistic", 2), ("softmax", 3), ("logistic", 3)])
+def test_weights_of_zero_decide_nothing_so_their_true_error_is_one(name, K):
+    """At w = 0 every class has p(C_k|x) = 1/K everywhere: nothing is decided, and an undecided point is an
+    error, as the training summary counts it (accuracy 0). The true error is then 1, not 1 - p(C_1) (every tie
+    given to the first class: a new user saw "true error 0.3" beside "accuracy 0.0%"), and the whole mass is in
+    the confusion's "no decision" column. Two classes take the closed form, three the integral."""
+    from probviz.decision import confusion_true, loss_of_confusion
+    from probviz.models import REGISTRY
+
+    rng = np.random.default_rng(K)
+    t = Truth.make(rng.uniform(0.2, 1, K), rng.normal(0, 1.5, (K, 2)), [np.eye(2) * 0.5] * K)
+    cls = type(create(name))
+    rows = 1 if (name == "logistic" and K == 2) else K
+    model = cls.from_weights(np.zeros((rows, 3)), (np.zeros(2), np.ones(2)), np.arange(K), REGISTRY[name].defaults())
+    assert error_rate(t, model) == pytest.approx(1.0, abs=1e-9)
+    C = confusion_true(t, model)
+    np.testing.assert_allclose(C[:, :K], 0.0, atol=1e-9)
+    np.testing.assert_allclose(C[:, K], t.priors, atol=1e-7)
+    assert loss_of_confusion(C, np.ones((K, K)) - np.eye(K)) == pytest.approx(1.0, abs=1e-7)  # 0-1: each an error
+    X, y = t.sample(40, 1)
+    summary, wrong = model.evaluate(X, y)
+    assert summary["accuracy"] == 0.0 and wrong.all()
