@@ -66,6 +66,7 @@ class TrainingPanel(QWidget):
         self.runs: dict[str, tuple] = {}  # optimizer -> its last run (steps, errors, misclassified or None)
         self._per_tick = 1
         self._runs_started = 0  # run numbers are never reused: a forgotten run (0) and a new one differ
+        self.restarted_at = 0  # the step an edit sent back to the start (0: none), until the next step is taken
         self._drawn = None  # the run and step the error plot shows
         self._run_curves = {}  # optimizer -> its run's curve in the error plot
         self._curves_layout = None  # which runs have curves, which is current, whether the count is drawn
@@ -199,6 +200,7 @@ class TrainingPanel(QWidget):
 
     def _new_run(self, **changes):
         """A fresh run from the start weights (the curve starts again; playing goes on)."""
+        self.restarted_at = 0
         self._set(steps=0, run=self._runs_started + 1, **changes)
         self._runs_started += 1
 
@@ -263,8 +265,11 @@ class TrainingPanel(QWidget):
         if self.trainable and self.doc.model_name == "perceptron":
             self._enable()  # a third class's first point, or its last
         self.runs.clear()
+        was = self.spec.steps if self.spec.shown else 0
         if self.spec.steps or self.spec.shown:
             self._new_run()
+        if was:  # the step on the canvas went back to the start: the status line says why (two new users read
+            self.restarted_at = was  # the blank canvas at w = 0 as the classifier gone)
         elif self.spec.run:
             self._set(run=0)  # forget the run: a drag with the fit on screen trains nothing
 
@@ -283,6 +288,7 @@ class TrainingPanel(QWidget):
         if self.view is not None and self.view.problem and self.view.index < self.spec.steps:
             self.play_button.setChecked(False)  # the run cannot go on (the weights overflowed)
             return
+        self.restarted_at = 0
         self._set(steps=self.spec.steps + int(count), shown=True)
 
     def play(self, on: bool):
@@ -520,8 +526,9 @@ def readout_text(view, names) -> str:
     gradient term, and what the run means (Bishop 4.1.7, 4.3.2)."""
     N = max(view.n, 1)
     perceptron = view.model == "perceptron"
-    lines = [f"step {view.index}   " + ("perceptron criterion" if perceptron else "E(w) =")
-             + f" {error_text(view.error)}" + ("" if view.optimum is None else f"   (optimum {error_text(view.optimum)})"),
+    optimum = "" if view.optimum is None else f"   (optimum {error_text(view.optimum)})"
+    lines = [f"step {view.index}   " + ("perceptron criterion" if perceptron else "E(w) =") + f" {error_text(view.error)}"
+             + optimum,
              f"misclassified {view.wrong} of {view.n} (accuracy {100 * (view.n - view.wrong) / N:.1f}%)   "
              f"||w|| = {view.norm:.4g}"]
     if perceptron and view.zero:

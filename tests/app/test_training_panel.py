@@ -103,12 +103,20 @@ def test_the_perceptron_cycles_on_overlapping_data_and_has_no_newton(qtbot, wind
 
 
 def test_an_edit_starts_the_run_again_and_a_fitted_model_cannot_be_trained(qtbot, window):
+    """An edit with a step on the canvas starts the run again at w = 0, and the status line says so (two new
+    users read the blank canvas as the classifier gone)."""
     _open(qtbot, window, "fruit", "logistic")
     t = window.training
-    t.step(5)
+    for _ in range(5):
+        key(qtbot, window, Qt.Key.Key_Period)
     settle(window)
+    assert t.view.index == 5
     click(qtbot, window, 0.5, 3.5)
     assert t.view.index == 0 and t.view.n == 251
+    assert "the points changed: the run started again (it was at step 5); press . to step" in window.message.text()
+    key(qtbot, window, Qt.Key.Key_Period)  # a step taken: the note has said its piece
+    settle(window)
+    assert t.view.index == 1 and "started again" not in window.message.text()
     window.doc.set_model("lda")
     settle(window)
     assert not t.play_button.isEnabled() and "fitted in one go" in t.readout.text()
