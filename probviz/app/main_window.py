@@ -43,6 +43,7 @@ PRESENTATION_FONT = 1.6  # menus, panel, status line
 READOUT_SHARE = 0.55  # of the status bar's width, at most, for the readout under the cursor: the rest keeps the counts
 CAPTION_SCALE = 1.3  # the presentation caption's text, against the plot's (never smaller than the plot's)
 LAYOUT_VERSION = 3  # of the saved dock layout: 2 has the Training and Lab docks beside the Model panel, 3 Weights
+MAX_PANEL_SHARE = 0.4  # of the window's width, at most, for a side panel restored from the last session
 
 
 def likelihood_symbol(kind: str) -> str:
@@ -640,12 +641,24 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         if state is not None:  # a layout saved before the Training and Lab docks is not restored
             self.restoreState(state, LAYOUT_VERSION)
+            QTimer.singleShot(0, self, self._keep_room_for_the_plot)
         if settings.contains("dark"):
             dark = settings.value("dark", False, type=bool)
         else:
             dark = desktop_prefers_dark()
         if dark:
             self.set_dark(True)
+
+    def _keep_room_for_the_plot(self):
+        """A side panel restored wider than 40% of the window (saved on a wider screen, or after the Weights
+        panel widened it) is narrowed to that: at 1024 pixels a panel saved at 560 left the plot 410."""
+        most = int(MAX_PANEL_SHARE * self.width())
+        docks = [d for d in (self.dock, self.training_dock, self.lab_dock, self.weights_dock)
+                 if d.isVisible() and not d.isFloating() and self.dockWidgetArea(d) in
+                 (Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.LeftDockWidgetArea)]
+        wide = [d for d in docks if d.width() > most]
+        if wide:
+            self.resizeDocks(wide, [most] * len(wide), Qt.Orientation.Horizontal)
 
     def save_settings(self):
         """Window size and panel layout for the next start; while presenting, the layout from before

@@ -629,3 +629,30 @@ def test_the_readout_writes_e_of_w_and_its_optimum_alike():
              999999.4: "999999", 1234567.0: "1.2346e+06", 1.23456e-9: "1.2346e-09", 0.0: "0", -0.0: "0", 1.0: "1.0000"}
     for value, text in cases.items():
         assert error_text(value) == text, (value, error_text(value))
+
+
+def test_a_side_panel_saved_wide_leaves_the_plot_room_at_the_next_start(qtbot, window):
+    """A panel widened to 560 pixels on a wide screen (the Weights panel widens its dock) came back as wide on a
+    1024-pixel screen, the plot 410 pixels beside it. Restored wider than 40% of the window, it is narrowed."""
+    from PySide6.QtCore import QSettings
+
+    from probviz.app.main_window import MAX_PANEL_SHARE, MainWindow
+
+    window.resize(1366, 740)
+    settle(window)
+    window.resizeDocks([window.dock], [560], Qt.Orientation.Horizontal)
+    settle(window)
+    assert window.dock.width() >= 550
+    settings = QSettings()
+    try:
+        window.save_settings()
+        again = MainWindow()
+        qtbot.addWidget(again, before_close_func=lambda w: w.doc.mark_saved())
+        again.resize(1024, 700)
+        again.show()
+        settle(again)
+        assert again.dock.width() <= MAX_PANEL_SHARE * again.width() + 2
+        assert again.canvas.width() >= 0.5 * again.width()
+    finally:
+        settings.remove("state")
+        settings.remove("geometry")
