@@ -265,11 +265,12 @@ class TrainingPanel(QWidget):
         if self.trainable and self.doc.model_name == "perceptron":
             self._enable()  # a third class's first point, or its last
         self.runs.clear()
-        was = self.spec.steps if self.spec.shown else 0
         if self.spec.steps or self.spec.shown:
+            # the step on the canvas goes back to the start: the status line says why until the next step (two
+            # new users read the blank canvas at w = 0 as the classifier gone), through a drag's every move
+            was = (self.spec.steps if self.spec.shown else 0) or self.restarted_at
             self._new_run()
-        if was:  # the step on the canvas went back to the start: the status line says why (two new users read
-            self.restarted_at = was  # the blank canvas at w = 0 as the classifier gone)
+            self.restarted_at = was
         elif self.spec.run:
             self._set(run=0)  # forget the run: a drag with the fit on screen trains nothing
 
