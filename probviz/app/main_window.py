@@ -943,8 +943,7 @@ class MainWindow(QMainWindow):
         parts = ([] if captioned else [self._shown_label(frame)]) + [per_class or "no classes"]
         view = frame.training
         if view is not None and view.index == 0 and self.training.restarted_at and self.training.showing():
-            parts.append(f"the points changed: the run started again (it was at step {self.training.restarted_at}); "
-                         "press . to step")
+            parts.append(f"the edit restarted the run (it was at step {self.training.restarted_at})")
         if len(doc.X) == 0:
             parts.append("press 1 and click to add points")
         elif res.error:

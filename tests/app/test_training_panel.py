@@ -113,13 +113,13 @@ def test_an_edit_starts_the_run_again_and_a_fitted_model_cannot_be_trained(qtbot
     assert t.view.index == 5
     click(qtbot, window, 0.5, 3.5)
     assert t.view.index == 0 and t.view.n == 251
-    assert "the points changed: the run started again (it was at step 5); press . to step" in window.message.text()
+    assert "the edit restarted the run (it was at step 5)" in window.message.text()
     click(qtbot, window, 0.6, 3.5)  # another edit at step 0: the run is there, and the note stays
     assert t.showing() and t.view is not None and t.view.index == 0 and t.view.n == 252
     assert "it was at step 5" in window.message.text()
     key(qtbot, window, Qt.Key.Key_Period)  # a step taken: the note has said its piece
     settle(window)
-    assert t.view.index == 1 and "started again" not in window.message.text()
+    assert t.view.index == 1 and "restarted" not in window.message.text()
     window.doc.set_model("lda")
     settle(window)
     assert not t.play_button.isEnabled() and "fitted in one go" in t.readout.text()
