@@ -488,3 +488,17 @@ def test_points_whose_largest_posterior_is_shared_are_undecided_in_the_confusion
     assert np.trace(C) / len(X) == summary["accuracy"]
     report = D.fit_report(m, X, y, 2, L=[[0, 1], [1, 0]])  # the 0-1 loss: each undecided point an error
     assert report["expected_loss"] == pytest.approx(0.25)
+
+
+def test_the_loss_of_a_confusion_with_and_without_its_no_decision_column():
+    """sum_kj L_kj C_kj (eq. 1.80), written out here: a K x K confusion, and a K x (K + 1) one whose last column
+    (no decision) costs the rejection cost, or, without one, its class's largest loss (a tie is an error)."""
+    L = np.array([[0.0, 2.0, 5.0], [1.0, 0.0, 3.0], [4.0, 1.0, 0.0]])
+    C = np.array([[0.20, 0.03, 0.02], [0.01, 0.30, 0.04], [0.05, 0.02, 0.25]])
+    plain = sum(L[k, j] * C[k, j] for k in range(3) for j in range(3))
+    assert D.loss_of_confusion(C, L) == pytest.approx(plain, rel=1e-12)
+    undecided = np.array([0.02, 0.03, 0.03])
+    Cu = np.column_stack([C, undecided])
+    assert D.loss_of_confusion(Cu, L, 0.4) == pytest.approx(plain + 0.4 * undecided.sum(), rel=1e-12)
+    assert D.loss_of_confusion(Cu, L) == pytest.approx(plain + 5.0 * 0.02 + 3.0 * 0.03 + 4.0 * 0.03, rel=1e-12)
+    assert D.loss_of_confusion(np.column_stack([C, np.zeros(3)]), L) == pytest.approx(plain, rel=1e-12)
