@@ -1200,15 +1200,15 @@ class Canvas(pg.PlotWidget):
 
     def _place_note(self) -> None:
         """The note (why no model is drawn) wrapped within the plot, at the left, middle or right of its top or
-        bottom edge, as wide as 40 characters or narrower and taller, whichever hides the fewest points and not
-        the legend (mid-view, one long line, it ran past a narrow plot's sides and over the points)."""
+        bottom edge, as wide as 40 characters or narrower and taller, where it hides the least (:meth:`hidden_by`,
+        as the legend) and not the legend (mid-view, one long line, it ran past a narrow plot's sides and over
+        the points)."""
         if not self.note.isVisible():
             return
         w, h = self.vb.width(), self.vb.height()
         if w <= 0 or h <= 0:
             return
-        X = self.frame.request.X if self.frame is not None else np.empty((0, 2))
-        px = self._to_vb_pixels(np.asarray(X, dtype=float).reshape(-1, 2))
+        obstacles = self._obstacles()
         legend = self.legend_rect(self.legend.opts["offset"]) if self.legend is not None and self.legend.isVisible() \
             else QRectF()
         widest = min(0.9 * w, 40 * QFontMetricsF(self.note.textItem.font()).averageCharWidth() + 16)
@@ -1220,10 +1220,7 @@ class Canvas(pg.PlotWidget):
                 for fx in (0.5, 0.0, 1.0):  # middle, left, right
                     box = QRectF(margin + fx * (w - size.width() - 2 * margin),
                                  margin + fy * (h - size.height() - 2 * margin), size.width(), size.height())
-                    hidden = 0 if px is None else int(np.count_nonzero(
-                        (px[:, 0] >= box.left()) & (px[:, 0] <= box.right()) & (px[:, 1] >= box.top())
-                        & (px[:, 1] <= box.bottom())))
-                    cost = hidden + (len(X) + 1) * box.intersects(legend)
+                    cost = (box.intersects(legend), *self.hidden_by(box, obstacles))
                     if best is None or cost < best[0]:
                         best = (cost, width, box)
         _, width, box = best
