@@ -42,9 +42,10 @@ def run_gui(path: str | None = None) -> int:
 
     app.setWindowIcon(QIcon(str(asset_path("icons", "probviz.svg"))))
     win = MainWindow()
-    win.load_session(examples.session("fruit"))  # the first screen already teaches something
+    first = examples.session("fruit")  # the first screen already teaches something
+    win.load_session(first)
     win.show()
-    win.canvas.fit_view()
+    win.show_view(first.view)  # again at the plot's own size: the view File > Examples opens it with
     if os.environ.get("PROBVIZ_SAY_SHOWN"):  # `probviz bench` times the start-up from outside
         from PySide6.QtCore import QTimer
 

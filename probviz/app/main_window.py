@@ -767,13 +767,17 @@ class MainWindow(QMainWindow):
 
     def load_session(self, session):
         self.doc.load_session(session)  # the reset clears the selection and retitles the window
-        if session.view is not None:
-            x0, x1, y0, y1 = session.view
+        self.show_view(session.view)
+        if self._before_presentation is not None:  # leaving F5 shows this session's view, not the last one's
+            self._before_presentation = (self._before_presentation[0], session.view or (None,) * 4)
+
+    def show_view(self, view):
+        """Show the plot's range ``view`` (x0, x1, y0, y1), or frame the points when it is None."""
+        if view is not None:
+            x0, x1, y0, y1 = view
             self.canvas.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
         else:
             self.canvas.fit_view()
-        if self._before_presentation is not None:  # leaving F5 shows this session's view, not the last one's
-            self._before_presentation = (self._before_presentation[0], session.view or (None,) * 4)
 
     def load(self, data):
         self.doc.load(data)
