@@ -490,8 +490,8 @@ class Canvas(pg.PlotWidget):
         self.vb.addItem(self.band, ignoreBounds=True)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.scene().sendHoverEvents = _hover_unless_dragging(self.scene())
-        self.vb.sigResized.connect(lambda *_: (self.place_legend(), self._place_note()))
-        self.vb.sigRangeChanged.connect(lambda *_: (self.place_legend(), self._place_note()))
+        self.vb.sigResized.connect(lambda *_: self._place_texts())
+        self.vb.sigRangeChanged.connect(lambda *_: self._place_texts())
         self.apply_style(self.style)
 
     def _add_passive(self, item) -> None:
@@ -550,6 +550,7 @@ class Canvas(pg.PlotWidget):
         self.probe_label.fill = pg.mkBrush(*style.background, 210)  # readable over points and lines
         self.undecided.set_look(line_pen(style, "hatch").color(), HATCH_PERIOD * style.scale, style.width("hatch"))
         self.probe_label.border = pg.mkPen(fg, width=1)
+        self._place_probe_label()  # its size follows the font
         self.update_points()
 
     def _brush(self, color: str) -> QBrush:
@@ -887,22 +888,51 @@ class Canvas(pg.PlotWidget):
                 item.setVisible(False)
 
     _probe_drawn = None  # (where, text) of the probe's label when the legend last made way for it
+    _probe_at = None  # where the probe is drawn (data coordinates), None when it is not
 
     def _draw_probe(self, probe):
         if probe is None:
+            self._probe_at = None
             self.probe.setData(pos=np.empty((0, 2)))
             self.probe_label.setVisible(False)  # its frame would show even without text
             return
         self.probe_label.setVisible(True)
         self.probe.setData(pos=[probe.x], size=self.probe_size)
         self.probe_label.setText(probe.label)
-        x0, x1, _, _ = self.view_bounds()
-        right_half = probe.x[0] > (x0 + x1) / 2
-        self.probe_label.setAnchor((1.05, 1.2) if right_half else (-0.05, 1.2))  # stay inside the view
-        self.probe_label.setPos(*probe.x)
+        self._probe_at = tuple(probe.x)
+        self._place_probe_label()
         if self.legend is not None and self._probe_drawn != (probe.x, probe.label):
             self._probe_drawn = (probe.x, probe.label)
             self.place_legend()  # the legend keeps off the label where it now is
+
+    def _place_probe_label(self) -> None:
+        """The probe's label above its ring (below it when there is no room above), to the right of it in the
+        plot's left half and to the left in the right half, then moved along the edge it meets so that its box
+        stays whole inside the plot (anchored to the ring alone, a label wider than the room beside the ring ran
+        past the plot's edge: F5 with the panel at 1024 wide)."""
+        if self._probe_at is None:
+            return
+        px = self._to_vb_pixels(np.array([self._probe_at]))
+        size = self.probe_label.textItem.boundingRect()
+        w, h = self.vb.width(), self.vb.height()
+        if px is None or size.isEmpty():
+            return
+        x, y = px[0]
+        lw, lh = size.width(), size.height()
+        margin, gap = 2.0, max(0.2 * lh, self.probe_size / 2 + 2)  # clear of the ring
+        left = x + 0.05 * lw if x <= w / 2 else x - 1.05 * lw
+        top = y - gap - lh if y - gap - lh >= margin else y + gap  # above, or below at the plot's top
+        if 0 <= x <= w and 0 <= y <= h:  # (a probe out of sight keeps its label beside it, out of sight too)
+            left = max(margin, min(left, w - lw - margin))
+            top = max(margin, min(top, h - lh - margin))
+        self.probe_label.setAnchor((0.0, 0.0))
+        self.probe_label.setPos(self.vb.mapToView(QPointF(left, top)))
+
+    def _place_texts(self) -> None:
+        """The view or the plot's size changed: the probe's label, then the legend (which keeps off it) and the note."""
+        self._place_probe_label()
+        self.place_legend()
+        self._place_note()
 
     # --- view ---------------------------------------------------------------------------
     def view_bounds(self) -> tuple[float, float, float, float]:

@@ -1268,3 +1268,36 @@ def test_a_few_marks_are_stamped_where_the_axes_say_as_pyqtgraph_draws_them(qtbo
     marks.update()
     reference = plot.grab().toImage()
     assert reference == shot
+
+
+def test_the_probes_label_follows_its_ring_when_the_view_zooms(qtbot, window):
+    """The label is placed in the plot's pixels: a zoom by the mouse wheel elsewhere moves the ring on the screen,
+    and the label goes with it, beside the ring, not where the ring was."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    build_three_classes(qtbot, window)
+    qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier,
+                     to_pixel(window, 1.5, 1.0))
+    settle(window)
+    vb, label = window.canvas.vb, window.canvas.probe_label
+
+    def off_ring():
+        """How far the label's box is from the ring's centre, in pixels along each axis (0 inside)."""
+        ring, box = vb.mapViewToScene(QPointF(*window.doc.probe)), label.sceneBoundingRect()
+        return (max(box.left() - ring.x(), ring.x() - box.right(), 0.0),
+                max(box.top() - ring.y(), ring.y() - box.bottom(), 0.0))
+    near = off_ring()
+    assert max(near) < 40
+    moved_from = vb.mapViewToScene(QPointF(*window.doc.probe))
+    at = to_pixel(window, -4, -4)
+    viewport = window.canvas.viewport()
+    wheel = QWheelEvent(QPointF(at), QPointF(viewport.mapToGlobal(at)), QPoint(0, 0), QPoint(0, -360),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(viewport, wheel)
+    ring = vb.mapViewToScene(QPointF(*window.doc.probe))
+    assert vb.sceneBoundingRect().contains(ring) and ring != moved_from
+    assert np.allclose(off_ring(), near, atol=1.0)  # at once, before the view's new frame, beside the ring
+    settle(window)
+    assert np.allclose(off_ring(), near, atol=1.0)  # and after it

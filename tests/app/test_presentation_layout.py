@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 from guihelp import present, settle
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QFontMetrics, QImage
 from PySide6.QtWidgets import QDockWidget, QLabel
 
@@ -441,3 +441,41 @@ def test_the_legend_makes_way_when_a_class_is_dragged_under_it(qtbot, window):
     settle(window)
     assert int(np.count_nonzero(window.result.fit.wrong)) == wrong
     assert not _under_legend(window)[40]
+
+
+@pytest.mark.parametrize("corner", [(0.01, 0.5), (0.99, 0.5), (0.5, 0.99), (0.02, 0.98), (0.98, 0.02)])
+def test_the_probes_label_stays_whole_inside_the_plot_in_f5_with_the_panel(qtbot, window, corner):
+    """F5, then F9 (the panel beside the plot) at a projector's 1024 x 768: one-vs-rest logistic regression with
+    three classes writes the probe's longest label (each class's link and the normalisation). Shift+clicked at the
+    plot's left or right edge, its top or a corner, the label's box ran past the plot, its border cut off. It
+    stays whole inside the plot wherever the probe is."""
+    from guihelp import key
+    from PySide6.QtTest import QTest
+
+    from probviz.data.dataset import Dataset
+
+    rng = np.random.default_rng(2)
+    X = np.vstack([rng.normal(c, 0.5, (15, 2)) for c in ((0, 0), (3, 0), (1.5, 2.5))])
+    window.load(Dataset(X, np.repeat([0, 1, 2], 15), ["apple", "peach", "pear"]))
+    window.resize(1024, 768)
+    settle(window)
+    window.doc.set_model("logistic")
+    settle(window)
+    key(qtbot, window, Qt.Key.Key_F5)
+    key(qtbot, window, Qt.Key.Key_F9)
+    settle(window)
+    assert window.canvas.isVisible() and window.dock.isVisible()
+    vb = window.canvas.vb
+    plot = vb.sceneBoundingRect()
+    at = QPointF(plot.left() + corner[0] * plot.width(), plot.top() + corner[1] * plot.height())
+    qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier,
+                     window.canvas.mapFromScene(at))
+    settle(window)
+    QTest.qWait(20)
+    label = window.canvas.probe_label
+    assert window.doc.probe is not None and label.isVisible()
+    box = label.sceneBoundingRect()
+    assert plot.contains(box), (box, plot)
+    ring = vb.mapViewToScene(QPointF(*window.doc.probe))
+    r = window.canvas.probe_size / 2
+    assert not box.intersects(QRectF(ring.x() - r, ring.y() - r, 2 * r, 2 * r))  # the ring stays in sight
