@@ -502,3 +502,23 @@ def test_the_loss_of_a_confusion_with_and_without_its_no_decision_column():
     assert D.loss_of_confusion(Cu, L, 0.4) == pytest.approx(plain + 0.4 * undecided.sum(), rel=1e-12)
     assert D.loss_of_confusion(Cu, L) == pytest.approx(plain + 5.0 * 0.02 + 3.0 * 0.03 + 4.0 * 0.03, rel=1e-12)
     assert D.loss_of_confusion(np.column_stack([C, np.zeros(3)]), L) == pytest.approx(plain, rel=1e-12)
+
+
+def test_a_models_decisions_in_the_documents_classes_with_ties_a_reject_cost_and_a_missing_class():
+    """model_decide speaks the document's class numbers: a model fitted on classes 0 and 2 of three (class 1 has
+    no points) decides 0 or 2, never 1, by the MAP rule and by a loss; a tie is -1; a rejection cost rejects
+    where max_k p(C_k|x) < 1 - cost. The symmetric set puts p = 1/2 exactly at (0, 0); (+-6, 0) are sure."""
+    X = np.array([[-1, 0], [-1, 1], [-1, -1], [1, 0], [1, 1], [1, -1]], float)
+    m = create("lda").fit(X, np.array([0, 0, 0, 1, 1, 1]))
+    at = np.array([[-6.0, 0.0], [0.0, 0.0], [6.0, 0.0]])
+    idx = np.array([0, 2])  # the model's two classes are the document's 0 and 2
+    np.testing.assert_array_equal(D.model_decide(m, at), [0, -1, 1])
+    np.testing.assert_array_equal(D.model_decide(m, at, idx, 3), [0, -1, 2])
+    # a rejection cost with the 0-1 loss: p = 1/2 at (0, 0) is rejected below cost 1/2, the sure ends are not
+    np.testing.assert_array_equal(D.model_decide(m, at, reject_cost=0.3), [0, -1, 1])
+    np.testing.assert_array_equal(D.model_decide(m, at, idx, 3, reject_cost=0.3), [0, -1, 2])
+    np.testing.assert_array_equal(D.model_decide(m, at, idx, 3, reject_cost=0.6)[[0, 2]], [0, 2])
+    # a loss over the document's three classes whose cheapest choice for a sure point is the other seen class
+    # (choosing the unseen class 1 costs 9 whatever the truth): the sure ends swap
+    L = np.array([[1.0, 9.0, 0.0], [0.0, 9.0, 0.0], [0.0, 9.0, 1.0]])
+    np.testing.assert_array_equal(D.model_decide(m, at, idx, 3, L)[[0, 2]], [2, 0])
