@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from probviz import decision
 from probviz import scene as scenes
 from probviz import weight_space
 from probviz.analysis import known_errors
@@ -226,8 +227,10 @@ class Frame:
     density_bins: scenes.Density | None = None  # many points binned over the request's bounds (a drag updates them)
     weights: object = None  # a probviz.weight_space.WeightSpace, or a str: why there is none (request.weights)
     weight_line: list = field(default_factory=list)  # polylines: the boundary of request.weight_probe's weights
-    decided_wrong: np.ndarray | None = None  # with a loss matrix: the points its decision gets wrong
-    decided: dict = field(default_factory=dict)  # with a loss matrix: its accuracy and loss per training point
+    # with a loss matrix or the reject option: the points its decision gets wrong (a rejected one is not), and
+    # its accuracy, loss per point, rejected count and rejection cost over the training points
+    decided_wrong: np.ndarray | None = None
+    decided: dict = field(default_factory=dict)
     rbf_centers: np.ndarray | None = None  # (M, 2): the centres of the shown fit's radial basis functions
 
     @property
@@ -390,14 +393,21 @@ def build_frame(request: FrameRequest, fits: list, previous: "Frame | None" = No
         theta = request.theta if "decision" in request.layers else 0.0
         frame.section = scenes.cross_section(shown.model, *request.section, theta=theta, truth=truth, loss=loss)
     colors = [request.colors[i] for i in shown.class_index]
-    if loss is not None and shown.wrong is not None and len(shown.wrong) == len(request.X):
-        decided = _decide_by_loss(shown, request, loss)
-        frame.decided_wrong = decided != request.labels  # crossed as decided (the fit keeps its own)
+    reject_cost = shown_reject_cost(request, shown)
+    if (loss is not None or reject_cost is not None) and shown.wrong is not None and len(shown.wrong) == len(request.X):
+        decided = _decide(shown, request, loss, reject_cost)
+        right = decided == request.labels
+        # crossed as decided (the fit keeps its own): a rejected point is not, it decides nothing
+        frame.decided_wrong = (decided >= 0) & ~right
         train = ~request.held_out if request.held_out is not None else np.ones(len(decided), bool)
         if train.any():
-            L = np.asarray(request.loss, dtype=float)
-            frame.decided = {"accuracy": float(np.mean(~frame.decided_wrong[train])),
-                             "expected_loss": float(np.mean(L[request.labels[train], decided[train]]))}
+            K = len(request.class_names)
+            L = np.asarray(request.loss, dtype=float) if loss is not None else decision.zero_one_loss(K)
+            frame.decided = {"accuracy": float(np.mean(right[train])),
+                             "expected_loss": decision.expected_loss(decided[train], request.labels[train], L,
+                                                                     reject_cost),
+                             "rejected": int(np.count_nonzero(decided[train] < 0)), "reject_cost": reject_cost,
+                             "loss": loss is not None}
     frame.scene = scenes.build_scene(shown.model, request.bounds, colors, request.shape, request.layers,
                                      request.background, request.reject, request.theta, draft=request.draft,
                                      samples=request.samples, loss=loss, truth=truth, class_index=shown.class_index)
@@ -453,11 +463,21 @@ def _density_follows(request: FrameRequest, previous: "Frame | None") -> bool:
             and len(request.X) == len(previous.request.X) and np.array_equal(bins.rgb, scenes.rgb_ints(request.colors)))
 
 
-def _decide_by_loss(fit: Fit, request: FrameRequest, loss) -> np.ndarray:
-    """The document class the loss's decision (eq. 1.81) gives each point (one the model has not seen is
-    never chosen)."""
-    risk = fit.model.predict_proba(request.X) @ loss
-    return fit.class_index[np.argmin(risk, axis=1)]
+def shown_reject_cost(request: FrameRequest, fit: Fit) -> float | None:
+    """The reject option's cost lambda = 1 - theta (Bishop 1.5.3, exercise 1.24) while the decision regions show
+    it (theta > 0) for a model with p(C_k|x), else None."""
+    if request.theta <= 0 or "decision" not in request.layers or fit.model is None:
+        return None
+    return 1.0 - request.theta if getattr(fit.model, "probabilistic", True) else None
+
+
+def _decide(fit: Fit, request: FrameRequest, loss, reject_cost) -> np.ndarray:
+    """The document class the decision gives each point: argmin_j sum_k L_kj p(C_k|x) (eq. 1.81; the 0-1 loss
+    without ``loss``), -1 where the least expected loss exceeds ``reject_cost`` (rejected; a class the model has
+    not seen is never chosen)."""
+    P = fit.model.predict_proba(request.X)
+    d = decision.loss_decide(P, decision.zero_one_loss(P.shape[1]) if loss is None else loss, reject_cost)
+    return np.where(d >= 0, fit.class_index[np.maximum(d, 0)], -1)
 
 
 def shown_loss(request: FrameRequest, fit: Fit):

@@ -88,6 +88,16 @@ def _counted(name: str) -> str:
     return f"class {name}"
 
 
+def decided_text(decided: dict) -> str:
+    """The status line's account of the decision drawn (a loss matrix's, the reject option's): its accuracy (a
+    rejected point is not right), how many it rejects and its expected loss per point (Bishop eq. 1.80)."""
+    how, rejected, cost = "by the loss" if decided.get("loss") else "with the 0-1 loss", "", decided.get("reject_cost")
+    if cost is not None:
+        how, rejected = f"{how}, rejecting at cost λ = 1 − θ = {cost:.3g}", f", {decided['rejected']} rejected"
+    return (f"{how}: accuracy {100 * decided['accuracy']:.1f}%{rejected}, expected loss "
+            f"{decided['expected_loss']:.4g} per point (eq. 1.80)")
+
+
 class MainWindow(QMainWindow):
     closed = Signal()  # the window closed for good (its work saved, or kept for the next start)
 
@@ -527,8 +537,10 @@ class MainWindow(QMainWindow):
         doc = self.doc
         parts = [self._shown_label()]
         res = self.result.fit if self.result is not None else None
-        if self.result is not None and self.result.decided:  # decided with a loss matrix
-            parts.append(f"accuracy {100 * self.result.decided['accuracy']:.1f}%")
+        if self.result is not None and self.result.decided:  # decided with a loss matrix or the reject option
+            decided = self.result.decided
+            rejected = f" ({decided['rejected']} rejected)" if decided.get("reject_cost") is not None else ""
+            parts.append(f"accuracy {100 * decided['accuracy']:.1f}%{rejected}")
         elif res is not None and res.summary:
             parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")
         elif res is not None and res.model is not None:  # many points: it comes once the hand rests
@@ -953,9 +965,8 @@ class MainWindow(QMainWindow):
         elif res.error:
             parts.append(f"cannot fit: {res.error}")
         elif res.summary:
-            if frame.decided:  # decided with the loss matrix: its accuracy and its loss per point, and the fit's own
-                parts.append(f"by the loss: accuracy {100 * frame.decided['accuracy']:.1f}%, expected loss "
-                             f"{frame.decided['expected_loss']:.4g} per point (eq. 1.80)")
+            if frame.decided:  # decided with the loss matrix or the reject option: its numbers, and the fit's own
+                parts.append(decided_text(frame.decided))
                 parts.append(f"by the largest p(C_k|x): accuracy {100 * res.summary['accuracy']:.1f}%")
             elif not captioned:
                 parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")

@@ -5,7 +5,7 @@ nothing, and a saved session keeps it."""
 import numpy as np
 import pytest
 from guihelp import settle
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 
 FIVE_TO_ONE = "0,1;5,0"
 
@@ -123,3 +123,40 @@ def test_probviz_export_loss_draws_the_moved_boundary_where_the_axes_say(tmp_pat
     d = b - a
     distance = np.abs(d[0] * (px[:, 1] - a[1]) - d[1] * (px[:, 0] - a[0])) / np.hypot(*d)
     assert np.mean(distance < 3.5 / dx) > 0.99
+
+
+@pytest.mark.parametrize("loss", [None, FIVE_TO_ONE])
+def test_the_status_line_and_the_crosses_follow_the_reject_option(qtbot, window, loss):
+    """Decision regions ticked and Reject θ = 0.90 typed (the grey band of no decision on the canvas), with and
+    without the 5:1 loss: the status line said the loss's figures as if nothing were rejected (or, without a loss,
+    the plain accuracy) and crossed the points inside the band. It counts the decision drawn: the least expected
+    loss R_j = sum_k L_kj p(C_k|x), rejected where it exceeds λ = 1 − θ = 0.1 (each rejected point costing λ),
+    written out here from the model's posteriors; a rejected point is not crossed."""
+    from guihelp import type_into
+
+    win = window
+    assert win.open_path("example:fruit")
+    settle(win)
+    box = win.panel.layer_boxes["decision"]
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))  # on its tick box
+    settle(win)
+    assert "decision" in win.doc.layers
+    type_into(qtbot, win, win.panel.theta, "0.90")
+    assert win.doc.theta == 0.9
+    if loss is not None:
+        _type_loss(qtbot, win, loss)
+    P = win.canvas.frame.fit.model.predict_proba(win.doc.X)  # columns apple, peach
+    t = win.doc.labels
+    L = np.array([[0.0, 1.0], [5.0, 0.0]]) if loss else np.array([[0.0, 1.0], [1.0, 0.0]])
+    R = np.column_stack([L[0, 0] * P[:, 0] + L[1, 0] * P[:, 1], L[0, 1] * P[:, 0] + L[1, 1] * P[:, 1]])
+    d = np.where(R.min(axis=1) > 0.1, -1, np.argmin(R, axis=1))
+    cost = np.where(d < 0, 0.1, L[t, np.maximum(d, 0)])
+    rejected = int(np.sum(d < 0))
+    assert 20 < rejected < 120  # the band holds points: the test can tell
+    status = win.message.toolTip() + win.message.text()
+    how = "by the loss" if loss else "with the 0-1 loss"
+    assert (f"{how}, rejecting at cost λ = 1 − θ = 0.1: accuracy {100 * np.mean(d == t):.1f}%, {rejected} rejected, "
+            f"expected loss {cost.mean():.4g} per point (eq. 1.80)") in status, status
+    crossed = np.column_stack(win.canvas.wrong.getData())
+    np.testing.assert_allclose(crossed, win.doc.X[(d >= 0) & (d != t)])
+    assert f"accuracy {100 * np.mean(d == t):.1f}% ({rejected} rejected)" in win.caption_parts()  # F5's caption
