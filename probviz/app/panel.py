@@ -246,6 +246,9 @@ class Panel(QWidget):
         doc.view_state.layers_changed.connect(self._sync_layers)
         doc.truth_changed.connect(self._sync_layers)  # the error against the truth needs one
         doc.classes_changed.connect(self._sync_layers)
+        for changed in (doc.points_changed, doc.points_moved, doc.classes_changed, doc.model_changed,
+                        doc.view_state.analysis_changed):  # the points the evidence saw, or its alpha, changed
+            changed.connect(self._evidence_outdated)
         self._on_reset()
 
     # --- document -> widgets --------------------------------------------------------------
@@ -487,6 +490,13 @@ class Panel(QWidget):
         self._evidence_job = Background(lambda: work(X, labels, params), self)
         self._evidence_job.done.connect(answer)
         self._evidence_job.start()
+
+    def _evidence_outdated(self):
+        """What the evidence said (alpha maximises it) held for the points and the model it saw: gone once they
+        change (after brushing in more points it went on claiming an alpha that no longer maximises anything)."""
+        note = getattr(self, "evidence_note", None)
+        if note is not None and _alive(note):
+            note.hide()
 
     def _sync_layers(self):
         generative = REGISTRY[self.doc.model_name].generative

@@ -4,7 +4,7 @@ Each picture checked against Bishop's formulas written out here (eqs. 4.143, 4.1
 
 import numpy as np
 import pytest
-from guihelp import settle
+from guihelp import click, settle
 from pressing import choose, press_button
 from scipy.special import expit, log_expit
 
@@ -127,6 +127,16 @@ def test_the_evidence_chooses_alpha_in_one_undo_step(qtbot, window):
         return fit_laplace(X, codes, 2, a).total_log_evidence
     assert all(evidence(alpha * f) <= evidence(alpha) + 1e-9 for f in (0.9, 0.99, 1.01, 1.1))
     assert f"α = {alpha:.4g};  ln p(D|α) ≈ {evidence(alpha):.4f}" in win.panel.params.text.plain()
+    note = win.panel.evidence_note
+    assert note.isVisible() and note.text().startswith(f"α = {alpha:.4g} maximises the evidence")
+    click(qtbot, win, 3.3, -0.5)  # a point more: that alpha maximised the evidence of the points before it
+    settle(win)
+    assert len(win.doc.X) == 251 and not note.isVisible()
+    assert evidence(alpha) < max(fit_laplace(win.doc.X, win.doc.labels, 2, alpha * f).total_log_evidence
+                                 for f in (0.9, 1.1))  # (it no longer does)
+    [undo] = [a for a in win.menuBar().actions() if a.text().replace("&", "") == "Edit"][0].menu().actions()[:1]
+    undo.trigger()  # Edit > Undo: the point taken back
+    settle(win)
     [undo] = [a for a in win.menuBar().actions() if a.text().replace("&", "") == "Edit"][0].menu().actions()[:1]
     assert undo.text().replace("&", "") == "Undo Choose α by the evidence"  # one step, named
     undo.trigger()  # Edit > Undo
