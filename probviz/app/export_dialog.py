@@ -15,10 +15,11 @@ FILTERS = "PNG image (*.png);;SVG vector drawing (*.svg);;PDF document (*.pdf)"
 
 class ExportDialog(QDialog):
     def __init__(self, parent, folder: str, title: str, size, legend: bool = True, scale: float = 1.0,
-                 check=None):
-        """Starts from what the window shows: its size, its legend, its text scale. ``check(path)`` raises
-        ValueError (its one-line reason) for a file that must not be written: Save then says why and the
-        dialog stays open for another name."""
+                 check=None, last: dict | None = None):
+        """Starts from what the window shows: its size, its legend, its text scale; or from ``last``, the
+        :meth:`options` of this document's last export (a PNG, then its SVG: the same title, size and look).
+        ``check(path)`` raises ValueError (its one-line reason) for a file that must not be written: Save then
+        says why and the dialog stays open for another name."""
         super().__init__(parent)
         self.check = check
         self._confirmed = ""  # the name Browse's file dialog asked about replacing
@@ -67,6 +68,15 @@ class ExportDialog(QDialog):
         self.transparent = QCheckBox("Transparent background")
         form.addRow("", self.transparent)
         v.addLayout(form)
+        if last:
+            self.path.setText(last["path"])
+            self.width_.setValue(last["width"])
+            self.height_.setValue(last["height"])
+            self.dpi.setValue(last["dpi"] or 0)
+            self.scale.setValue(round(100 * last["scale"]))
+            self.title.setText(last["title"] or "")
+            self.legend.setChecked(last["legend"])
+            self.transparent.setChecked(last["transparent"])
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)

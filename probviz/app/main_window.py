@@ -716,10 +716,11 @@ class MainWindow(QMainWindow):
         legend = self.legend_action.isChecked() or settings.value("export_legend", False, type=bool)
         dialog = ExportDialog(self, self.files.export_folder(), self.doc.title, self.canvas.size(),
                               legend=legend, scale=self.canvas.style.scale,
-                              check=lambda path: self.files.check_output(path, "the export"))
+                              check=lambda path: self.files.check_output(path, "the export"), last=self._last_export)
         if not self.files.run_dialog(dialog):
             return
         opts = dialog.options()
+        self._last_export = dict(opts)  # the next export of this document starts from it
         try:
             self.files.check_output(opts["path"], "the export")
             export_figure(self.doc.snapshot(self.canvas.view_bounds()),
@@ -859,8 +860,12 @@ class MainWindow(QMainWindow):
         self.setWindowModified(self.slides.is_modified() if self.slides.is_open() else self.doc.is_modified())
 
     # --- document -> view -------------------------------------------------------------------
+    #: File > Export image's last options for this document (its title, size and look), None for a new one
+    _last_export: dict | None = None
+
     def _on_reset(self):
         self.dock.widget().verticalScrollBar().setValue(0)  # a new document: its description in view
+        self._last_export = None
         self.canvas.set_selection([])
         self._n_points = len(self.doc.X)
         self.canvas.show_document_points()

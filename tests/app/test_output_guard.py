@@ -140,3 +140,42 @@ def test_the_export_dialog_keeps_the_legend_ticked_for_the_next_export(qtbot, se
         settle(window)
     assert states == [False, True, True, False]
     assert all((tmp_path / f"f{i}.png").exists() for i in range(1, 5))
+
+
+def test_the_export_dialog_starts_from_the_documents_last_export(qtbot, settings_kept, window, tmp_path, in_turn):
+    """A PNG exported with a title, a size, a resolution and a transparent background, then File > Export image
+    again for its SVG: the title was gone (the SVG and PDF came out without it). The dialog starts from the last
+    export's options; another document starts afresh."""
+    from pressing import press_button
+
+    window.open_example("fruit")
+    settle(window)
+    seen = []
+
+    def fill(dialog):
+        dialog.path.selectAll()
+        qtbot.keyClicks(dialog.path, str(tmp_path / "fruit.png"))
+        for box, text in ((dialog.width_, "640"), (dialog.height_, "480"), (dialog.dpi, "300")):
+            box.selectAll()
+            qtbot.keyClicks(box, text)
+        qtbot.keyClicks(dialog.title, "Fruit, resampled")
+        press_button(qtbot, dialog.transparent)
+        qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Save), LEFT)
+
+    def look(dialog):
+        seen.append((dialog.path.text(), dialog.width_.value(), dialog.height_.value(), dialog.dpi.value(),
+                     dialog.title.text(), dialog.transparent.isChecked()))
+        qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Cancel), LEFT)
+
+    for act in (fill, look):
+        in_turn([(ExportDialog, act)])
+        menu_action(window, "Export image…").trigger()
+        settle(window)
+    assert QImage(str(tmp_path / "fruit.png")).width() == 640
+    assert seen[0] == (str(tmp_path / "fruit.png"), 640, 480, 300, "Fruit, resampled", True)
+    window.open_example("xor")
+    settle(window)
+    in_turn([(ExportDialog, look)])
+    menu_action(window, "Export image…").trigger()
+    settle(window)
+    assert seen[1][4] == "" and not seen[1][5] and seen[1][0].endswith("xor.png")
