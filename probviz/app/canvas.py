@@ -906,10 +906,12 @@ class Canvas(pg.PlotWidget):
             self.place_legend()  # the legend keeps off the label where it now is
 
     def _place_probe_label(self) -> None:
-        """The probe's label above its ring (below it when there is no room above), to the right of it in the
-        plot's left half and to the left in the right half, then moved along the edge it meets so that its box
-        stays whole inside the plot (anchored to the ring alone, a label wider than the room beside the ring ran
-        past the plot's edge: F5 with the panel at 1024 wide)."""
+        """The probe's label beside its ring, diagonally: above or below it, to its right or its left, whichever
+        of the four hides the least (as the legend weighs it, :meth:`hidden_by`: whole classes, then points with
+        their markers; then the length of boundary under it), the side with more room first on a tie; each moved
+        along the plot's edge it meets so that the box stays whole inside the plot and clear of the ring (at a
+        narrow plot's edge a label beside the ring alone ran past it; above and to the right it hid the points
+        and the boundary a lesson is about)."""
         if self._probe_at is None:
             return
         px = self._to_vb_pixels(np.array([self._probe_at]))
@@ -919,14 +921,22 @@ class Canvas(pg.PlotWidget):
             return
         x, y = px[0]
         lw, lh = size.width(), size.height()
-        margin, gap = 2.0, max(0.2 * lh, self.probe_size / 2 + 2)  # clear of the ring
-        left = x + 0.05 * lw if x <= w / 2 else x - 1.05 * lw
-        top = y - gap - lh if y - gap - lh >= margin else y + gap  # above, or below at the plot's top
+        r = self.probe_size / 2
+        margin, gap = 2.0, max(0.2 * lh, r + 2)  # clear of the ring
+        right_first = x <= w / 2
+        boxes = [QRectF(x + 0.05 * lw if right else x - 1.05 * lw, y + gap if below else y - gap - lh, lw, lh)
+                 for below in (False, True) for right in (right_first, not right_first)]
         if 0 <= x <= w and 0 <= y <= h:  # (a probe out of sight keeps its label beside it, out of sight too)
-            left = max(margin, min(left, w - lw - margin))
-            top = max(margin, min(top, h - lh - margin))
+            for box in boxes:
+                box.moveTo(max(margin, min(box.left(), w - lw - margin)), max(margin, min(box.top(), h - lh - margin)))
+            ring = QRectF(x - r, y - r, 2 * r, 2 * r)
+            obstacles = (None, *self._obstacles()[1:])  # the points and their classes (not the label itself)
+            best = min(boxes, key=lambda box: (box.intersects(ring), *self.hidden_by(box, obstacles)[1:],
+                                               self.lines_under(box)))
+        else:
+            best = boxes[0]
         self.probe_label.setAnchor((0.0, 0.0))
-        self.probe_label.setPos(self.vb.mapToView(QPointF(left, top)))
+        self.probe_label.setPos(self.vb.mapToView(best.topLeft()))
 
     def _place_texts(self) -> None:
         """The view or the plot's size changed: the probe's label, then the legend (which keeps off it) and the note."""

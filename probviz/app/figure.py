@@ -242,7 +242,8 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
             p.drawEllipse(QPointF(x, y), 3.5 * style.scale, 3.5 * style.scale)
         p.setBrush(Qt.BrushStyle.NoBrush)
     if frame is not None and frame.probe is not None and _inside(layout, layout.to_px([frame.probe.x]), 0).all():
-        _probe(p, layout, frame.probe, style, avoid=legend_box)
+        _probe(p, layout, frame.probe, style, avoid=legend_box,
+               hide=(marks, classes, lines if legend else _boundary_px(layout, frame)))
     p.restore()
 
     _axes(p, layout, style, axis_names)
@@ -266,9 +267,12 @@ def _joined(lines) -> np.ndarray:
     return np.vstack([part for line in lines for part in (line, np.full((1, 2), np.nan))])
 
 
-def _probe(p, layout, probe, style, avoid: QRectF | None = None):
-    """The probe's ring and its label: above the probe, towards the plot's middle, else below it; kept
-    inside the plot (elided to its width) and off the legend (``avoid``); left out when no place is free."""
+def _probe(p, layout, probe, style, avoid: QRectF | None = None, hide=(None, None, None)):
+    """The probe's ring and its label beside it, diagonally: above or below, towards the plot's middle or away,
+    whichever of the four hides the least of ``hide`` = (the points' pixel centres, their classes, the boundaries
+    in pixels), as the canvas places it (no class whole, then the fewest points, then the least boundary; the
+    order above on a tie); kept inside the plot (elided to its width), clear of the ring and off the legend
+    (``avoid``); left out when no place is free."""
     fg, bg = style.foreground, style.background
     (x, y), = layout.to_px([probe.x])
     p.setPen(line_pen(style, "probe", cosmetic=False))
@@ -283,12 +287,21 @@ def _probe(p, layout, probe, style, avoid: QRectF | None = None):
     tw, th = fm.horizontalAdvance(text) + 8, fm.height() + 4
     right_half = x > left + w / 2
     sides = [x - tw - 1.4 * r, x + 1.4 * r] if right_half else [x + 1.4 * r, x - tw - 1.4 * r]
-    for bx, by in [(bx, by) for by in (y - th - 1.4 * r, y + 1.4 * r) for bx in sides]:
-        box = QRectF(min(max(bx, left + 2), left + w - tw - 2), min(max(by, top + 2), top + h - th - 2), tw, th)
-        if avoid is None or not box.intersects(avoid):
-            break
-    else:
+    boxes = [QRectF(min(max(bx, left + 2), left + w - tw - 2), min(max(by, top + 2), top + h - th - 2), tw, th)
+             for by in (y - th - 1.4 * r, y + 1.4 * r) for bx in sides]
+    free = [box for box in boxes if avoid is None or not box.intersects(avoid)]
+    if not free:
         return
+    marks, classes, lines = hide
+    codes = np.unique(classes, return_inverse=True)[1].reshape(-1) if classes is not None else None
+    ring = QRectF(x - r, y - r, 2 * r, 2 * r)
+
+    def hidden(box):
+        rect = (box.left(), box.top(), box.width(), box.height())
+        whole, points = marks_hidden(marks, codes, rect, style.point_size / 2) if marks is not None else (0, 0)
+        return (box.intersects(ring), whole, points, 0.0 if lines is None else length_inside(lines, rect),
+                free.index(box))
+    box = min(free, key=hidden)
     p.setPen(_pen(fg, 1))
     p.setBrush(QBrush(_color(bg, 210)))
     p.drawRect(box)

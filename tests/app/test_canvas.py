@@ -1301,3 +1301,29 @@ def test_the_probes_label_follows_its_ring_when_the_view_zooms(qtbot, window):
     assert np.allclose(off_ring(), near, atol=1.0)  # at once, before the view's new frame, beside the ring
     settle(window)
     assert np.allclose(off_ring(), near, atol=1.0)  # and after it
+
+
+def test_the_probes_label_goes_where_it_hides_no_points(qtbot, window):
+    """A cluster just above and to the right of the probe, where its label first goes (the plot's left half):
+    the label took its place over the points. It goes to the diagonal that hides none, still beside the ring."""
+    from PySide6.QtCore import QPointF
+
+    from probviz.data.dataset import Dataset
+
+    rng = np.random.default_rng(3)
+    cluster = np.column_stack([rng.uniform(-1.9, -0.3, 25), rng.uniform(0.25, 0.9, 25)])  # above right of (-2, 0)
+    X = np.vstack([cluster, [[3.0, -3.0], [3.5, -3.5], [4.0, -3.0]]])
+    window.load(Dataset(X, np.r_[[0] * 25, [1] * 3], ["a", "b"]))
+    window.canvas.vb.setRange(xRange=(-5, 5), yRange=(-5, 5), padding=0)
+    settle(window)
+    qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier,
+                     to_pixel(window, -2.0, 0.0))
+    settle(window)
+    vb, label = window.canvas.vb, window.canvas.probe_label
+    box = label.sceneBoundingRect()
+    r = window.canvas.style.point_size / 2
+    for x, y in X:
+        at = vb.mapViewToScene(QPointF(x, y))
+        assert not box.adjusted(-r, -r, r, r).contains(at), (x, y)  # no marker under the label
+    ring = vb.mapViewToScene(QPointF(-2.0, 0.0))
+    assert abs(box.center().x() - ring.x()) < box.width() and abs(box.center().y() - ring.y()) < 2 * box.height()

@@ -180,7 +180,7 @@ def test_file_export_draws_the_truth_the_reject_band_and_the_probe(qtbot, window
         if not (8 < px < W - 8 and 8 < py < H - 8) or np.min(np.hypot(*(points_px - (px, py)).T)) < 9:
             continue
         near_lines = min(np.min(np.hypot(*(px_fit - (px, py)).T)), np.min(np.hypot(*(px_line - (px, py)).T)))
-        in_label = probe_px[0] - 180 < px < probe_px[0] + 12 and probe_px[1] - 30 < py < probe_px[1] + 12
+        in_label = abs(px - probe_px[0]) < 190 and abs(py - probe_px[1]) < 42  # (on whichever diagonal it went)
         if near_lines < 10 or in_label:  # the lines with their halos, the probe with its label
             continue
         colour = rgb[int(round(py)), int(round(px))]
@@ -193,3 +193,33 @@ def test_file_export_draws_the_truth_the_reject_band_and_the_probe(qtbot, window
     ring = [_dark(rgb, (cx + r * np.cos(t), cy + r * np.sin(t)), radius=2)
             for t in np.linspace(0, 2 * np.pi, 16, endpoint=False) for r in (6,)]
     assert np.mean(ring) > 0.7, f"no probe ring at {doc.probe}"
+
+
+@pytest.mark.parametrize("ext,kind", [("png", "png"), ("svg", "svg-resvg"), ("pdf", "pdf")])
+def test_an_exports_probe_label_goes_where_it_hides_no_points(qtbot, window, tmp_path, monkeypatch, ext, kind):
+    """A cluster just above the probe and towards the plot's middle, where the export first put its label: the
+    label covered it. Like the canvas's, it goes to the diagonal that hides no point: every point's centre keeps
+    its class's colour in the file, read back by another renderer; the label's dark text is beside the ring."""
+    from probviz.data.dataset import Dataset
+
+    # above and to the right of (-2, 0), apart enough that no marker covers another's centre
+    cluster = np.array([(x, y) for x in (-1.6, -1.1, -0.6, -0.1) for y in (0.45, 0.8)])
+    X = np.vstack([cluster, [[3.0, -3.0], [3.5, -3.5], [4.0, -3.0]]])
+    window.load(Dataset(X, np.r_[[0] * 8, [1] * 3], ["a", "b"]))
+    window.doc.view_state.set_layers({"points"})  # setup: the points alone on white, and the probe
+    window.canvas.vb.setRange(xRange=(-5, 5), yRange=(-5, 5), padding=0)
+    settle(window)
+    from guihelp import to_pixel
+    qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier,
+                     to_pixel(window, -2.0, 0.0))
+    settle(window)
+    assert window.doc.probe is not None
+    path = _export_through_the_menu(window, monkeypatch, tmp_path / f"probe.{ext}")
+    rgb = raster(path, kind).astype(int)
+    lay = figure_layout(W, H, window.canvas.view_bounds(), Style(window.canvas.style.scale).font_px, False)
+    colour = np.array([int(window.doc.classes[0].color[i:i + 2], 16) for i in (1, 3, 5)])
+    for x, y in lay.to_px(cluster):
+        assert np.abs(rgb[int(round(y)), int(round(x))] - colour).max() < 40, (x, y)
+    cx, cy = lay.to_px(np.array([[-2.0, 0.0]]))[0]
+    near = rgb[int(cy) - 45:int(cy) + 45, int(cx) - 200:int(cx) + 200].max(axis=2) < 90
+    assert near.sum() > 40  # the label's text (and the ring) beside the probe
