@@ -249,6 +249,9 @@ class Panel(QWidget):
         for changed in (doc.points_changed, doc.points_moved, doc.classes_changed, doc.model_changed,
                         doc.view_state.analysis_changed):  # the points the evidence saw, or its alpha, changed
             changed.connect(self._evidence_outdated)
+        for changed in (doc.points_changed, doc.points_moved, doc.classes_changed, doc.model_changed,
+                        doc.truth_changed):  # a lesson's text quotes the example's numbers as it opened
+            changed.connect(self._lesson_outdated)
         self._on_reset()
 
     # --- document -> widgets --------------------------------------------------------------
@@ -275,6 +278,9 @@ class Panel(QWidget):
         self.loss_note.setText(f"The loss matrix has {len(L)} rows; the data have {len(self.doc.classes)} classes: "
                                f"the 0-1 loss decides until it has one row and column per class." if stale else "")
         self.loss_note.setVisible(stale)
+
+    #: added under a file's description once the document has changed: its numbers are the opened example's
+    CHANGED_SINCE = "(Written for the example as it opened: its numbers change with the points and the model.)"
 
     def _on_reset(self):
         self._sync_loss()
@@ -490,6 +496,12 @@ class Panel(QWidget):
         self._evidence_job = Background(lambda: work(X, labels, params), self)
         self._evidence_job.done.connect(answer)
         self._evidence_job.start()
+
+    def _lesson_outdated(self):
+        """The document changed since it opened: its description (the fruit's "the probe gets p(apple|x) =
+        0.823") says so under it, instead of contradicting the probe a sample or another model has changed."""
+        if self.doc.description and self.CHANGED_SINCE not in self.lesson.text():
+            self.lesson.setText(unbroken(self.doc.description) + "\n" + self.CHANGED_SINCE)
 
     def _evidence_outdated(self):
         """What the evidence said (alpha maximises it) held for the points and the model it saw: gone once they

@@ -286,3 +286,26 @@ def test_the_shortcut_sheet_in_presentation_mode_cuts_no_text(qtbot, window, mon
         qtbot.keyClick(window, Qt.Key.Key_F5)
     fits, sideways, bad = seen[-1]
     assert fits and sideways == 0 and bad == [], bad[:3]
+
+
+def test_an_examples_text_says_it_was_written_for_the_example_as_it_opened_once_it_changes(qtbot, window):
+    """The fruit's text says "the probe x = (2.3, 1.5) gets p(apple|x) = 0.823"; after M (another model) or a
+    point clicked in, the probe says otherwise and the text went on saying 0.823 as if it were so. A line under it
+    says the text is about the example as it opened, until another document opens."""
+    from guihelp import click, key
+    from PySide6.QtCore import Qt
+
+    from probviz.app.panel import Panel
+
+    lesson = window.panel.lesson
+    for act in (lambda: key(qtbot, window, Qt.Key.Key_M), lambda: click(qtbot, window, 0.5, 3.5)):
+        assert window.open_path("example:fruit")
+        settle(window)
+        assert "0.823." in lesson.text() and Panel.CHANGED_SINCE not in lesson.text()
+        act()
+        settle(window)
+        assert "0.823" in lesson.text() and lesson.text().endswith("\n" + Panel.CHANGED_SINCE)
+        assert "0.823" not in window.canvas.probe_label.textItem.toPlainText()
+    assert window.open_path("example:xor")
+    settle(window)
+    assert Panel.CHANGED_SINCE not in lesson.text()
