@@ -18,8 +18,10 @@ from probviz.report import model_lines
 
 def unbroken(text: str) -> str:
     """Text for a wrapping label that breaks lines between terms, never inside one: no break after
-    the bar of p(C|x), around " = ", or after the commas of a coordinate pair."""
+    the bar of p(C|x), around " = ", after ln or exp (they keep their argument), or after the commas of a
+    coordinate pair."""
     text = text.replace("|", "|\u2060").replace(" = ", "\u00a0=\u00a0")
+    text = re.sub(r"\b(ln|exp) ", "\\1\u00a0", text)
     return re.sub(r"\(([^()]*)\)", lambda m: "(" + m.group(1).replace(", ", ",\u00a0") + ")", text)
 
 

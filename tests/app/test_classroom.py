@@ -1,6 +1,7 @@
 """The first hour of a lesson, through real clicks and keys: no surprises for a student or a teacher."""
 
 import html
+import re
 
 import numpy as np
 import pytest
@@ -306,6 +307,31 @@ def test_formulas_wrap_between_terms_never_inside_one(qtbot, window):
         for line in layout_lines:
             assert not line.rstrip().endswith(("|", "(", "=", ",\u00a0")), line
             assert not line.lstrip().startswith(("x)", "|", "=", ")")), line
+
+
+def test_a_log_stays_with_its_argument_at_every_width(qtbot, window):
+    """Three classes, LDA: the probe's lines read "a = ln p(x|1)p(1) = -21.538"; a new user saw "a = ln" end
+    one line and "p(x|1)p(1) = -21.538" begin the next. At every width of the panel the ln keeps its argument."""
+    from guihelp import click, key
+
+    for k, (x, y) in zip((Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3), ((-2, -1), (2, 0.5), (0, 3))):
+        key(qtbot, window, k)
+        for dx, dy in ((0, 0), (0.6, 0.3), (-0.4, 0.5)):
+            click(qtbot, window, x + dx, y + dy)
+    qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier,
+                     to_pixel(window, 0.5, 1.0))
+    settle(window)
+    label = window.panel.probe.text
+    assert " ln p(x|1)p(1) = " in label.plain()
+    window.dock.setMinimumWidth(0)
+    wrapped = 0
+    for width in range(240, 520, 12):
+        window.resizeDocks([window.dock], [width], Qt.Orientation.Horizontal)
+        settle(window)
+        lines = wrapped_lines(label)
+        wrapped += len(lines) > len(label.text().split("\n"))
+        assert not any(re.search(r"(^|\W)ln$", line.rstrip()) for line in lines), (width, lines)
+    assert wrapped >= 5  # the test saw the lines wrap
 
 
 def wrapped_lines(label):
