@@ -159,7 +159,7 @@ def _fit(args) -> int:
     from probviz.bayes_view import bayes_overrides, training_points
     from probviz.data.inputs import load_session
     from probviz.pipeline import fit_all, session_spec
-    from probviz.report import model_lines
+    from probviz.report import counted, model_lines
     from probviz.snapshot import frame_request, from_session
 
     session = load_session(args.input, args.x, args.y, args.label)
@@ -231,14 +231,14 @@ def _fit(args) -> int:
     except ValueError as e:
         raise ValueError(f"--loss: {e}") from None
     if not args.json:  # the Parameters panel's lines, word for word
-        print(f"{model.label} on {data.name or args.input}: {len(data.X)} points"
+        print(f"{model.label} on {data.name or args.input}: {counted(len(data.X), 'point')}"
               + (f" ({n_held} held out, fraction {fraction:g}, seed {seed}; fitted to the rest)" if n_held else "")
               + f", classes {', '.join(data.class_names[c] for c in model.classes_)}")
         for line in model_lines(model, data.class_names, fit.summary):
             print(f"  {line}")
         if n_held:
             h = fit.held_out
-            print(f"  held out: accuracy {h['accuracy']:.4g} on {h['n']} points"
+            print(f"  held out: accuracy {h['accuracy']:.4g} on {counted(h['n'], 'point')}"
                   + (f", log-likelihood {h['log_likelihood']:.6g}" if "log_likelihood" in h else ""))
         if data.truth is not None and data.truth.K == len(data.class_names):
             from probviz.models.truth import error_rate
@@ -305,6 +305,7 @@ def _train(args, session, spec, optimizer, eta, steps) -> int:
 
     from probviz.models.training import OPTIMIZER_LABELS, separable_note
     from probviz.pipeline import Fit, evaluate_request
+    from probviz.report import counted
     from probviz.snapshot import frame_request, from_session
     from probviz.stepping import TrainingSpec, make_trainer
 
@@ -329,7 +330,7 @@ def _train(args, session, spec, optimizer, eta, steps) -> int:
     if not args.json:
         print(f"{spec.label}, {OPTIMIZER_LABELS[optimizer]}"
               f"{'' if optimizer == 'newton' else f', eta = {trainer.eta:g}'}, {steps} steps from w = 0 on "
-              f"{data.name or args.input}: {len(data.X)} points"
+              f"{data.name or args.input}: {counted(len(data.X), 'point')}"
               + (f" ({scores['n']} held out, fraction {snap.split[0]:g}, seed {snap.split[1]}; trained on the rest)"
                  if scores else "") + f", classes {', '.join(names)}")
         print(f"  E(w) = {last.error:.6g}" + ("" if optimum is None else f" (optimum {optimum:.6g})")
@@ -338,7 +339,7 @@ def _train(args, session, spec, optimizer, eta, steps) -> int:
         for c, b in zip(raw["coef"], raw["intercept"]):
             print(f"  w = ({', '.join(f'{v:.6g}' for v in c)}), w0 = {b:.6g}")
         if scores:
-            print(f"  held out: accuracy {scores['accuracy']:.4g} on {scores['n']} points")
+            print(f"  held out: accuracy {scores['accuracy']:.4g} on {counted(scores['n'], 'point')}")
         if note:
             print(f"  note: {note}")
         return 0
@@ -376,6 +377,7 @@ def _sample(args) -> int:
     from probviz.data.csvio import csv_text, write_csv
     from probviz.data.dataset import Dataset
     from probviz.data.inputs import load_session
+    from probviz.report import counted
     from probviz.models.truth import fitted_truth
     from probviz.pipeline import fit_all, session_spec
     from probviz.snapshot import frame_request, from_session
@@ -408,7 +410,7 @@ def _sample(args) -> int:
         sys.stdout.write(csv_text(out))
     else:
         write_csv(args.output, out)
-        print(f"wrote {args.output} ({args.n} points, "
+        print(f"wrote {args.output} ({counted(args.n, 'point')}, "
               + ", ".join(f"{n} {c}" for n, c in zip(names, np.bincount(labels, minlength=len(names)))) + ")")
     return 0
 

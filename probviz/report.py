@@ -15,6 +15,11 @@ _TEX_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", 
                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 
 
+def counted(n: int, noun: str) -> str:
+    """"1 point", "2 points"; "1 class", "3 classes"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}{'es' if noun.endswith('s') else 's'}"
+
+
 def tex_escape(text: str) -> str:
     """``text`` as LaTeX text: every special character escaped, so any class name compiles."""
     return "".join(_TEX_SPECIALS.get(ch, ch) for ch in text)
@@ -194,7 +199,7 @@ def model_lines(model, class_names, summary: dict | None = None, fmt: str = "tex
         out.equation(f"{out.posterior_lhs(names[0], basis, probit)}{eq}{_vec(w, fmt)}", f"{out.sym('w0')}{eq}{_fmt(w0)}")
     counts = ", ".join(f"{REGISTRY[m].label.split(' (')[0]} {_count(m, K, basis, model)}" for m in PROBABILISTIC_NAMES
                        if "groups" not in REGISTRY[m].defaults())  # tied covariances: between LDA and QDA, by its groups
-    out.plain(f"Parameters: {model.n_parameters()}  (for {K} classes: {counts})")
+    out.plain(f"Parameters: {model.n_parameters()}  (for {counted(K, 'class')}: {counts})")
     if summary:
         out.plain(f"Training accuracy: {100 * summary['accuracy']:.1f}%")
         out.plain(f"Log-likelihood, {summary['log_likelihood_kind']}: {decimals(summary['log_likelihood'])}")

@@ -405,3 +405,18 @@ def test_the_benchs_windows_leave_the_users_settings_alone_and_each_opens_as_at_
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["True", "False", "True"]  # behind its tab, brought forward, behind again
     assert not [p for p in tmp_path.rglob("*") if "probviz" in p.name]  # nothing of probviz's in the user's home
+
+
+def test_counts_of_one_are_singular(tmp_path):
+    """`probviz fit` on a CSV of one row said "1 points" and "for 1 classes"; `probviz sample -n 1` likewise."""
+    one = tmp_path / "one.csv"
+    one.write_text("x,y,label\n1,2,a\n")
+    r = run("fit", str(one))
+    assert r.returncode == 0, r.stderr
+    assert "one.csv: 1 point, classes a" in r.stdout and "(for 1 class: " in r.stdout
+    assert "1 points" not in r.stdout and "1 classes" not in r.stdout
+    r = run("fit", "example:fruit")
+    assert "fruit: 250 points, classes apple, peach" in r.stdout and "(for 2 classes: " in r.stdout
+    r = run("sample", "example:fruit", "-n", "1", "-o", str(tmp_path / "s.csv"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"wrote {tmp_path / 's.csv'} (1 point, ")
