@@ -144,6 +144,28 @@ def _numbers(v, n=None) -> bool:
             and all(isinstance(a, (int, float)) and not isinstance(a, bool) and math.isfinite(a) for a in v))
 
 
+def _points_problem(xs, ys, labels, K: int) -> str | None:
+    """What is wrong with a session's points (lists x, y and label, the labels class indices below K), naming
+    the first point at fault (counted from 1, as a CSV's rows are read), or None."""
+    for key, v in (("x", xs), ("y", ys), ("label", labels)):
+        if not isinstance(v, list):
+            return f"points: no list of {key} values"
+    if not len(xs) == len(ys) == len(labels):
+        return f"points: {len(xs):,} x, {len(ys):,} y and {len(labels):,} label values; they must be as many"
+    def shown(a) -> str:  # a value as the file has it, cut short
+        text = json.dumps(a)
+        return text if len(text) <= 24 else text[:23] + "…"
+
+    for key, v in (("x", xs), ("y", ys)):
+        for i, a in enumerate(v):
+            if not (isinstance(a, (int, float)) and not isinstance(a, bool) and math.isfinite(a)):
+                return f"point {i + 1}: its {key} is {shown(a)}, not a finite number"
+    for i, a in enumerate(labels):
+        if not (isinstance(a, int) and not isinstance(a, bool) and 0 <= a < K):
+            return f"point {i + 1}: its label is {shown(a)}, not a class number from 0 to {K - 1}"
+    return None
+
+
 def _deeper_than(doc, limit: int) -> bool:
     """Whether lists and dicts nest more than ``limit`` levels (iteratively: no recursion limit)."""
     stack = [(doc, 1)] if isinstance(doc, (list, dict)) else []
@@ -204,9 +226,8 @@ def session_from_obj(doc, name: str = "session") -> Session:
     pts = doc.get("points")
     _need(isinstance(pts, dict), name, "points")
     xs, ys, labels = pts.get("x"), pts.get("y"), pts.get("label")
-    _need(_numbers(xs) and _numbers(ys, len(xs)) and isinstance(labels, list) and len(labels) == len(xs)
-          and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(classes) for v in labels),
-          name, "points")
+    problem = _points_problem(xs, ys, labels, len(classes))
+    _need(problem is None, name, problem or "")
     _need(all(abs(v) <= MAX_ABS for v in xs) and all(abs(v) <= MAX_ABS for v in ys), name,
           f"a coordinate beyond ±{MAX_ABS:g}")
     axis = doc.get("axis_names", ["x1", "x2"])

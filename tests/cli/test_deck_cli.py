@@ -163,7 +163,8 @@ def test_a_long_note_wraps_inside_the_page(tmp_path, capsys):
 
 @pytest.mark.parametrize("mutate,message", [
     (lambda d: d["slides"][1]["session"]["points"].update(x=[1.0]),
-     "lesson.probvizdeck: slide 2: not a valid probviz session (points)"),
+     "lesson.probvizdeck: slide 2: not a valid probviz session (points: 1 x, 250 y and 250 label values; they must "
+     "be as many)"),
     (lambda d: d["slides"][0].update(title="bell\x07"),
      "lesson.probvizdeck: slide 1: the title: a control character (U+0007); only plain text is allowed"),
     (lambda d: d["slides"].extend(d["slides"][:1] * 199), "lesson.probvizdeck: not a valid probviz deck (201 slides; "

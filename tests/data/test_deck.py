@@ -366,7 +366,8 @@ S3 = "bad.probvizdeck: slide 3: "
     (_set(["slides", 2, "hide"], ["lab", "lab"]), S3 + "hide names a panel twice"),
     (lambda d: d["slides"][2].pop("session"), S3 + "has no session"),
     (_set(["slides", 2, "session"], None), S3 + "not a valid probviz session (no probviz-session header)"),
-    (_set(["slides", 2, "session", "points", "x"], [1, 2]), S3 + "not a valid probviz session (points)"),
+    (_set(["slides", 2, "session", "points", "x"], [1, 2]), S3 + "not a valid probviz session (points: 2 x, 250 y "
+                                                                  "and 250 label values; they must be as many)"),
     (_set(["slides", 2, "session", "model"], "svm"), S3 + "not a valid probviz session (unknown model 'svm'; "
                                                          "probviz has " + ", ".join(REGISTRY) + ")"),
     (_set(["slides", 2, "session", "extra", "theta"], 2), S3 + "not a valid probviz session (theta must be a "

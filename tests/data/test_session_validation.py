@@ -59,14 +59,17 @@ def test_optional_fields_take_their_defaults():
     (broken(classes=[{"name": 3, "color": "#112233"}]), "classes"),
     (broken(classes=["u"]), "classes"),
     (broken(points=[1, 2]), "points"),
-    (broken(points={"x": [0.0], "y": [0.0, 1.0], "label": [0]}), "points"),
-    (broken(points={"x": [0.0], "y": [0.0], "label": [0, 1]}), "points"),
-    (broken(points={"x": [0.0], "y": [0.0], "label": [2]}), "points"),
-    (broken(points={"x": [0.0], "y": [0.0], "label": [-1]}), "points"),
-    (broken(points={"x": [0.0], "y": [0.0], "label": [True]}), "points"),
-    (broken(points={"x": ["0"], "y": [0.0], "label": [0]}), "points"),
-    (broken(points={"x": [True], "y": [0.0], "label": [0]}), "points"),
-    (broken(points={"x": [0.0], "y": [0.0], "label": "0"}), "points"),
+    (broken(points={"x": [0.0], "y": [0.0, 1.0], "label": [0]}), "points: 1 x, 2 y and 1 label values; they must be as many"),
+    (broken(points={"x": [0.0], "y": [0.0], "label": [0, 1]}), "points: 1 x, 1 y and 2 label values; they must be as many"),
+    (broken(points={"x": [0.0], "y": [0.0], "label": [2]}), "point 1: its label is 2, not a class number from 0 to 1"),
+    (broken(points={"x": [0.0], "y": [0.0], "label": [-1]}), "point 1: its label is -1, not a class number from 0 to 1"),
+    (broken(points={"x": [0.0], "y": [0.0], "label": [True]}), "point 1: its label is true, not a class number from 0 to 1"),
+    (broken(points={"x": ["0"], "y": [0.0], "label": [0]}), 'point 1: its x is "0", not a finite number'),
+    (broken(points={"x": [True], "y": [0.0], "label": [0]}), "point 1: its x is true, not a finite number"),
+    (broken(points={"x": [0.0], "y": [0.0], "label": "0"}), "points: no list of label values"),
+    (broken(points={"x": [0.0, 1.0, 2.0], "y": [0.0, "y", 1.0], "label": [0, 0, 1]}), 'point 2: its y is "y", not a finite number'),
+    (broken(points={"x": [0.0] * 3, "y": [0.0] * 3, "label": [0, 1, "a" * 40]}),
+     'point 3: its label is "aaaaaaaaaaaaaaaaaaaaaa…, not a class number from 0 to 1'),
     (broken(axis_names=["a"]), "axis names"),
     (broken(axis_names=["a", 2]), "axis names"),
     (broken(axis_names="ab"), "axis names"),
@@ -89,7 +92,7 @@ def test_a_malformed_session_says_what_is_wrong(text, what):
 
 def test_infinite_numbers_are_refused():
     text = json.dumps(GOOD).replace("2.0]", "Infinity]", 1)
-    with pytest.raises(DataError, match=r"bad.probviz: not a valid probviz session \(points\)"):
+    with pytest.raises(DataError, match=r"bad.probviz: not a valid probviz session \(point 3: its x is Infinity, not"):
         from_json(text, "bad.probviz")
 
 
