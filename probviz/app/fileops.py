@@ -28,6 +28,7 @@ from probviz.data.deck import deck_name, is_deck
 from probviz.data.inputs import load_dataset
 from probviz.data.outputs import check_outputs
 from probviz.data.session import read_session, write_session
+from probviz.report import counted
 
 SESSION_FILTER = "probviz session (*.probviz)"
 OPEN_FILTER = ("Sessions, lesson decks and data (*.probviz *.probvizdeck *.csv *.tsv *.txt);;"
@@ -396,21 +397,26 @@ class FileOps(QObject):
         for other in rest:
             other.keep()  # offered at a later start: nothing is deleted unseen
         when = time.strftime("%d %b %Y, %H:%M", time.localtime(newest.mtime))
-        answer = QMessageBox.question(
-            self.dialog_parent, "Restore unsaved work?",
-            f"probviz ended with unsaved work (kept automatically on {when}). Restore it?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
-        if getattr(self.dialog_parent, "ending", False):  # a signal closed the question: nobody answered
-            newest.keep()
-            return False
-        if answer != QMessageBox.StandardButton.Yes:
-            newest.drop()
-            return False
         try:
             session = read_session(newest.path)
         except DataError as e:
             self.failed.emit("Cannot restore", str(e))
             newest.keep()
+            return False
+        source = session.source
+        name = os.path.basename(source) if source else (session.dataset.name or "untitled")
+        box = QMessageBox(QMessageBox.Icon.Question, "Restore unsaved work?",
+                          f"probviz ended with unsaved work on “{name}” ({counted(len(session.dataset.X), 'point')}, "
+                          f"kept automatically on {when}). Restore it?",
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self.dialog_parent)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # a document's name is text, never markup
+        box.setDefaultButton(QMessageBox.StandardButton.Yes)
+        answer = box.exec()
+        if getattr(self.dialog_parent, "ending", False):  # a signal closed the question: nobody answered
+            newest.keep()
+            return False
+        if answer != QMessageBox.StandardButton.Yes:
+            newest.drop()
             return False
         self.session_opened.emit(session)
         self.data_path = None

@@ -31,8 +31,8 @@ def new_window(qtbot, monkeypatch, answer=QMessageBox.StandardButton.Yes):
     win.show()
     win.doc.new()
     asked = []
-    monkeypatch.setattr("probviz.app.fileops.QMessageBox.question",
-                        lambda *a, **k: asked.append(a[2]) or answer)
+    monkeypatch.setattr("probviz.app.fileops.QMessageBox.exec",  # the restore question: its text, answered
+                        lambda box: asked.append(box.text()) or answer)
     return win, asked
 
 
@@ -97,6 +97,7 @@ def test_a_killed_instance_is_offered_back_once(qtbot, monkeypatch, folder):
     assert r.returncode == -signal.SIGKILL, r.stderr
     win, asked = new_window(qtbot, monkeypatch)
     assert win.files.offer_restore() and len(asked) == 1
+    assert asked[0].startswith("probviz ended with unsaved work on “untitled” (3 points, kept automatically on ")
     settle(win)
     np.testing.assert_allclose(win.doc.X, [[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]])
     assert win.isWindowModified()  # restored work is not saved work
