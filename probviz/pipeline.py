@@ -196,7 +196,7 @@ class FrameRequest:
     draft: bool = False  # the hand is moving: curved boundaries as traced on a coarse grid (scene.draft_boundaries),
     # iterative fits one Newton step from the last (Fit.draft); the frame after the hand rests is exact
     samples: tuple = (scenes.SAMPLES, scenes.SAMPLES_SEED)  # the Bayesian view's boundary cloud: (count, seed)
-    weights: bool = False  # carry the weight space of a Bayesian logistic fit (probviz.weight_space)
+    weights: float = 0.0  # the weight space of a Bayesian logistic fit (probviz.weight_space): its plot's shape, h / w
     weight_probe: tuple | None = None  # (w1, w2): a point of weight space whose boundary the canvas draws
     loss: tuple | None = None  # a loss matrix over the classes (rows the truth): the decision it makes (eq. 1.81)
 
@@ -514,7 +514,7 @@ def _weight_space(frame: Frame, shown: Fit) -> None:
     lap = shown.model.laplace_
     if request.weights and not request.draft:  # a grid of likelihoods over every point: not while the hand moves
         t = labels == shown.class_index[1]
-        frame.weights = weight_space.weight_space(lap, X, t, request.samples)
+        frame.weights = weight_space.weight_space(lap, X, t, request.samples, aspect=float(request.weights))
     if request.weight_probe is not None:
         W = weight_space.boundary_weights(lap, *request.weight_probe)
         drawn = type(shown.model).from_weights(W, (lap.center, lap.scale), shown.model.classes_,

@@ -94,12 +94,13 @@ def from_session(session: Session) -> Snapshot:
 
 def frame_request(snap: Snapshot, bounds, shape=(256, 256), background=(255, 255, 255), reject=(170, 170, 170),
                   *, specs: tuple | None = None, generation: int = 0, revision: int = 0,
-                  errors: bool = False, draft: bool = False, weights: bool = False) -> FrameRequest:
+                  errors: bool = False, draft: bool = False, weights: float = 0.0) -> FrameRequest:
     """The pipeline's request for ``snap`` seen through ``bounds`` on a grid of ``shape``: the one place
     where a request is made. ``specs`` replaces the snapshot's models (a command line's --model);
     ``errors`` asks for the fits' true errors (the ones known; see :mod:`probviz.analysis`); ``draft`` for
     curved boundaries as a coarse grid traces them (the window while the hand moves; never an export);
-    ``weights`` for the weight space of a Bayesian logistic fit (the window's Weight space panel)."""
+    ``weights`` for the weight space of a Bayesian logistic fit (the window's Weight space panel): its plot's height
+    over its width (True: square; 0 or False: not asked)."""
     data = snap.dataset
     specs = specs or snap.specs
     t = snap.training

@@ -37,8 +37,9 @@ SPAN, NEAR = 4.0, 12.0
 class WeightSpace:
     """What the weight-space panel draws (the weights on the prior's features, bias first).
 
-    w1, w2 : (SIZE,) the grid's axes; bias : w_MAP's bias, the slice's; w_map : (3,).
-    surfaces : {"prior", "likelihood", "posterior"} -> (SIZE, SIZE) log values (rows w2, columns w1) less
+    w1, w2 : the grid's axes (SIZE nodes, more along an axis widened to a plot's shape); bias : w_MAP's bias,
+        the slice's; w_map : (3,).
+    surfaces : {"prior", "likelihood", "posterior"} -> (len(w2), len(w1)) log values (rows w2, columns w1) less
         their largest value on the slice (the prior's and the posterior's exactly, the likelihood's on the
         grid: it may grow without bound on separable data).
     contours : the same names -> one list of polylines (M, 2) per level of LEVELS; "laplace" -> one ellipse
@@ -91,6 +92,19 @@ def _box(lap) -> tuple[tuple[float, float], tuple[float, float]]:
     return out[0], out[1]
 
 
+def _widened(x, y, aspect: float):
+    """The ranges ``x`` and ``y``, one of them widened about its middle so that span(y) / span(x) = ``aspect``
+    (> 0; unchanged otherwise)."""
+    (x0, x1), (y0, y1) = x, y
+    if not aspect > 0:
+        return x, y
+    if (y1 - y0) < aspect * (x1 - x0):
+        half, mid = aspect * (x1 - x0) / 2, (y0 + y1) / 2
+        return x, (mid - half, mid + half)
+    half, mid = (y1 - y0) / aspect / 2, (x0 + x1) / 2
+    return (mid - half, mid + half), y
+
+
 def log_likelihood(Phi, t, bias, w1, w2) -> np.ndarray:
     """ln p(t | w) = sum_n ln sigma(s_n a_n), s_n = 2 t_n - 1, a_n = bias + w1 phi_n1 + w2 phi_n2, at every
     (w1[j], w2[i]): (len(w2), len(w1)); the points taken a block at a time (memory)."""
@@ -120,12 +134,17 @@ def laplace_ellipses(lap, levels=LEVELS, points: int = 129) -> list[np.ndarray]:
     return [(lap.w_map[0][1:, None] + np.sqrt(2.0 * d) * D).T for d in levels]
 
 
-def weight_space(lap, X, t, samples: tuple = (30, 0), size: int = SIZE) -> WeightSpace:
+def weight_space(lap, X, t, samples: tuple = (30, 0), size: int = SIZE, aspect: float = 0.0) -> WeightSpace:
     """The weight space of a two-class, linear-basis Laplace fit ``lap`` of points ``X`` with targets ``t``
-    (1 for the second class), and the (w1, w2) of ``samples`` = (count, seed) draws from q(w)."""
+    (1 for the second class), and the (w1, w2) of ``samples`` = (count, seed) draws from q(w). ``aspect``: the
+    height over the width of the plot that shows it with equal scales (circles round), to which the box is
+    widened about its middle: its contours then reach every edge of that plot (0: the box as it is)."""
     X, t = np.asarray(X, float), np.asarray(t, float)
-    (a0, a1), (b0, b1) = _box(lap)
-    w1, w2 = np.linspace(a0, a1, size), np.linspace(b0, b1, size)
+    box = _box(lap)
+    (a0, a1), (b0, b1) = _widened(*box, aspect)
+    # a widened axis keeps its nodes' spacing (at most four times as many): the contours stay as fine
+    n1, n2 = (min(4 * size, round(size * (hi - lo) / (b[1] - b[0]))) for (lo, hi), b in zip(((a0, a1), (b0, b1)), box))
+    w1, w2 = np.linspace(a0, a1, n1), np.linspace(b0, b1, n2)
     w = lap.w_map[0]
     bias = float(w[0])
     W1, W2 = np.meshgrid(w1, w2)

@@ -202,3 +202,22 @@ def test_a_frame_drawn_while_the_hand_moves_leaves_the_weight_space_out():
     moving = compute(FrameRequest(*args, shape=(16, 16), weights=True, draft=True))
     rested = compute(FrameRequest(*args, shape=(16, 16), weights=True))
     assert moving.weights is None and isinstance(rested.weights, ws.WeightSpace)
+
+
+@pytest.mark.parametrize("aspect", [0.45, 1.0, 1.8])
+def test_the_box_takes_the_plots_shape_and_keeps_its_spacing(aspect):
+    """A plot of height / width ``aspect`` with equal scales shows a box of that shape: the grid is widened about
+    its middle to it (its own box inside), with nodes as far apart as before, so that its contours reach every
+    edge of the plot."""
+    lap = _fit(FRUITY, T).laplace_
+    own = ws.weight_space(lap, FRUITY, T)
+    shaped = ws.weight_space(lap, FRUITY, T, aspect=aspect)
+    span = lambda v: v[-1] - v[0]  # noqa: E731
+    assert span(shaped.w2) / span(shaped.w1) == pytest.approx(aspect, rel=1e-12)
+    assert shaped.w1[0] <= own.w1[0] and shaped.w1[-1] >= own.w1[-1]
+    assert shaped.w2[0] <= own.w2[0] and shaped.w2[-1] >= own.w2[-1]
+    assert (shaped.w1[0] + shaped.w1[-1]) / 2 == pytest.approx((own.w1[0] + own.w1[-1]) / 2)
+    assert (shaped.w2[0] + shaped.w2[-1]) / 2 == pytest.approx((own.w2[0] + own.w2[-1]) / 2)
+    for a, b in ((shaped.w1, own.w1), (shaped.w2, own.w2)):
+        assert np.diff(a).max() <= 1.05 * np.diff(b).max()  # as fine as before
+    assert shaped.surfaces["prior"].shape == (len(shaped.w2), len(shaped.w1))

@@ -137,7 +137,8 @@ class MainWindow(QMainWindow):
         self._flash_timer.timeout.connect(self._show_status)
 
         self.refitter = Refitter(FrameSource(self.doc, self.canvas, self.lab_dock.isVisible,
-                                             lambda: self.weights.seen.on_screen), self)
+                                             lambda: self.weights.aspect() if self.weights.seen.on_screen else 0.0),
+                                 self)
         self.canvas.rested.connect(self.refitter.redraw)  # the hand stopped: the exact curves, same fits
         # a drag's edit is fitted in its own mouse event: the paint that follows shows the point with its fit (a
         # zero-delay timer fires after that paint, and the fit waited for the next one)
@@ -186,6 +187,7 @@ class MainWindow(QMainWindow):
         self.dock.visibilityChanged.connect(self.panel.seen.set_on_screen)  # its numbers, likewise
         self.weights_dock.visibilityChanged.connect(self.weights.seen.set_on_screen)  # before the redraw it asks for
         self.weights_dock.visibilityChanged.connect(self.refitter.redraw)  # its weight space, computed when seen
+        self.weights.reshaped.connect(self.refitter.redraw)  # ... and for the plot's shape
         view.weights_changed.connect(self.refitter.redraw)
         self.weights.message.connect(self.flash)
         self.training.changed.connect(self.refitter.refit)

@@ -32,6 +32,10 @@ KEY = ("Over the slopes (w₁, w₂) at w_MAP's bias, 1, 2 and 3 standard deviat
 
 class WeightPanel(QWidget):
     message = Signal(str)
+    reshaped = Signal()  # the plot's height over its width changed by more than ASPECT_STEP: a new weight space
+
+    #: the relative change of the plot's shape that asks for a weight space of the new shape
+    ASPECT_STEP = 0.04
 
     def __init__(self, doc, parent=None):
         super().__init__(parent)
@@ -45,6 +49,8 @@ class WeightPanel(QWidget):
         lay.addWidget(self.status)
         self.plot = SmallPlot(height=320)
         self.plot.setAspectLocked(True)
+        self._asked_aspect = 1.0  # the shape the last weight space was asked for
+        self.plot.plotItem.vb.sigResized.connect(self._plot_resized)
         self.plot.setLabel("bottom", "w₁")
         self.plot.setLabel("left", "w₂")
         self.plot.scene().sigMouseClicked.connect(self._clicked)
@@ -82,6 +88,21 @@ class WeightPanel(QWidget):
         self.apply_style(Style())
         self._sync_controls()
         self._draw()  # what it needs, until a frame comes
+
+    def aspect(self) -> float:
+        """The plot's height over its width (its scales are equal): the weight space is computed over a box of
+        that shape, so that its contours reach every edge (computed over a box of its own, they stopped short of
+        the plot's edges, the prior's circles cut off)."""
+        vb = self.plot.plotItem.vb
+        w, h = vb.width(), vb.height()
+        self._asked_aspect = h / w if w > 1 and h > 1 else 1.0
+        return self._asked_aspect
+
+    def _plot_resized(self, *_):
+        vb = self.plot.plotItem.vb
+        if vb.width() > 1 and vb.height() > 1 and self.seen.on_screen and \
+                abs(vb.height() / vb.width() / self._asked_aspect - 1.0) > self.ASPECT_STEP:
+            self.reshaped.emit()
 
     # --- the document's side -------------------------------------------------------------------
     def _sync_controls(self):

@@ -199,3 +199,29 @@ def test_the_clicked_weights_do_not_follow_into_another_document(qtbot, window):
     assert win.open_path("example:xor")
     settle(win)
     assert win.doc.view_state.weight_probe is None and not win.canvas.frame.weight_line
+
+
+def test_the_contours_reach_every_edge_of_the_plot_whatever_its_shape(qtbot, window):
+    """The plot keeps equal scales (the prior's circles round), so it shows more than the box the weight space was
+    computed over: the prior's circles and the likelihood's contours stopped short of its edges. The weight space
+    is computed over the plot's own shape: what the plot shows lies within its grid, also after the panel is
+    made wider or the window taller."""
+    from PySide6.QtCore import Qt as _Qt
+
+    win = window
+    _weights_shown(qtbot, win)
+
+    def shown_inside_the_grid():
+        ws = win.weights.frame.weights
+        (x0, x1), (y0, y1) = win.weights.plot.plotItem.vb.viewRange()
+        tol = 0.01 * max(ws.w1[-1] - ws.w1[0], ws.w2[-1] - ws.w2[0])
+        return (ws.w1[0] - tol <= x0 and x1 <= ws.w1[-1] + tol and ws.w2[0] - tol <= y0 and y1 <= ws.w2[-1] + tol,
+                ((x0, x1), (y0, y1)), ((ws.w1[0], ws.w1[-1]), (ws.w2[0], ws.w2[-1])))
+    inside, shown, grid = shown_inside_the_grid()
+    assert inside, (shown, grid)
+    dock = win.weights_dock
+    for width, height in ((dock.width() + 220, 750), (dock.width() - 120, 950)):
+        win.resize(win.width(), height)
+        win.resizeDocks([dock], [width], _Qt.Orientation.Horizontal)
+        settle(win)
+        qtbot.waitUntil(lambda: shown_inside_the_grid()[0], timeout=5000)
