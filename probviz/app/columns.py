@@ -27,6 +27,7 @@ class ColumnDialog(QDialog):
                 table.setItem(r, c, QTableWidgetItem(cell))
         table.setMaximumHeight(220)
         v.addWidget(table)
+        self.table = table
         form = QFormLayout()
         numeric = [n for i, n in enumerate(names) if layout.numeric[i]]
         self.x = QComboBox()
@@ -47,6 +48,19 @@ class ColumnDialog(QDialog):
         buttons.rejected.connect(self.reject)
         v.addWidget(buttons)
         self._names = names
+        self._fit_the_columns()
+
+    def _fit_the_columns(self):
+        """Wide enough to show every column of the preview (a fourth column was cut off), up to four fifths of the
+        screen; beyond that the table scrolls."""
+        table = self.table
+        table.resizeColumnsToContents()
+        need = (table.verticalHeader().sizeHint().width() + table.horizontalHeader().length()
+                + table.verticalScrollBar().sizeHint().width() + 2 * table.frameWidth() + 4)
+        screen = self.screen().availableGeometry().width() if self.screen() is not None else 1024
+        margins = self.layout().contentsMargins()
+        self.resize(max(self.sizeHint().width(), min(need + margins.left() + margins.right(), int(0.8 * screen))),
+                    self.sizeHint().height())
 
     def choice(self) -> tuple[str, str, str | None]:
         """1-based column numbers as strings (names may repeat), label None for no label column."""

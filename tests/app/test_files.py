@@ -44,8 +44,13 @@ def test_ambiguous_csv_asks_for_columns(qtbot, window, monkeypatch, tmp_path):
 
     def answer(dialog):
         asked.append(dialog.windowTitle())
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        table = dialog.table  # every column of the preview in sight (a fourth was cut off)
+        assert table.horizontalHeader().length() <= table.viewport().width()
         dialog.x.setCurrentText("pl")
         dialog.y.setCurrentText("pw")
+        dialog.hide()
         return True
 
     monkeypatch.setattr(window.files, "run_dialog", answer)
