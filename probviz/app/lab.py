@@ -637,17 +637,33 @@ class LearningDialog(QDialog):
         self.run_button.clicked.connect(lambda _checked=False: self.run())
         self.cancel_button.clicked.connect(lambda _checked=False: self.cancel())
         self.export_button.clicked.connect(lambda _checked=False: self.export())
+        self.sizes.textChanged.connect(self._frame_the_sizes)
+        self._frame_the_sizes()
+
+    def _typed_sizes(self) -> list[int] | None:
+        """The sizes typed, or None when they are not whole numbers from 1 to MAX_SIZE."""
+        try:
+            sizes = [int(v) for v in self.sizes.text().split(",") if v.strip()]
+        except ValueError:
+            return None
+        return sizes if sizes and all(1 <= n <= MAX_SIZE for n in sizes) else None
+
+    def _frame_the_sizes(self):
+        """Before a run, the empty plot spans the sizes typed (it showed 1 to 10, ticks 2 to 9, for sizes 4 to
+        1000); a run's curves then reframe it."""
+        sizes = self._typed_sizes()
+        if sizes is not None and self.partial is None and self.result is None:
+            lo, hi = min(sizes), max(sizes)
+            self.plot.setXRange(np.log10(lo / 1.25), np.log10(hi * 1.25), padding=0)  # the axis is logarithmic
+            self.plot.getAxis("bottom").setTicks([[(float(np.log10(n)), f"{n:g}") for n in sorted(set(sizes))]])
 
     def chosen(self):
         names = [c.currentData() for c in self.models]
         return [(n, self.params.get(n, {})) for n in names]
 
     def run(self):
-        try:
-            sizes = [int(v) for v in self.sizes.text().split(",") if v.strip()]
-        except ValueError:
-            sizes = []
-        if not sizes or any(not 1 <= n <= MAX_SIZE for n in sizes):
+        sizes = self._typed_sizes()
+        if sizes is None:
             self.status.setText(f"Sizes: whole numbers from 1 to {MAX_SIZE:,}, separated by commas")
             return
         self.run_button.setEnabled(False)

@@ -181,3 +181,21 @@ def test_the_tied_model_s_groups_reach_the_curves(qtbot, window, monkeypatch):
     qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
     tied = [m for m in dialog.result["models"].values() if m["name"] == "tied"][0]
     assert np.all(np.isfinite(tied["errors"]))
+
+
+def test_before_a_run_the_plot_spans_the_sizes_typed(qtbot, window):
+    """The empty plot showed 1 to 10 with ticks 2 to 9 for sizes 4 to 1000: it spans the sizes typed, ticked at
+    them, and follows the field as it is edited."""
+    _fruit(window)
+    dialog = _dialog(qtbot, window, "4,16,64,256", 1)
+
+    def shown():
+        (x0, x1), _ = dialog.plot.plotItem.vb.viewRange()
+        ticks = dialog.plot.getAxis("bottom")._tickLevels
+        return 10 ** x0, 10 ** x1, [text for _v, text in ticks[0]] if ticks else None
+    lo, hi, labels = shown()
+    assert 3 <= lo < 4 and 256 < hi <= 330 and labels == ["4", "16", "64", "256"]
+    dialog.sizes.selectAll()
+    qtbot.keyClicks(dialog.sizes, "10,100,1000")
+    lo, hi, labels = shown()
+    assert 7 <= lo < 10 and 1000 < hi <= 1300 and labels == ["10", "100", "1000"]
