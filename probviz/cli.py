@@ -377,9 +377,9 @@ def _sample(args) -> int:
     from probviz.data.csvio import csv_text, write_csv
     from probviz.data.dataset import Dataset
     from probviz.data.inputs import load_session
-    from probviz.report import counted
     from probviz.models.truth import fitted_truth
     from probviz.pipeline import fit_all, session_spec
+    from probviz.report import counted
     from probviz.snapshot import frame_request, from_session
 
     from probviz.data.outputs import check_outputs, check_target

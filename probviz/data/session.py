@@ -152,6 +152,7 @@ def _points_problem(xs, ys, labels, K: int) -> str | None:
             return f"points: no list of {key} values"
     if not len(xs) == len(ys) == len(labels):
         return f"points: {len(xs):,} x, {len(ys):,} y and {len(labels):,} label values; they must be as many"
+
     def shown(a) -> str:  # a value as the file has it, cut short
         text = json.dumps(a)
         return text if len(text) <= 24 else text[:23] + "…"
