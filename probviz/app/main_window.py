@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import math
 import os
 
 import numpy as np
@@ -601,7 +602,9 @@ class MainWindow(QMainWindow):
         lines = [fm.elidedText(line, Qt.TextElideMode.ElideRight, room) for line in lines]  # a narrow window
         item.setTitle("<br>".join(html.escape(line) for line in lines), size=f"{size:.1f}pt",
                       color=QColor(*s.foreground))
-        height = int(fm.lineSpacing() * len(lines) + 8)  # pyqtgraph's title row is 30 px: too low for this
+        # pyqtgraph's title row is 30 px: too low for this; as tall as the text drawn (its lines in the font pyqtgraph
+        # chose, and the document's margins), which a line count times our metrics' spacing fell short of by 2 px
+        height = math.ceil(max(fm.lineSpacing() * len(lines) + 8, item.titleLabel.item.boundingRect().height()))
         item.titleLabel.setMaximumHeight(height)
         item.layout.setRowFixedHeight(0, height)
         self.caption_lines, self.caption_font = lines, QFont(font)  # what is shown, for a look from outside
