@@ -67,6 +67,8 @@ def test_optional_fields_take_their_defaults():
     (broken(points={"x": ["0"], "y": [0.0], "label": [0]}), 'point 1: its x is "0", not a finite number'),
     (broken(points={"x": [True], "y": [0.0], "label": [0]}), "point 1: its x is true, not a finite number"),
     (broken(points={"x": [0.0], "y": [0.0], "label": "0"}), "points: no list of label values"),
+    (broken(points={"y": [0.0], "label": [0]}), "points: no list of x values"),
+    (broken(points={"x": [0.0], "y": 0.0, "label": [0]}), "points: no list of y values"),
     (broken(points={"x": [0.0, 1.0, 2.0], "y": [0.0, "y", 1.0], "label": [0, 0, 1]}), 'point 2: its y is "y", not a finite number'),
     (broken(points={"x": [0.0] * 3, "y": [0.0] * 3, "label": [0, 1, "a" * 40]}),
      'point 3: its label is "aaaaaaaaaaaaaaaaaaaaaa…, not a class number from 0 to 1'),
