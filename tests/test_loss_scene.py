@@ -110,6 +110,39 @@ def test_the_frame_decides_with_the_request_s_loss_over_the_fitted_classes():
     np.testing.assert_allclose(model.predict_proba(xy)[:, 1], 9 / 14, atol=1e-9)  # 9 p_a = 5 p_c
 
 
+@pytest.mark.parametrize("with_loss", [False, True])
+def test_the_frame_counts_the_decision_with_the_reject_option(with_loss):
+    """theta = 0.9 while the decision regions show it: the frame's decision rejects where the least expected loss
+    exceeds lambda = 1 - theta (Bishop exercise 1.24), with or without a loss over the document's three classes
+    (the empty class 1 never chosen). Its accuracy, rejected count and loss per point (a rejected point costing
+    lambda) and which points are crossed (not the rejected ones) are written out here from the posteriors."""
+    L = ((0.0, 1.0, 3.0), (9.0, 0.0, 9.0), (1.5, 9.0, 0.0)) if with_loss else None
+    rng = np.random.default_rng(5)  # two overlapping classes, a and c: sure points, unsure ones, mistakes
+    X = np.vstack([rng.normal((0.0, 0.0), 0.8, (30, 2)), rng.normal((2.0, 0.5), 0.8, (30, 2))])
+    labels = np.repeat([0, 2], 30)
+    request = FrameRequest(X, labels, ("a", "b", "c"), tuple(COLORS), (ModelSpec.make("lda"),), bounds=BOUNDS,
+                           shape=(16, 16), layers=frozenset({"decision", "points"}), theta=0.9, loss=L)
+    frame = compute(request)
+    P = frame.fit.model.predict_proba(X)  # columns a, c
+    sub = np.array([[0.0, 3.0], [1.5, 0.0]]) if with_loss else np.array([[0.0, 1.0], [1.0, 0.0]])
+    R = P @ sub
+    d = np.where(R.min(axis=1) > 0.1, -1, np.where(np.argmin(R, axis=1) == 0, 0, 2))
+    full = np.array(L) if with_loss else 1.0 - np.eye(3)
+    cost = np.where(d < 0, 0.1, full[labels, np.maximum(d, 0)])
+    assert 0 < np.sum(d < 0) < len(d) and np.any((d >= 0) & (d != labels))  # the test can tell
+    assert frame.decided["rejected"] == np.sum(d < 0) and frame.decided["reject_cost"] == pytest.approx(0.1)
+    assert frame.decided["accuracy"] == np.mean(d == labels) and frame.decided["loss"] is with_loss
+    assert frame.decided["expected_loss"] == pytest.approx(cost.mean(), rel=1e-12)
+    np.testing.assert_array_equal(frame.wrong, (d >= 0) & (d != labels))
+    def decided(model="lda", layers=("decision", "points"), theta=0.9):
+        return compute(FrameRequest(X, labels, ("a", "b", "c"), tuple(COLORS), (ModelSpec.make(model),),
+                                    bounds=BOUNDS, shape=(16, 16), layers=frozenset(layers), theta=theta,
+                                    loss=L)).decided
+    assert decided(layers=("points",)).get("reject_cost") is None  # no regions shown: no reject option
+    assert decided(theta=0.0).get("reject_cost") is None  # theta 0: none either
+    assert decided("perceptron") == {}  # a discriminant function has no p(C_k|x): no reject option, no loss
+
+
 def test_a_session_keeps_its_loss_and_refuses_a_wrong_one(tmp_path):
     from probviz.data.dataset import Dataset
     from probviz.data.files import DataError

@@ -10,7 +10,7 @@ from reference import lda_two_class
 
 from probviz.data.examples import load
 from probviz.models import create
-from probviz.report import model_lines, tex_escape
+from probviz.report import counted, model_lines, tex_escape
 
 NUM = r"(-?[\d.]+(?:e[-+]?\d+)?)"
 
@@ -260,3 +260,8 @@ def test_the_probe_of_one_vs_rest_gives_each_link_and_their_normalisation(name, 
     np.testing.assert_allclose(p, f(a) / f(a).sum(), atol=2e-3)
     np.testing.assert_allclose(p, m.predict_proba([(1.0, 1.0)])[0], atol=1e-4)
     assert lines[4] == f"one-vs-rest: p(C_k|x) = {link}(a_k) / Σ_j {link}(a_j)"
+
+
+def test_counts_of_one_are_singular_and_others_plural():
+    assert [counted(n, "point") for n in (0, 1, 2, 1000)] == ["0 points", "1 point", "2 points", "1000 points"]
+    assert [counted(n, "class") for n in (1, 3)] == ["1 class", "3 classes"]

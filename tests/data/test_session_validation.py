@@ -72,6 +72,10 @@ def test_optional_fields_take_their_defaults():
     (broken(points={"x": [0.0, 1.0, 2.0], "y": [0.0, "y", 1.0], "label": [0, 0, 1]}), 'point 2: its y is "y", not a finite number'),
     (broken(points={"x": [0.0] * 3, "y": [0.0] * 3, "label": [0, 1, "a" * 40]}),
      'point 3: its label is "aaaaaaaaaaaaaaaaaaaaaa…, not a class number from 0 to 1'),
+    (broken(points={"x": [0.0], "y": [0.0], "label": ["a" * 22]}),  # 24 characters with its quotes: whole
+     'point 1: its label is "aaaaaaaaaaaaaaaaaaaaaa", not a class number from 0 to 1'),
+    (broken(points={"x": [0.0], "y": [0.0], "label": ["a" * 23]}),  # 25: cut to 23 and "…"
+     'point 1: its label is "aaaaaaaaaaaaaaaaaaaaaa…, not a class number from 0 to 1'),
     (broken(axis_names=["a"]), "axis names"),
     (broken(axis_names=["a", 2]), "axis names"),
     (broken(axis_names="ab"), "axis names"),
