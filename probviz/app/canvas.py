@@ -920,21 +920,22 @@ class Canvas(pg.PlotWidget):
         if px is None or size.isEmpty():
             return
         x, y = px[0]
+        inside = bool(0 <= x <= w and 0 <= y <= h)
+        self.probe_label.setVisible(inside)  # a probe out of sight (the view moved) takes its label with it
+        if not inside:
+            return
         lw, lh = size.width(), size.height()
         r = self.probe_size / 2
         margin, gap = 2.0, max(0.2 * lh, r + 2)  # clear of the ring
         right_first = x <= w / 2
         boxes = [QRectF(x + 0.05 * lw if right else x - 1.05 * lw, y + gap if below else y - gap - lh, lw, lh)
                  for below in (False, True) for right in (right_first, not right_first)]
-        if 0 <= x <= w and 0 <= y <= h:  # (a probe out of sight keeps its label beside it, out of sight too)
-            for box in boxes:
-                box.moveTo(max(margin, min(box.left(), w - lw - margin)), max(margin, min(box.top(), h - lh - margin)))
-            ring = QRectF(x - r, y - r, 2 * r, 2 * r)
-            obstacles = (None, *self._obstacles()[1:])  # the points and their classes (not the label itself)
-            best = min(boxes, key=lambda box: (box.intersects(ring), *self.hidden_by(box, obstacles)[1:],
-                                               self.lines_under(box)))
-        else:
-            best = boxes[0]
+        for box in boxes:
+            box.moveTo(max(margin, min(box.left(), w - lw - margin)), max(margin, min(box.top(), h - lh - margin)))
+        ring = QRectF(x - r, y - r, 2 * r, 2 * r)
+        obstacles = (None, *self._obstacles()[1:])  # the points and their classes (not the label itself)
+        best = min(boxes, key=lambda box: (box.intersects(ring), *self.hidden_by(box, obstacles)[1:],
+                                           self.lines_under(box)))
         self.probe_label.setAnchor((0.0, 0.0))
         self.probe_label.setPos(self.vb.mapToView(best.topLeft()))
 
@@ -1166,14 +1167,17 @@ class Canvas(pg.PlotWidget):
         super().keyPressEvent(ev)
 
     def nudge_probe(self, dx: int, dy: int, fine: bool = False) -> None:
-        """Arrow keys: move the probe by 2% of the view (0.4% with Shift); place it first if needed."""
+        """Arrow keys: move the probe by 2% of the view (0.4% with Shift), no further than the view's edge (it went
+        on out of sight, its label sliding off the plot); place it first if needed."""
         x0, x1, y0, y1 = self.view_bounds()
         if self.doc.probe is None:
             self.doc.set_probe(((x0 + x1) / 2, (y0 + y1) / 2))
             return
         f = 0.004 if fine else 0.02
         px, py = self.doc.probe
-        self.doc.set_probe((px + dx * f * (x1 - x0), py + dy * f * (y1 - y0)), stroke=-1)
+        to = (min(max(px + dx * f * (x1 - x0), x0), x1), min(max(py + dy * f * (y1 - y0), y0), y1))
+        if to != (px, py):
+            self.doc.set_probe(to, stroke=-1)
 
     # --- legend -------------------------------------------------------------------------------
     def set_legend(self, visible: bool, model_label: str = "", entries=(), key=()) -> None:

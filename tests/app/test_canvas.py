@@ -1327,3 +1327,26 @@ def test_the_probes_label_goes_where_it_hides_no_points(qtbot, window):
         assert not box.adjusted(-r, -r, r, r).contains(at), (x, y)  # no marker under the label
     ring = vb.mapViewToScene(QPointF(-2.0, 0.0))
     assert abs(box.center().x() - ring.x()) < box.width() and abs(box.center().y() - ring.y()) < 2 * box.height()
+
+
+def test_the_arrows_stop_the_probe_at_the_views_edge_and_a_probe_out_of_sight_hides_its_label(qtbot, window):
+    """Right pressed with the probe near the plot's right edge: it went on out of sight, its label sliding off the
+    plot and cut ("p(peach|x) =" without its value). It stops at the edge, its label whole in the plot; a view
+    moved away from it takes the label with it."""
+    from PySide6.QtCore import QPointF
+
+    build_three_classes(qtbot, window)
+    x0, x1, y0, y1 = window.canvas.view_bounds()
+    qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier,
+                     to_pixel(window, x1 - 0.03 * (x1 - x0), 0.5))
+    settle(window)
+    for _ in range(5):
+        key(qtbot, window, Qt.Key.Key_Right)
+    settle(window)
+    assert window.doc.probe[0] == x1  # at the edge, not beyond
+    label, vb = window.canvas.probe_label, window.canvas.vb
+    assert label.isVisible() and vb.sceneBoundingRect().contains(label.sceneBoundingRect())
+    assert vb.sceneBoundingRect().contains(vb.mapViewToScene(QPointF(*window.doc.probe)))
+    vb.setRange(xRange=(x0 - 20, x1 - 20), yRange=(y0, y1), padding=0)  # the view moved away (a pan)
+    settle(window)
+    assert not label.isVisible()
