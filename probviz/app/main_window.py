@@ -94,7 +94,7 @@ def decided_text(decided: dict) -> str:
     rejected point is not right), how many it rejects and its expected loss per point (Bishop eq. 1.80)."""
     how, rejected, cost = "by the loss" if decided.get("loss") else "with the 0-1 loss", "", decided.get("reject_cost")
     if cost is not None:
-        how, rejected = f"{how}, rejecting at cost λ = 1 − θ = {cost:.3g}", f", {decided['rejected']} rejected"
+        how, rejected = f"{how}, rejecting at λ = {cost:.3g}", f", {decided['rejected']} rejected"
     return (f"{how}: accuracy {100 * decided['accuracy']:.1f}%{rejected}, expected loss "
             f"{decided['expected_loss']:.4g} per point (eq. 1.80)")
 
@@ -966,7 +966,10 @@ class MainWindow(QMainWindow):
         # presenting, the caption above the plot names the model and its accuracy: the status line keeps to the
         # rest, so that on a projector's width in large text it is not cut
         captioned = self.presentation_action.isChecked()
-        parts = ([] if captioned else [self._shown_label(frame)]) + [per_class or "no classes"]
+        parts = [] if captioned else [self._shown_label(frame)]
+        if len(doc.X) and not res.error and res.summary and frame.decided:  # the decision drawn, before the counts:
+            parts.append(decided_text(frame.decided))  # a narrow window's status line keeps its numbers
+        parts.append(per_class or "no classes")
         view = frame.training
         if view is not None and view.index == 0 and self.training.restarted_at and self.training.showing():
             parts.append(f"the edit restarted the run (it was at step {self.training.restarted_at})")
@@ -975,8 +978,7 @@ class MainWindow(QMainWindow):
         elif res.error:
             parts.append(f"cannot fit: {res.error}")
         elif res.summary:
-            if frame.decided:  # decided with the loss matrix or the reject option: its numbers, and the fit's own
-                parts.append(decided_text(frame.decided))
+            if frame.decided:  # decided with the loss matrix or the reject option (said above), and the fit's own
                 parts.append(f"by the largest p(C_k|x): accuracy {100 * res.summary['accuracy']:.1f}%")
             elif not captioned:
                 parts.append(f"accuracy {100 * res.summary['accuracy']:.1f}%")

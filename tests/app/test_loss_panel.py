@@ -155,8 +155,13 @@ def test_the_status_line_and_the_crosses_follow_the_reject_option(qtbot, window,
     assert 20 < rejected < 120  # the band holds points: the test can tell
     status = win.message.toolTip() + win.message.text()
     how = "by the loss" if loss else "with the 0-1 loss"
-    assert (f"{how}, rejecting at cost λ = 1 − θ = 0.1: accuracy {100 * np.mean(d == t):.1f}%, {rejected} rejected, "
-            f"expected loss {cost.mean():.4g} per point (eq. 1.80)") in status, status
+    said = (f"{how}, rejecting at λ = 0.1: accuracy {100 * np.mean(d == t):.1f}%, {rejected} rejected, "
+            f"expected loss {cost.mean():.4g} per point (eq. 1.80)")
+    assert said in status, status
+    assert win.message.text().index(said[:40]) < win.message.text().index("apple: 172")  # before the counts
+    win.resize(1024, 768)  # a projector's width: the line is cut at its end, the decision's numbers stay
+    settle(win)
+    assert f"expected loss {cost.mean():.4g} per point" in win.message.shown_text(), win.message.shown_text()
     crossed = np.column_stack(win.canvas.wrong.getData())
     np.testing.assert_allclose(crossed, win.doc.X[(d >= 0) & (d != t)])
     assert f"accuracy {100 * np.mean(d == t):.1f}% ({rejected} rejected)" in win.caption_parts()  # F5's caption
