@@ -993,7 +993,8 @@ def loss_regions(P, L, theta: float, bounds: Bounds, colors, background=(255, 25
                  strength: float = 0.45):
     """The decision image of argmin_j sum_k L_kj p(C_k|x) (eq. 1.81), RGBA uint8, and the reject rings where
     the smallest expected loss exceeds lambda = 1 - theta (theta > 0; with the 0-1 loss exactly theta's
-    rule max_k p(C_k|x) < theta)."""
+    rule max_k p(C_k|x) < theta). The image is not greyed there: the rings are drawn over it, smooth (greyed
+    pixels stood out of them as a staircase), as the 0-1 loss's reject region is."""
     R, C, K = P.shape
     risk = np.tensordot(P.astype(np.float64), np.asarray(L, float), axes=([2], [0]))
     choice = np.argmin(risk, axis=2)
@@ -1005,7 +1006,6 @@ def loss_regions(P, L, theta: float, bounds: Bounds, colors, background=(255, 25
     rings = []
     if theta > 0:
         least = risk.min(axis=2)
-        out[least > 1.0 - theta, :3] = reject
         rings = _below(-least, bounds, -float(least.max()) - 1.0, -(1.0 - theta))
     return out, rings
 
