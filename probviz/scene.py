@@ -900,8 +900,7 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
         elif "heatmap" in layers:
             sc.image = posterior_image(sc.posterior, colors, background, strength)
         if "decision" in layers and loss is not None:
-            sc.decision, sc.reject = loss_regions(sc.posterior, loss, theta, bounds, colors, background, reject,
-                                                  strength)
+            sc.decision, sc.reject = loss_regions(sc.posterior, loss, theta, bounds, colors, background, strength)
             sc.reject_color = tuple(reject)
         elif "decision" in layers:
             sc.decision = decision_image(sc.posterior, colors, 0.0, background, reject, strength)
@@ -989,8 +988,7 @@ def loss_boundaries(model, L, bounds: Bounds, posterior=None, draft: bool = Fals
     return _outlines(S, np.r_[bounds[0], xs, bounds[1]], np.r_[bounds[2], ys, bounds[3]])
 
 
-def loss_regions(P, L, theta: float, bounds: Bounds, colors, background=(255, 255, 255), reject=(170, 170, 170),
-                 strength: float = 0.45):
+def loss_regions(P, L, theta: float, bounds: Bounds, colors, background=(255, 255, 255), strength: float = 0.45):
     """The decision image of argmin_j sum_k L_kj p(C_k|x) (eq. 1.81), RGBA uint8, and the reject rings where
     the smallest expected loss exceeds lambda = 1 - theta (theta > 0; with the 0-1 loss exactly theta's
     rule max_k p(C_k|x) < theta). The image is not greyed there: the rings are drawn over it, smooth (greyed

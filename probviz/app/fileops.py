@@ -405,9 +405,10 @@ class FileOps(QObject):
             return False
         source = session.source
         name = os.path.basename(source) if source else (session.dataset.name or "untitled")
+        points = counted(len(session.dataset.X), "point")
         box = QMessageBox(QMessageBox.Icon.Question, "Restore unsaved work?",
-                          f"probviz ended with unsaved work on “{name}” ({counted(len(session.dataset.X), 'point')},"
-                          f" kept automatically on {when}). Restore it?",
+                          f"probviz ended with unsaved work on “{name}” ({points}, kept automatically on {when}). "
+                          "Restore it?",
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self.dialog_parent)
         box.setTextFormat(Qt.TextFormat.PlainText)  # a document's name is text, never markup
         box.setDefaultButton(QMessageBox.StandardButton.Yes)

@@ -55,7 +55,8 @@ def test_future_version_is_refused_politely():
     (lambda d: d.pop("format"), "no probviz-session header"),
     (lambda d: d["points"].update(x=[1, 2]), "points: 2 x, "),
     (lambda d: d["points"]["label"].__setitem__(0, 7), "point 1: its label is 7, not a class number from 0 to "),
-    (lambda d: d["points"]["x"].__setitem__(0, "__import__('os')"), "point 1: its x is \"__import__\\('os'\\)\", not a "),
+    (lambda d: d["points"]["x"].__setitem__(0, "__import__('os')"),
+     "point 1: its x is \"__import__\\('os'\\)\", not a "),
     (lambda d: d.update(classes=[]), "classes"),
     (lambda d: d.update(view=[0, 1]), "view"),
 ])
