@@ -939,9 +939,7 @@ class Canvas(pg.PlotWidget):
         else:
             ring = QRectF(x - r, y - r, 2 * r, 2 * r)
             obstacles = (None, *self._obstacles()[1:])  # the points and their classes (not the label itself)
-            hidden = [(box.intersects(ring), *self.hidden_by(box, obstacles)[1:]) for box in boxes]
-            fewest = [i for i in range(4) if hidden[i] == min(hidden)]  # the boundaries weighed between these only
-            best = boxes[min(fewest, key=lambda i: (self.lines_under(boxes[i]), i)) if len(fewest) > 1 else fewest[0]]
+            best = boxes[self.least_hiding(boxes, obstacles, first=lambda box: (box.intersects(ring),))]
             self._probe_side = sides[boxes.index(best)]
         self.probe_label.setAnchor((0.0, 0.0))
         self.probe_label.setPos(self.vb.mapToView(best.topLeft()))
@@ -1325,12 +1323,18 @@ class Canvas(pg.PlotWidget):
         if self.legend is None:
             return corners[0]
 
-        obstacles = self._obstacles()  # made once for the four corners
-        hidden = {c: self.hidden_by(self.legend_rect(c), obstacles) for c in corners}
-        fewest = [c for c in corners if hidden[c] == min(hidden.values())]
-        if len(fewest) == 1:  # (the boundaries are weighed only between corners that hide as little)
+        return corners[self.least_hiding([self.legend_rect(c) for c in corners], self._obstacles())]
+
+    def least_hiding(self, boxes, obstacles, first=lambda box: ()) -> int:
+        """The index of the box (the ViewBox's own pixels) that hides the least: ``first(box)`` before all (what it
+        must not cover), then :meth:`hidden_by` ``obstacles``, then, between boxes as good on those only, the
+        length of boundary under it (the costlier measure); the earliest on a tie. The legend's corner and the
+        probe label's diagonal are chosen by it."""
+        hidden = [(*first(box), *self.hidden_by(box, obstacles)) for box in boxes]
+        fewest = [i for i, cost in enumerate(hidden) if cost == min(hidden)]
+        if len(fewest) == 1:
             return fewest[0]
-        return min(fewest, key=lambda c: (self.lines_under(self.legend_rect(c)), corners.index(c)))
+        return min(fewest, key=lambda i: (self.lines_under(boxes[i]), i))
 
     def _obstacles(self):
         """What a legend could hide: the probe's label (its box in the ViewBox's pixels, or None), the points in
