@@ -105,6 +105,17 @@ def _widened(x, y, aspect: float):
     return (mid - half, mid + half), y
 
 
+def inner_box(x, y, aspect: float):
+    """The largest box of ``aspect`` = span(y) / span(x) (> 0) inside the ranges ``x`` and ``y``, about their
+    middle: one of them narrowed (``_widened``'s inverse)."""
+    (x0, x1), (y0, y1) = x, y
+    if (y1 - y0) > aspect * (x1 - x0):
+        half, mid = aspect * (x1 - x0) / 2, (y0 + y1) / 2
+        return x, (mid - half, mid + half)
+    half, mid = (y1 - y0) / aspect / 2, (x0 + x1) / 2
+    return (mid - half, mid + half), y
+
+
 def log_likelihood(Phi, t, bias, w1, w2) -> np.ndarray:
     """ln p(t | w) = sum_n ln sigma(s_n a_n), s_n = 2 t_n - 1, a_n = bias + w1 phi_n1 + w2 phi_n2, at every
     (w1[j], w2[i]): (len(w2), len(w1)); the points taken a block at a time (memory)."""

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from probviz.app.widgets import IntBox, SmallPlot, WhenSeen, guard_wheel
 from probviz.layers import MAX_SAMPLES
 from probviz.style import Style
-from probviz.weight_space import WeightSpace
+from probviz.weight_space import WeightSpace, inner_box
 
 #: how each surface is drawn: (colour, width, pen style); the Laplace ellipses in the highlight colour
 LOOKS = {"prior": ("#888888", 1.5, Qt.PenStyle.DotLine), "likelihood": ("#009E73", 1.8, Qt.PenStyle.DashLine),
@@ -103,6 +103,21 @@ class WeightPanel(QWidget):
         if vb.width() > 1 and vb.height() > 1 and self.seen.on_screen and \
                 abs(vb.height() / vb.width() / self._asked_aspect - 1.0) > self.ASPECT_STEP:
             self.reshaped.emit()
+        else:
+            self._show_grid()  # a shape within the step: the largest box of it inside the grid
+
+    def _show_grid(self):
+        """Show the largest box of the plot's own shape inside the grid the weight space was computed over, about
+        its middle: the plot shows its equal scales as a box of the view's shape, and one wider than the grid (the
+        view's shape up to ASPECT_STEP off the one asked for) left bare strips where the contours stop short."""
+        ws = getattr(self.frame, "weights", None)
+        vb = self.plot.plotItem.vb
+        if not isinstance(ws, WeightSpace):
+            return
+        x, y = (ws.w1[0], ws.w1[-1]), (ws.w2[0], ws.w2[-1])
+        if vb.width() > 1 and vb.height() > 1:
+            x, y = inner_box(x, y, vb.height() / vb.width())
+        self.plot.setRange(xRange=x, yRange=y, padding=0)
 
     # --- the document's side -------------------------------------------------------------------
     def _sync_controls(self):
@@ -179,7 +194,7 @@ class WeightPanel(QWidget):
         if probe is not None:
             plot.addItem(pg.ScatterPlotItem([probe[0]], [probe[1]], symbol="x", size=16,
                                             pen=pg.mkPen(self._foreground, width=3)))
-        plot.setRange(xRange=(ws.w1[0], ws.w1[-1]), yRange=(ws.w2[0], ws.w2[-1]), padding=0)
+        self._show_grid()
         sd = np.sqrt(np.diag(ws.cov)[1:])
         features = "the standardized features" if np.any(ws.scale != 1.0) or np.any(ws.center != 0.0) else "x₁, x₂"
         self.status.setText(f"{ws.n} points, α = {ws.alpha:.4g}; weights on {features}, the bias held at "
