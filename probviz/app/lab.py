@@ -541,7 +541,8 @@ class LabPanel(QWidget):
         first = self.doc.model_name
         second = vs.compare or ("logistic" if first != "logistic" else "lda")
         dialog = LearningDialog(truth, [(first, self.doc.params[first]), (second, self.doc.params[second])], self,
-                                names=[c.name for c in self.doc.classes], check_output=self.check_output)
+                                names=[c.name for c in self.doc.classes], check_output=self.check_output,
+                                params=self.doc.params)
         dialog.exec()
 
 
@@ -570,9 +571,11 @@ class _CurveWorker(QObject):
 
 class LearningDialog(QDialog):
     """Two models' true error against the training-set size, computed on a worker thread one size at a
-    time, each size drawn as soon as it is done. Closing the dialog deletes it."""
+    time, each size drawn as soon as it is done. Closing the dialog deletes it. ``models``: the two (name,
+    parameters) chosen first; ``params``: every model's parameters (the document's), those a model chosen
+    in the dialog is fitted with, and said under its name (the defaults for a model in neither)."""
 
-    def __init__(self, truth, models, parent=None, names=None, check_output=None):
+    def __init__(self, truth, models, parent=None, names=None, check_output=None, params=None):
         super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # each opening makes a new one: none piles up
         self.check_output = check_output
@@ -583,7 +586,9 @@ class LearningDialog(QDialog):
         self.partial = None  # the sizes done so far, as learning_curve returns them
         self._thread = None
         self._sizes, self._at, self._cancelled = [], 0, False
-        self.models = []
+        self.models, self.settings = [], []
+        self.params = {name: dict(p) for name, p in (params or {}).items()}
+        self.params.update({name: dict(p) for name, p in models})
         form = QFormLayout()
         for i, (name, _params) in enumerate(models):
             combo = QComboBox()
@@ -591,8 +596,14 @@ class LearningDialog(QDialog):
                 combo.addItem(REGISTRY[m].label, m)
             combo.setCurrentIndex(combo.findData(name))
             form.addRow(f"Model {i + 1}", combo)
+            settings = QLabel()  # which settings it is fitted with: the Bayesian view, the basis, ...
+            settings.setTextFormat(Qt.TextFormat.PlainText)
+            settings.setWordWrap(True)
+            form.addRow("", settings)
+            combo.currentIndexChanged.connect(self._show_settings)
             self.models.append(combo)
-        self.params = {name: dict(params) for name, params in models}
+            self.settings.append(settings)
+        self._show_settings()
         self.sizes = QLineEdit("4,8,16,32,64,128,256,512,1000")
         self.sizes.setToolTip("Points per class on average (n K points shared by the priors, at least 2 a class)")
         form.addRow("Sizes", self.sizes)
@@ -656,6 +667,11 @@ class LearningDialog(QDialog):
             lo, hi = min(sizes), max(sizes)
             self.plot.setXRange(np.log10(lo / 1.25), np.log10(hi * 1.25), padding=0)  # the axis is logarithmic
             self.plot.getAxis("bottom").setTicks([[(float(np.log10(n)), f"{n:g}") for n in sorted(set(sizes))]])
+
+    def _show_settings(self, *_):
+        for combo, label in zip(self.models, self.settings):
+            text = REGISTRY[combo.currentData()].settings_text(self.params.get(combo.currentData(), {}))
+            label.setText("Fitted with " + text if text else "No settings")
 
     def chosen(self):
         names = [c.currentData() for c in self.models]

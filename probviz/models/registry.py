@@ -85,6 +85,29 @@ class ModelInfo:
         """The parameters a new document, ``probviz fit`` and ``probviz export`` start from."""
         return {p.name: p.default for p in self.params}
 
+    def settings_text(self, params: dict) -> str:
+        """This model's settings in ``params`` (the defaults where absent), as the Model panel labels them, those
+        that take part only: α with the Bayesian view (which replaces the L2 strength), the centres and width
+        with the rbf basis. Empty for a model without any."""
+        values = {**self.defaults(), **params}
+        bayes, rbf = bool(values.get("bayes")), values.get("basis") == "rbf"
+        parts = []
+        for p in self.params:
+            v = values[p.name]
+            if (p.name == "alpha" and not bayes) or (p.name == "l2" and bayes) or \
+                    (p.name in ("centers", "width") and not rbf):
+                continue
+            if p.kind == "bool":
+                shown = "yes" if v else "no"
+            elif p.kind == "float":
+                shown = "automatic" if p.name == "width" and v == 0 else f"{v:g}"
+            elif p.kind == "text" and not v:
+                shown = "a 3 x 3 lattice over the points" if p.name == "centers" else "none"
+            else:
+                shown = str(v)
+            parts.append(f"{p.label}: {shown}")
+        return " · ".join(parts)
+
     def check(self, params: dict) -> dict:
         """The known parameters of ``params``, each checked (a ValueError names the first bad one);
         names this model does not have are dropped."""

@@ -199,3 +199,61 @@ def test_before_a_run_the_plot_spans_the_sizes_typed(qtbot, window):
     qtbot.keyClicks(dialog.sizes, "10,100,1000")
     lo, hi, labels = shown()
     assert 7 <= lo < 10 and 1000 < hi <= 1300 and labels == ["10", "100", "1000"]
+
+
+def test_each_model_says_the_settings_it_is_fitted_with_and_takes_the_document_s(qtbot, window, monkeypatch):
+    """Logistic regression with the Bayesian view on read as plain "Logistic regression": the dialog says under
+    each model the settings it is fitted with, the Model panel's. A model picked in the dialog was fitted with
+    the defaults; it takes the document's settings too (QDA's shrinkage 0.3 here)."""
+    from guihelp import show_lab
+    from pressing import choose
+
+    from probviz.models.registry import MODEL_NAMES
+
+    doc = _fruit(window)
+    doc.set_model("qda")
+    doc.set_param("reg_covar", 0.3)
+    doc.set_model("logistic")
+    doc.set_param("bayes", True)
+    doc.set_param("alpha", 2.5)
+    settle(window)
+    opened = []
+    monkeypatch.setattr(LearningDialog, "exec", lambda self: opened.append(self))  # shown, not waited on
+    show_lab(window)
+    qtbot.mouseClick(window.lab.curves_button, LEFT)
+    [dialog] = opened
+    qtbot.addWidget(dialog)
+    dialog.show()
+    first, second = (label.text() for label in dialog.settings)
+    assert "Bayesian view (Laplace): yes" in first and "Prior precision α: 2.5" in first and "L2" not in first
+    assert first.startswith("Fitted with ")
+    choose(qtbot, dialog.models[1], MODEL_NAMES.index("qda"))
+    assert dialog.settings[1].text() == "Fitted with Covariance shrinkage: 0.3"
+    assert dialog.chosen() == [("logistic", doc.params["logistic"]), ("qda", {"reg_covar": 0.3})]
+    choose(qtbot, dialog.models[1], MODEL_NAMES.index("fisher"))
+    assert dialog.settings[1].text() == "No settings"
+    # the sizes run with those settings: QDA's curve is that of a shrunk QDA
+    choose(qtbot, dialog.models[1], MODEL_NAMES.index("qda"))
+    dialog.sizes.setText("8")
+    dialog.seeds.setValue(2)
+    qtbot.mouseClick(dialog.run_button, LEFT)
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
+    expected = learning_curve(doc.truth, [("logistic", doc.params["logistic"]), ("qda", {"reg_covar": 0.3})], [8], 2)
+    plain = learning_curve(doc.truth, [("logistic", doc.params["logistic"]), ("qda", {})], [8], 2)
+    got = {m["name"]: m["mean"] for m in dialog.result["models"].values()}
+    assert got["qda"] == expected["models"]["qda"]["mean"] != plain["models"]["qda"]["mean"]
+
+
+def test_settings_text_says_the_settings_that_take_part():
+    from probviz.models.registry import REGISTRY
+
+    assert REGISTRY["logistic"].settings_text({"l2": 0.5, "bayes": False}) == (
+        "L2 strength: 0.5 · Basis functions φ(x): linear · Standardize features: yes · Bayesian view (Laplace): no")
+    assert REGISTRY["softmax"].settings_text({"basis": "rbf", "width": 0.0, "centers": ""}) == (
+        "L2 strength: 0.01 · Basis functions φ(x): rbf · Standardize features: yes · "
+        "RBF centres μ_m: a 3 x 3 lattice over the points · RBF width s: automatic")
+    assert REGISTRY["probit"].settings_text({"basis": "rbf", "width": 2.0, "centers": "0,0;1,1"}).endswith(
+        "RBF centres μ_m: 0,0;1,1 · RBF width s: 2")
+    assert REGISTRY["tied"].settings_text({"groups": "a,b"}) == "Classes sharing a covariance: a,b · Covariance shrinkage: 0"
+    assert REGISTRY["tied"].settings_text({}).startswith("Classes sharing a covariance: none")
+    assert REGISTRY["perceptron"].settings_text({}) == ""
