@@ -15,14 +15,14 @@ from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QDialog, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView,
-    QLabel, QLineEdit, QMessageBox, QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget,
+    QLabel, QLineEdit, QMessageBox, QProgressBar, QPushButton, QSpinBox, QTableWidget,
     QTableWidgetItem, QVBoxLayout, QWidget,
 )
 from shiboken6 import isValid
 
 from probviz.app.collect import collect_on_gui_thread
 from probviz.models.learning import shown_labels
-from probviz.app.widgets import IntBox, NumberField, SmallPlot, WhenSeen, guard_wheel
+from probviz.app.widgets import IntBox, NumberField, PanelScroll, SmallPlot, WhenSeen, guard_wheel
 from probviz.colors import OKABE_ITO
 from probviz.models import MODEL_NAMES, REGISTRY, create
 from probviz.models.learning import MAX_SEEDS, MAX_SIZE, learning_curve
@@ -161,6 +161,10 @@ class LabPanel(QWidget):
         for name in MODEL_NAMES:
             self.compare.addItem(REGISTRY[name].label, name)
         self.compare.setToolTip("A second model, fitted to the same points and drawn by its boundaries (dashed)")
+        # as wide as the panel lets it (the longest model name made the Lab at least 400 pixels wide: narrowed
+        # further, its right-hand side was cut off, the Remove button and the error rates with it)
+        self.compare.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.compare.setMinimumContentsLength(12)
         self.held = NumberField(0.0, 0.9, decimals=2, step=0.05)
         self.held.setToolTip("Hold out this fraction of the points (drawn hollow): the models are fitted to the "
                              "others and scored on both")
@@ -227,10 +231,7 @@ class LabPanel(QWidget):
         lay.addWidget(box)
         lay.addStretch(1)
 
-        scroll = QScrollArea()
-        scroll.setWidget(inner)
-        scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # the dock sets the width
+        scroll = PanelScroll(inner)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)

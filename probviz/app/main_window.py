@@ -12,7 +12,7 @@ from PySide6.QtGui import (
     QAction, QActionGroup, QColor, QFont, QFontMetricsF, QGuiApplication, QKeySequence, QShortcut,
 )
 from PySide6.QtWidgets import (
-    QApplication, QDialog, QLabel, QMainWindow, QMessageBox, QScrollArea, QWidget,
+    QApplication, QDialog, QLabel, QMainWindow, QMessageBox, QWidget,
 )
 
 from probviz import __version__
@@ -32,7 +32,7 @@ from probviz.app.lab import LabPanel
 from probviz.app.training import TrainingPanel
 from probviz.app.weights import WeightPanel
 from probviz.app.widgets import (
-    Dock, ElidedLabel, NumberField, ReadoutLabel, ShortcutsDialog, on_a_keyboard, undo_icon,
+    Dock, ElidedLabel, NumberField, PanelScroll, ReadoutLabel, ShortcutsDialog, on_a_keyboard, undo_icon,
 )
 from probviz.data import examples
 from probviz.layers import BAYESIAN_ONLY, GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS, TRUTH_ONLY
@@ -108,9 +108,7 @@ class MainWindow(QMainWindow):
         self.canvas = Canvas(self.doc)
         self.setCentralWidget(self.canvas)
         self.panel = Panel(self.doc)
-        scroll = QScrollArea()
-        scroll.setWidget(self.panel)
-        scroll.setWidgetResizable(True)
+        scroll = PanelScroll(self.panel)
         self.training = TrainingPanel(self.doc)
         self.lab = LabPanel(self.doc, check_output=lambda path, what: self.files.check_output(path, what))
         self.weights = WeightPanel(self.doc)
@@ -485,6 +483,11 @@ class MainWindow(QMainWindow):
         The side panels fold away (F9 brings the model's back, large too)."""
         self.presentation_action.setChecked(on)
         self.slides.release_panels()  # the layout saved and restored here is the user's, not a slide's
+        entering = on and self._before_presentation is None
+        if entering:
+            # the docks, their tabs and sizes, and the view, as they are (before the larger text: saved after it,
+            # the side panel's width was its larger least width, and it came back wider each round trip)
+            self._before_presentation = (self.saveState(LAYOUT_VERSION), self.canvas.view_bounds())
         font = QFont(self._base_font)
         if on:
             font.setPointSizeF(self._base_font.pointSizeF() * PRESENTATION_FONT)
@@ -495,15 +498,17 @@ class MainWindow(QMainWindow):
                 f.setPointSizeF(font.pointSizeF())
                 w.setFont(f)
         self._restyle()
-        if on and self._before_presentation is None:
-            # the docks, their tabs and sizes, and the view, as they are: leaving gives them back
-            self._before_presentation = (self.saveState(LAYOUT_VERSION), self.canvas.view_bounds())
+        if entering:  # leaving gives them back
             for dock in (self.dock, self.training_dock, self.lab_dock, self.weights_dock):  # "." brings training back
                 dock.setVisible(False)
             self.canvas.fit_view()  # the data fills the larger plot
         elif not on and self._before_presentation is not None:
             state, (x0, x1, y0, y1) = self._before_presentation
             self._before_presentation = None
+            # the panels' least widths in the desk's text before their old widths come back (in the larger text's,
+            # the side panel came back wider each round trip)
+            for scroll in self.findChildren(PanelScroll):
+                scroll.forget_sizes()
             self.restoreState(state, LAYOUT_VERSION)
             if x0 is None:  # a slide or a file opened while presenting: framed as it opens
                 self.canvas.fit_view()

@@ -1,6 +1,6 @@
 """Small widgets the window and panel share: a label that elides, a number typed or slid, a small plot, a
-guard that keeps the mouse wheel for scrolling unless a control has the focus, markers moved in place, and a
-tabbed dock's drawing put off while its tab is behind another."""
+guard that keeps the mouse wheel for scrolling unless a control has the focus, markers moved in place, a
+tabbed dock's drawing put off while its tab is behind another, and a side panel's scroll area."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
-    QDockWidget, QDoubleSpinBox, QGraphicsItem, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QSlider, QSpinBox,
-    QStyle, QStyleOptionDockWidget, QStylePainter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QDockWidget, QDoubleSpinBox, QGraphicsItem, QHBoxLayout, QHeaderView, QLabel, QLayout, QLineEdit, QScrollArea, QSlider,
+    QSpinBox, QStyle, QStyleOptionDockWidget, QStylePainter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
 
@@ -85,6 +85,51 @@ class Dock(QDockWidget):
         option = QStyleOptionDockWidget()
         self.initStyleOption(option)
         painter.drawControl(QStyle.ControlElement.CE_DockWidgetTitle, option)
+
+
+class PanelScroll(QScrollArea):
+    """A side panel in a scroll area that scrolls up and down, never sideways, and is never narrower than the
+    panel can be: narrowed further, the panel's right-hand side was cut off (the Lab's Remove button, the Model
+    panel's counts) or hidden behind a sideways scroll bar. Its least width follows the panel's (fonts, texts)."""
+
+    def __init__(self, widget: QWidget, parent=None):
+        super().__init__(parent)
+        self.setWidget(widget)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        widget.installEventFilter(self)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        hint = super().minimumSizeHint()
+        widget = self.widget()
+        if widget is None:
+            return hint
+        room = widget.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width() + 2 * self.frameWidth()
+        return QSize(max(hint.width(), room), hint.height())
+
+    def forget_sizes(self) -> None:
+        """Have the layouts from the panel up to the window ask its sizes anew: a hidden panel whose text changed
+        (presentation mode folds the panels away) keeps its old least width in them until it is shown, and a
+        layout restored before that (leaving presentation mode) made the dock as wide as the larger text's."""
+        panel = self.widget()
+        if panel is None:
+            return
+        chain = panel.findChildren(QWidget) + [panel]  # each widget's place in its parent's layout keeps its sizes
+        widget = self
+        while widget is not None and not widget.isWindow():
+            chain.append(widget)
+            widget = widget.parentWidget()
+        for layout in panel.findChildren(QLayout):  # the layouts within layouts too (a form in a group box)
+            layout.invalidate()
+        for widget in chain:
+            if widget.layout() is not None:
+                widget.layout().invalidate()
+            widget.updateGeometry()
+
+    def eventFilter(self, watched, event):  # noqa: N802
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()  # the panel's least width may have changed: the dock's layout asks again
+        return super().eventFilter(watched, event)
 
 
 class ElidedLabel(QLabel):

@@ -256,6 +256,10 @@ def test_help_lists_every_key_the_window_knows(qtbot, window, monkeypatch):
 
 
 def test_window_size_panel_and_export_folder_are_remembered(qtbot, window, tmp_path):
+    # the Model panel on the left, the others closed (with one on each side, each as wide as its controls at the
+    # least, the window is wider than the offscreen screen's 800 pixels, and a saved geometry is kept on the screen)
+    for dock in (window.training_dock, window.lab_dock, window.weights_dock):
+        dock.hide()
     window.resize(700, 500)
     window.dock.setFloating(False)
     window.removeDockWidget(window.dock)

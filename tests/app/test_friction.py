@@ -9,7 +9,7 @@ import pytest
 from guihelp import click, settle
 from PySide6.QtCore import QEvent, QPoint, Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QStyle, QToolBar
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QStyle, QToolBar, QWidget
 
 from probviz import __version__
 from probviz.app.widgets import ShortcutsDialog
@@ -179,6 +179,48 @@ def test_a_small_window_keeps_a_usable_plot_and_a_panel_that_fits(qtbot, window,
         remove = window.panel.remove_class
         right = remove.mapTo(scroll.viewport(), QPoint(remove.width(), 0)).x()
         assert right <= scroll.viewport().width()
+
+
+@pytest.mark.parametrize("presenting", [False, True], ids=["desk", "F5"])
+def test_a_side_panel_narrowed_as_far_as_it_goes_cuts_nothing_off(qtbot, window, presenting):
+    """The side panel dragged as narrow as it goes: the Lab's right-hand side was cut off (its Remove button,
+    its error rates, its fields' arrows; its longest model name made it 400 pixels wide), the Model panel's hid
+    behind a sideways scroll bar. Every control of both lies whole within its panel's view, at the desk and in
+    presentation mode's larger text (F9 brings the panel back there)."""
+    from guihelp import click_dock_tab, present
+    from PySide6.QtWidgets import QAbstractButton, QAbstractSpinBox, QComboBox, QLabel, QScrollArea, QTableWidget
+
+    if presenting:
+        present(qtbot, window, "example:fruit", size=(1024, 768))
+        qtbot.keyClick(window, Qt.Key.Key_F9)
+    else:
+        window.resize(1366, 768)
+        assert window.open_path("example:fruit")
+    settle(window)
+    for dock, title in ((window.dock, "Model"), (window.lab_dock, "Lab")):
+        if not presenting:
+            click_dock_tab(qtbot, window, title)
+        elif dock is not window.dock:
+            continue  # presentation mode shows the Model panel alone
+        window.resizeDocks([dock], [500], Qt.Orientation.Horizontal)
+        settle(window)
+        before = dock.width()
+        window.resizeDocks([dock], [1], Qt.Orientation.Horizontal)  # as far as it goes
+        settle(window)
+        qtbot.wait(20)
+        settle(window)
+        scroll = dock.widget() if isinstance(dock.widget(), QScrollArea) else dock.widget().findChild(QScrollArea)
+        view = scroll.viewport()
+        assert dock.width() < before  # narrowed indeed
+        assert not scroll.horizontalScrollBar().isVisible()
+        kinds = (QAbstractButton, QAbstractSpinBox, QComboBox, QLabel, QTableWidget)
+        shown = [w for w in scroll.widget().findChildren(QWidget) if isinstance(w, kinds) and w.isVisibleTo(view)
+                 and w.width() > 0 and not isinstance(w.parentWidget(), kinds)]  # not a table's own parts
+        assert len(shown) > 10
+        for w in shown:
+            left = w.mapTo(view, QPoint(0, 0)).x()
+            assert 0 <= left and left + w.width() <= view.width(), (title, type(w).__name__, left, w.width(),
+                                                                    view.width())
 
 
 def test_tabbing_into_the_panel_shows_where_the_focus_is(qtbot, window):
