@@ -218,7 +218,8 @@ SHORT_NAMES = {"lda": "LDA", "qda": "QDA", "tied": "tied", "nb": "naive Bayes", 
 def legend_key(specs, frame, request, brief: bool = False) -> list[tuple[str, str]]:
     """The legend's rows for every line style and marker drawn besides the fitted model and its classes:
     (text, how its sample is drawn: "solid", "dashed", "dashdot", "hatch", "hollow", "cross", "plus", and for
-    the Bayesian view "sample" (a thin translucent line), "veil" (the grey of the predictive variance) and
+    the Bayesian view "sample" (a thin translucent line), "veil" (the grey of the predictive variance), "reject"
+    (the reject option's region, in the style's reject grey) and
     "dotted" (the boundary of weights clicked in weight space), and "ramp" (the miscalibration map's scale, its
     darkest shade)). Only what is drawn. ``brief`` (a projector's legend, beside a caption that names the model):
     the boundaries by the models' short names ("QDA boundary", "Bayes boundary"), so the legend stays small."""
@@ -235,6 +236,8 @@ def legend_key(specs, frame, request, brief: bool = False) -> list[tuple[str, st
         key.append(("Bayes boundary" if brief else "true model: Bayes boundary", "dashdot"))
     if frame.scene is not None and frame.scene.hatched:
         key.append(("undecided", "hatch"))
+    if frame.scene is not None and frame.scene.reject:  # the reject option's grey: no decision there
+        key.append(("rejected" if brief else f"rejected, no decision (θ = {request.theta:g})", "reject"))
     if request.held_out is not None and request.held_out.any():
         held = int(request.held_out.sum())
         key.append((f"held out ({held})" if brief else f"held out ({held}), not fitted", "hollow"))

@@ -337,6 +337,8 @@ def _legend(d: Drawing, snap: Snapshot, style: Style) -> None:
             handles.append(Patch(facecolor=_rgb(miscalibration_ramp(style.background)), edgecolor=fg, label=text))
         elif kind == "veil":
             handles.append(Patch(facecolor=_rgb(SHADE_RGB), alpha=SHADE_ALPHA / 255, edgecolor="none", label=text))
+        elif kind == "reject":
+            handles.append(Patch(facecolor=_rgb(style.reject), edgecolor="none", label=text))
         elif kind == "diamond":  # an rbf fit's centres
             handles.append(Line2D([], [], linestyle="none", marker="D", markersize=1.5 * size / math.sqrt(2),
                                   markerfacecolor="none", markeredgecolor=fg, label=text))

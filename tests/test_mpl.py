@@ -193,3 +193,21 @@ def test_one_vs_rest_undecided_region_is_hatched_where_the_scores_say():
     outer = ~ndimage.binary_dilation(undecided, iterations=3) & plot
     assert inner.sum() > 2000 and outer.sum() > 20000
     assert ink[outer].mean() < 0.002 and ink[inner].mean() > 0.05
+
+
+def test_the_reject_option_s_grey_has_its_legend_row():
+    """A session with Reject θ = 0.9 and the decision regions: the grey of no decision has a legend row, its
+    patch that grey, as on screen and in the exports; without θ, none."""
+    from probviz.data.examples import session
+    from probviz.style import Style
+
+    s = session("fruit")
+    s.layers, s.theta = ["decision", "points"], 0.9
+    legend = probviz.plot(s, ax=_axes()).artists["legend"][0]
+    texts = [t.get_text() for t in legend.get_texts()]
+    row = texts.index("rejected, no decision (θ = 0.9)")
+    handle = legend.legend_handles[row]
+    assert tuple(round(255 * c) for c in handle.get_facecolor()[:3]) == Style().reject
+    s.theta = 0.0
+    legend = probviz.plot(s, ax=_axes()).artists["legend"][0]
+    assert not any(t.get_text().startswith("rejected") for t in legend.get_texts())

@@ -1233,6 +1233,8 @@ class Canvas(pg.PlotWidget):
         if kind == "veil":
             return pg.ScatterPlotItem(size=s.point_size, symbol="s", pen=pg.mkPen(None),
                                       brush=pg.mkBrush(*scenes.SHADE_RGB, scenes.SHADE_ALPHA))
+        if kind == "reject":
+            return pg.ScatterPlotItem(size=s.point_size, symbol="s", pen=pg.mkPen(None), brush=pg.mkBrush(*s.reject))
         if kind == "diamond":  # an rbf fit's centres
             return pg.ScatterPlotItem(size=RBF_CENTER_SIZE * s.point_size, symbol="d", brush=None,
                                       pen=line_pen(s, "rbf_center", ratio=self.devicePixelRatioF()))

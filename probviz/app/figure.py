@@ -477,10 +477,10 @@ def _key_sample(p, kind: str, box: QRectF, style) -> None:
         p.setPen(_pen(fg, 1))
         p.setBrush(QBrush(ramp))
         p.drawRect(QRectF(box.center().x() - side / 2, mid - side / 2, side, side))
-    elif kind == "veil":
+    elif kind in ("veil", "reject"):
         side = min(box.height() - 4, box.width())
         p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QBrush(QColor(*SHADE_RGB, SHADE_ALPHA)))
+        p.setBrush(QBrush(QColor(*SHADE_RGB, SHADE_ALPHA) if kind == "veil" else _color(style.reject)))
         p.drawRect(QRectF(box.center().x() - side / 2, mid - side / 2, side, side))
     elif kind == "diamond":
         _rbf_diamonds(p, [(box.center().x(), mid)], style)

@@ -413,6 +413,43 @@ def test_the_legend_explains_every_line_style_drawn_and_stays_on_the_page(qapp, 
     assert "An extremely long" in text and "…" in text, text
 
 
+@pytest.mark.parametrize("ext,reader", [("png", "png"), ("pdf", "pdf"), ("svg", "svg-resvg")])
+def test_the_legend_has_a_row_for_the_reject_option_s_grey(qapp, tmp_path, ext, reader):
+    """Reject θ set with the decision regions shown: the plot has grey regions where no decision is taken, and
+    the legend said nothing of them. It has a row, "rejected, no decision (θ = 0.9)", whose sample is a square of
+    the regions' grey, in every format; with θ = 0 there are no grey regions and no such row."""
+    from probviz.data.examples import session
+
+    grey = np.array(Style().reject)
+
+    def legend_greys(theta):
+        s = session("fruit")
+        s.layers, s.theta, s.view = ["decision", "points"], theta, (-1.0, 3.5, -1.0, 5.0)
+        with_legend, without = str(tmp_path / f"r.{ext}"), str(tmp_path / f"n.{ext}")
+        export_figure(s, with_legend, W, H, legend=True, dpi=96)
+        export_figure(s, without, W, H, legend=False, dpi=96)
+        a, b = raster(with_legend, reader), raster(without, reader)
+        rows, cols = np.nonzero(np.abs(a - b).sum(axis=2) > 30)
+        box = a[rows.min():rows.max() + 1, cols.min():cols.max() + 1]  # the legend
+        labels, count = ndimage.label(np.abs(box - grey).max(axis=2) <= 8)
+        squares = []
+        for sl in ndimage.find_objects(labels):
+            h, w = sl[0].stop - sl[0].start, sl[1].stop - sl[1].start
+            if h >= 6 and abs(h - w) <= 2:
+                squares.append((h, w))
+        return squares, with_legend
+
+    squares, path = legend_greys(0.9)
+    assert len(squares) == 1, squares  # the row's sample: one square of the regions' grey
+    if ext == "pdf":
+        text, _, _ = _pdf_text(path)
+        assert "rejected, no decision (θ = 0.9)" in text, text
+    squares, path = legend_greys(0.0)
+    assert squares == []
+    if ext == "pdf":
+        assert "rejected" not in _pdf_text(path)[0]
+
+
 def plot_to_data(rgb: np.ndarray, fg):
     """The plot's frame found in the pixels and a map from pixel (rows, cols) to data coordinates through the
     ticks, which sit at whole numbers from VIEW's -1: (to_data, xt, yt, row, col), row and col the axes."""

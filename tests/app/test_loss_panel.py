@@ -165,3 +165,40 @@ def test_the_status_line_and_the_crosses_follow_the_reject_option(qtbot, window,
     crossed = np.column_stack(win.canvas.wrong.getData())
     np.testing.assert_allclose(crossed, win.doc.X[(d >= 0) & (d != t)])
     assert f"accuracy {100 * np.mean(d == t):.1f}% ({rejected} rejected)" in win.caption_parts()  # F5's caption
+
+
+def test_the_legend_on_screen_names_the_reject_option_s_grey(qtbot, window):
+    """View › Legend, Decision regions ticked and Reject θ = 0.90 typed: the grey regions of no decision get a
+    legend row with a square of their grey (it had none); θ back to 0, the row goes; in F5's brief legend it
+    reads "rejected"."""
+    from guihelp import menu_action, type_into
+
+    win = window
+    assert win.open_path("example:fruit")
+    settle(win)
+    if not menu_action(win, "Legend").isChecked():
+        menu_action(win, "Legend").trigger()
+    box = win.panel.layer_boxes["decision"]
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))  # on its tick box
+    settle(win)
+
+    def rows():
+        return {label.text: sample for sample, label in win.canvas.legend.items}
+
+    assert not any(r.startswith("rejected") for r in rows())
+    type_into(qtbot, win, win.panel.theta, "0.90")
+    settle(win)
+    assert win.canvas.reject.isVisible()  # the grey regions are drawn
+    sample = rows()["rejected, no decision (θ = 0.9)"]
+    item = sample.item if hasattr(sample, "item") else sample
+    brush = item.opts["brush"]
+    assert brush.color().getRgb()[:3] == tuple(win.canvas.style.reject)
+    qtbot.keyClick(win, Qt.Key.Key_F5)
+    settle(win)
+    assert "rejected" in rows()
+    qtbot.keyClick(win, Qt.Key.Key_F5)  # (leaving, the legend goes as it came)
+    menu_action(win, "Legend").trigger()
+    settle(win)
+    type_into(qtbot, win, win.panel.theta, "0")
+    settle(win)
+    assert not win.canvas.reject.isVisible() and not any(r.startswith("rejected") for r in rows())
