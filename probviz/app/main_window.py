@@ -524,8 +524,8 @@ class MainWindow(QMainWindow):
 
     def _dock_shown(self, visible: bool):
         """F9 (the Model panel) or "." (the Training panel) while presenting: the panel's text is larger, so
-        its dock widens to show its controls whole (up to 45% of the window; beyond that they scroll), after
-        Qt has laid it out."""
+        its dock widens to show its controls whole (up to PanelScroll.MOST of the window; beyond, they scroll),
+        after Qt has laid it out."""
         if visible and self.presentation_action.isChecked():
             QTimer.singleShot(0, self._widen_docks)
 
@@ -535,7 +535,7 @@ class MainWindow(QMainWindow):
                 continue  # a dock tabbed behind the other widens when its tab is chosen
             need = (scroll.widget().minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width()
                     + 2 * scroll.frameWidth() + (dock.width() - scroll.width()) + 4)
-            width = min(need, int(0.45 * self.width()))
+            width = min(need, int(PanelScroll.MOST * self.width()))
             if width > dock.width():
                 self.resizeDocks([dock], [width], Qt.Orientation.Horizontal)
 

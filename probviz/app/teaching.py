@@ -16,13 +16,19 @@ from probviz.models import REGISTRY
 from probviz.report import model_lines
 
 
+#: a bracketed group this long or shorter is kept on one line; a longer one breaks after its commas
+WHOLE_GROUP = 36
+
+
 def unbroken(text: str) -> str:
     """Text for a wrapping label that breaks lines between terms, never inside one: no break after
     the bar of p(C|x), around " = ", after ln or exp (they keep their argument), or after the commas of a
-    coordinate pair."""
+    coordinate pair or a short vector. A vector longer than WHOLE_GROUP characters (nine RBF weights) breaks
+    after its commas: kept whole, it made the panel as wide as itself."""
     text = text.replace("|", "|\u2060").replace(" = ", "\u00a0=\u00a0")
     text = re.sub(r"\b(ln|exp) ", "\\1\u00a0", text)
-    return re.sub(r"\(([^()]*)\)", lambda m: "(" + m.group(1).replace(", ", ",\u00a0") + ")", text)
+    return re.sub(r"\(([^()]*)\)", lambda m: "(" + (m.group(1).replace(", ", ",\u00a0")
+                                                    if len(m.group(1)) <= WHOLE_GROUP else m.group(1)) + ")", text)
 
 
 class FormulaLabel(QLabel):

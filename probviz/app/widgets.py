@@ -16,8 +16,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
-    QDockWidget, QDoubleSpinBox, QGraphicsItem, QHBoxLayout, QHeaderView, QLabel, QLayout, QLineEdit, QScrollArea, QSlider,
-    QSpinBox, QStyle, QStyleOptionDockWidget, QStylePainter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QDockWidget, QDoubleSpinBox, QGraphicsItem, QHBoxLayout, QHeaderView, QLabel, QLayout, QLineEdit, QMainWindow,
+    QScrollArea, QSlider, QSpinBox, QStyle, QStyleOptionDockWidget, QStylePainter, QTableWidget, QTableWidgetItem,
+    QVBoxLayout, QWidget,
 )
 
 
@@ -88,15 +89,20 @@ class Dock(QDockWidget):
 
 
 class PanelScroll(QScrollArea):
-    """A side panel in a scroll area that scrolls up and down, never sideways, and is never narrower than the
-    panel can be: narrowed further, the panel's right-hand side was cut off (the Lab's Remove button, the Model
-    panel's counts) or hidden behind a sideways scroll bar. Its least width follows the panel's (fonts, texts)."""
+    """A side panel in a scroll area that is never narrower than the panel's controls: narrowed further, the
+    panel's right-hand side was cut off (the Lab's Remove button) or hidden behind a sideways scroll bar. Its
+    least width follows the panel's (fonts, texts), up to MOST of the window's width: a panel that asks for more
+    (a long class name, a formula that cannot break) scrolls sideways rather than squeeze the plot."""
+
+    #: of the main window's width, the most a panel's least width may take (presentation mode's larger text
+    #: needs 42% of a projector's 1024 pixels)
+    MOST = 0.45
 
     def __init__(self, widget: QWidget, parent=None):
         super().__init__(parent)
+        self._frame = None  # the main window whose width bounds the panel's least width, once shown
         self.setWidget(widget)
         self.setWidgetResizable(True)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         widget.installEventFilter(self)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802
@@ -105,7 +111,20 @@ class PanelScroll(QScrollArea):
         if widget is None:
             return hint
         room = widget.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width() + 2 * self.frameWidth()
+        if self._frame is not None and self._frame.width() > 0:
+            room = min(room, int(self.MOST * self._frame.width()))
         return QSize(max(hint.width(), room), hint.height())
+
+    def showEvent(self, event):  # noqa: N802
+        if self._frame is None:
+            frame = self.parentWidget()
+            while frame is not None and not isinstance(frame, QMainWindow):  # (a floating dock's too)
+                frame = frame.parentWidget()
+            if frame is not None:
+                self._frame = frame
+                frame.installEventFilter(self)
+                self.updateGeometry()
+        super().showEvent(event)
 
     def forget_sizes(self) -> None:
         """Have the layouts from the panel up to the window ask its sizes anew: a hidden panel whose text changed
@@ -127,8 +146,9 @@ class PanelScroll(QScrollArea):
             widget.updateGeometry()
 
     def eventFilter(self, watched, event):  # noqa: N802
-        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
-            self.updateGeometry()  # the panel's least width may have changed: the dock's layout asks again
+        if (watched is self.widget() and event.type() == QEvent.Type.LayoutRequest) or (
+                watched is self._frame and event.type() == QEvent.Type.Resize):
+            self.updateGeometry()  # the panel's least width, or the most it may take, may have changed
         return super().eventFilter(watched, event)
 
 

@@ -223,6 +223,38 @@ def test_a_side_panel_narrowed_as_far_as_it_goes_cuts_nothing_off(qtbot, window,
                                                                     view.width())
 
 
+def test_a_panel_that_asks_for_more_than_its_share_scrolls_sideways_rather_than_squeeze_the_plot(qtbot, window):
+    """The side panel is never narrower than its controls, up to 40% of the window: a class name of 150 letters
+    (the priors' labels show it whole) or nine RBF weights in a row asked for more, and the panel took it from
+    the plot (598 of 1100 pixels). The panel keeps to its share and scrolls sideways; the weights break after
+    their commas."""
+    from pressing import choose
+
+    from probviz.app.widgets import PanelScroll
+
+    window.resize(1100, 750)
+    assert window.open_path("example:fruit")
+    settle(window)
+    width = window.dock.width()
+    scroll = window.dock.widget()
+    window.doc.rename_class(0, "a" * 150)  # (as the class table's cell takes it)
+    settle(window)
+    qtbot.wait(20)
+    settle(window)
+    assert window.dock.width() <= PanelScroll.MOST * window.width() + 1 < 598
+    assert scroll.horizontalScrollBar().isVisible()  # the name is there, sideways
+    window.doc.undo_stack.undo()
+    window.doc.set_model("softmax")
+    settle(window)
+    basis = window.panel.param_widgets["basis"]
+    choose(qtbot, basis, basis.findText("rbf"))
+    settle(window)
+    qtbot.wait(20)
+    settle(window)
+    assert window.result.fit.model.centers_.shape == (9, 2)  # the lattice's nine centres: nine weights a class
+    assert window.dock.width() == width and not scroll.horizontalScrollBar().isVisible()
+
+
 def test_tabbing_into_the_panel_shows_where_the_focus_is(qtbot, window):
     """Tab used to vanish into the class table (and step the active class cell by cell) with no mark."""
     assert window.open_path("example:fruit")
