@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-from probviz.layers import LAYERS, parse_layers
+from probviz.layers import LAYERS, THETA_MAX, parse_layers
 
 
 HELP = "draw a figure (PNG, SVG or PDF) without opening a window"
@@ -41,6 +41,11 @@ def add_parser(sub, column_options, model_options):
                                                         "generative models, p(x|C_k)p(C_k)) along the line")
     g.add_argument("--loss", metavar="L", help="decide with a loss matrix, rows the true class: \"0,1;5,0\" "
                                                "(Bishop eq. 1.81); the regions and boundaries follow it")
+    g.add_argument("--reject-cost", type=float, metavar="LAMBDA",
+                   help="the reject option (Bishop exercise 1.24), as fit's: no decision where the least expected "
+                        "loss exceeds LAMBDA (with the 0-1 loss, where max_k p(C_k|x) < 1 - LAMBDA), drawn grey "
+                        f"over the decision regions (added to the layers); from {1 - THETA_MAX:g} to 1 "
+                        "(the window's Reject θ = 1 - LAMBDA)")
     from probviz.deck_cli import add_export_options
 
     add_export_options(e)
@@ -115,6 +120,12 @@ def main(args) -> int:
         except ValueError as e:
             raise ValueError(f"--loss: {e}") from None
         snap = replace(snap, loss=tuple(map(tuple, loss.tolist())))
+    if args.reject_cost is not None:
+        lam = args.reject_cost
+        if not 1 - THETA_MAX <= lam <= 1:  # (NaN too)
+            raise ValueError(f"--reject-cost must be a number from {1 - THETA_MAX:g} to 1, got {lam:g}")
+        snap = replace(snap, theta=1.0 - lam)  # drawn over the decision regions, as the window draws it
+        layers = (layers if layers is not None else snap.layers) | {"decision"}
     label = None
     if training is not None:
         from probviz.models.training import OPTIMIZER_LABELS

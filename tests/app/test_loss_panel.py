@@ -202,3 +202,50 @@ def test_the_legend_on_screen_names_the_reject_option_s_grey(qtbot, window):
     type_into(qtbot, win, win.panel.theta, "0")
     settle(win)
     assert not win.canvas.reject.isVisible() and not any(r.startswith("rejected") for r in rows())
+
+
+@pytest.mark.parametrize("ext,dpi,reader", [("png", 96, "png"), ("pdf", 300, "pdf"), ("svg", 150, "svg-resvg")])
+def test_probviz_export_reject_cost_greys_where_no_decision_is_taken_where_the_axes_say(tmp_path, ext, dpi, reader):
+    """`probviz export --reject-cost 0.1` (fit's option, the window's Reject θ = 0.9): the decision regions are
+    drawn (added to the layers), grey exactly where max_k p(C_k|x) < 0.9, p from scikit-learn's LDA on the same
+    points, read back at a grid of places through the axes' ticks; a cost out of range is refused."""
+    import subprocess
+    import sys
+
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    from test_figures import BLUE, H, ORANGE, VIEW, W, plot_to_data, raster
+
+    from probviz.data.dataset import Dataset
+    from probviz.data.session import Session, write_session
+    from probviz.style import Style
+
+    rng = np.random.default_rng(4)
+    X = np.vstack([rng.normal([1.0, 1.0], 0.7, (8, 2)), rng.normal([2.2, 1.4], 0.7, (8, 2))])
+    labels = np.repeat([0, 1], 8)
+    data = tmp_path / "d.probviz"
+    write_session(str(data), Session(Dataset(X, labels, ["a", "b"], [BLUE, ORANGE], ("x", "y")), "lda", view=VIEW,
+                                     layers=["points"]))
+    out = tmp_path / f"f.{ext}"
+    base = [sys.executable, "-m", "probviz", "export", str(data), "--no-legend", "--width", str(W), "--height", str(H),
+            "--dpi", str(dpi), "-o", str(out)]
+    r = subprocess.run(base, capture_output=True, text=True, timeout=180)  # the points alone: the axes' ticks
+    assert r.returncode == 0, r.stderr
+    to_data, xt, yt, _, _ = plot_to_data(raster(str(out), reader), Style().foreground)
+    r = subprocess.run(base[:5] + ["--reject-cost", "0.1", "--layers", "heatmap"] + base[5:], capture_output=True,
+                       text=True, timeout=180)
+    assert r.returncode == 0, r.stderr
+    rgb = raster(str(out), reader)  # the same layout: the same view, size and axis names
+    dx, dy = np.mean(np.diff(xt)), np.mean(np.diff(yt))
+    x, y = np.meshgrid(np.linspace(VIEW[0] + 0.1, VIEW[1] - 0.1, 40), np.linspace(VIEW[2] + 0.1, VIEW[3] - 0.1, 30))
+    places = np.column_stack([x.ravel(), y.ravel()])
+    cols = np.round(xt[0] + (places[:, 0] + 1.0) * dx).astype(int)  # the ticks sit at whole numbers from -1
+    rows = np.round(yt[-1] - (places[:, 1] + 1.0) * dy).astype(int)
+    np.testing.assert_allclose(to_data(rows, cols), places, atol=1.0 / dx)  # (the map back agrees)
+    top = LinearDiscriminantAnalysis(solver="lsqr").fit(X, labels).predict_proba(places).max(axis=1)
+    grey = np.all(np.abs(rgb[rows, cols] - np.array(Style().reject)) <= 8, axis=1)
+    clear = np.abs(top - 0.9) > 0.02  # off the band's edge by more than a pixel or two
+    assert 50 < np.sum(clear & (top < 0.9)) and 50 < np.sum(clear & (top > 0.9))  # both sides are tested
+    np.testing.assert_array_equal(grey[clear], top[clear] < 0.9)
+    for bad in ("0", "1.5", "nan"):
+        r = subprocess.run(base[:5] + ["--reject-cost", bad] + base[5:], capture_output=True, text=True, timeout=180)
+        assert r.returncode == 2 and "--reject-cost must be a number from 0.01 to 1" in r.stderr, r.stderr
