@@ -257,3 +257,9 @@ def test_settings_text_says_the_settings_that_take_part():
     assert REGISTRY["tied"].settings_text({"groups": "a,b"}) == "Classes sharing a covariance: a,b · Covariance shrinkage: 0"
     assert REGISTRY["tied"].settings_text({}).startswith("Classes sharing a covariance: none")
     assert REGISTRY["perceptron"].settings_text({}) == ""
+    # the Bayesian view: α takes part and the L2 strength does not; then the rbf basis's centres and width
+    assert REGISTRY["logistic"].settings_text({"bayes": True, "alpha": 2.5, "l2": 0.5}) == (
+        "Basis functions φ(x): linear · Standardize features: yes · Bayesian view (Laplace): yes · "
+        "Prior precision α: 2.5")
+    assert REGISTRY["logistic"].settings_text({"basis": "rbf", "bayes": False}).endswith(
+        "Bayesian view (Laplace): no · RBF centres μ_m: a 3 x 3 lattice over the points · RBF width s: automatic")
