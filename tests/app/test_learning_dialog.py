@@ -30,6 +30,20 @@ def _dialog(qtbot, window, sizes, seeds):
     return dialog
 
 
+def _opened_from_the_lab(qtbot, window, monkeypatch):
+    """The Lab's Learning curves button pressed: the dialog it opens, shown and not waited on."""
+    from guihelp import show_lab
+
+    opened = []
+    monkeypatch.setattr(LearningDialog, "exec", lambda self: opened.append(self))
+    show_lab(window)
+    qtbot.mouseClick(window.lab.curves_button, LEFT)
+    [dialog] = opened
+    qtbot.addWidget(dialog)
+    dialog.show()
+    return dialog
+
+
 def _means(dialog):
     """The drawn mean curves (those with a legend entry): label -> (sizes, mean errors)."""
     return {item.name(): (item.xData, item.yData) for item in dialog.plot.plotItem.listDataItems() if item.name()}
@@ -162,21 +176,13 @@ def test_the_axes_read_as_sizes_and_error_rates(qtbot, window):
 def test_the_tied_model_s_groups_reach_the_curves(qtbot, window, monkeypatch):
     """The Lab's Learning curves button opens the dialog with the document's class names: the tied model's
     groups name classes, and without the names every fit would fail (an empty curve)."""
-    from guihelp import show_lab
-
     assert window.open_path("example:tied")
     settle(window)
     window.doc.set_model("tied")
     settle(window)
-    opened = []
-    monkeypatch.setattr(LearningDialog, "exec", lambda self: opened.append(self))  # shown, not waited on
-    show_lab(window)
-    qtbot.mouseClick(window.lab.curves_button, LEFT)
-    [dialog] = opened
-    qtbot.addWidget(dialog)
+    dialog = _opened_from_the_lab(qtbot, window, monkeypatch)
     dialog.sizes.setText("8,32")
     dialog.seeds.setValue(2)
-    dialog.show()
     qtbot.mouseClick(dialog.run_button, LEFT)
     qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
     tied = [m for m in dialog.result["models"].values() if m["name"] == "tied"][0]
@@ -205,7 +211,6 @@ def test_each_model_says_the_settings_it_is_fitted_with_and_takes_the_document_s
     """Logistic regression with the Bayesian view on read as plain "Logistic regression": the dialog says under
     each model the settings it is fitted with, the Model panel's. A model picked in the dialog was fitted with
     the defaults; it takes the document's settings too (QDA's shrinkage 0.3 here)."""
-    from guihelp import show_lab
     from pressing import choose
 
     from probviz.models.registry import MODEL_NAMES
@@ -217,13 +222,7 @@ def test_each_model_says_the_settings_it_is_fitted_with_and_takes_the_document_s
     doc.set_param("bayes", True)
     doc.set_param("alpha", 2.5)
     settle(window)
-    opened = []
-    monkeypatch.setattr(LearningDialog, "exec", lambda self: opened.append(self))  # shown, not waited on
-    show_lab(window)
-    qtbot.mouseClick(window.lab.curves_button, LEFT)
-    [dialog] = opened
-    qtbot.addWidget(dialog)
-    dialog.show()
+    dialog = _opened_from_the_lab(qtbot, window, monkeypatch)
     first, second = (label.text() for label in dialog.settings)
     assert "Bayesian view (Laplace): yes" in first and "Prior precision α: 2.5" in first and "L2" not in first
     assert first.startswith("Fitted with ")
