@@ -69,6 +69,8 @@ def _data_key(X, labels) -> str:
 def make_trainer(spec, training: TrainingSpec, X, labels, names=None) -> Trainer:
     """A trainer of model ``spec`` at the start ``training`` names (w = 0 or the Gaussian log-odds)."""
     params = {k: v for k, v in spec.kwargs.items() if k in ("l2", "basis", "standardize")}
+    if spec.name == "logistic" and spec.kwargs.get("bayes"):  # toward w_MAP: the prior's alpha replaces l2
+        params["alpha"] = spec.kwargs.get("alpha")
     eta = None if training.optimizer == "newton" else training.eta
     trainer = Trainer(spec.name, X, labels, optimizer=training.optimizer, eta=eta, names=names, **params)
     if training.start == "generative":

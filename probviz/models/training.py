@@ -7,7 +7,9 @@ The conventions, the same for the window, ``probviz fit --optimizer`` and the te
   per discriminant: one row for two-class logistic regression (p(C_2|x) = sigma(w^T phi)), one per
   class for one-vs-rest and for softmax, one for the perceptron.
 * Error: E(W) = the summed cross-entropy (Bishop eqs. 4.90, 4.108; for one-vs-rest the sum of the K
-  binary ones) + (l2/2) sum_k ||w_k||^2, the biases not penalised. The perceptron's is its criterion
+  binary ones) + (l2/2) sum_k ||w_k||^2, the biases not penalised. Logistic regression's Bayesian view
+  (``alpha`` given) trains toward w_MAP instead: + (alpha/2) sum_k ||w_k||^2 with the biases, the negative
+  log of the prior N(w|0, alpha^-1 I) (Bishop eqs. 4.140-4.142), in place of the l2 penalty. The perceptron's is its criterion
   E_P(w) = -sum_{n in M} w^T phi_n t_n (eq. 4.54), t_n = +1 for the second class, -1 for the first,
   M the points with w^T phi_n t_n <= 0.
 * ``gd``: W <- W - eta grad E (eq. 4.91 / 4.109 plus l2 W). ``sgd``: one point per step, in file
@@ -85,7 +87,7 @@ class Trainer:
 
     def __init__(self, name: str, X, y, *, optimizer: str = "gd", eta: float | None = None,
                  l2: float = DEFAULT_L2, basis: str = DEFAULT_BASIS, standardize: bool = DEFAULT_STANDARDIZE,
-                 start=None, names=None, start_label: str | None = None):
+                 start=None, names=None, start_label: str | None = None, alpha: float | None = None):
         if name not in TRAINABLE:
             raise ValueError(f"{name} is not trained step by step; choose one of {', '.join(TRAINABLE)}")
         if optimizer not in OPTIMIZERS:
@@ -109,6 +111,13 @@ class Trainer:
             raise ValueError(f"basis must be one of {', '.join(BASES)}, got {basis!r}")
         if not (np.isfinite(l2) and l2 >= 0):
             raise ValueError(f"l2 must be a non-negative number, got {l2!r}")
+        if alpha is not None:
+            if name != "logistic":
+                raise ValueError("the Bayesian view's prior belongs to logistic regression")
+            if isinstance(alpha, bool) or not (isinstance(alpha, (int, float)) and np.isfinite(alpha) and alpha > 0):
+                raise ValueError(f"alpha must be a positive number, got {alpha!r}")
+            l2 = 0.0  # alpha replaces it, as in the Bayesian fit
+        self.alpha = None if alpha is None else float(alpha)
         X, self.classes, self.codes = check_Xy(X, y)
         self.name, self.optimizer, self.eta = name, optimizer, float(eta)
         self.l2, self.basis, self.standardize, self.names = float(l2), basis, bool(standardize), names
@@ -122,7 +131,8 @@ class Trainer:
         degree = BASES[basis]
         self.Phi = np.column_stack([np.ones(len(X)), design_matrix((X - self.frame[0]) / self.frame[1], degree)])
         N, F = self.Phi.shape
-        self.R = self.l2 * np.diag(np.r_[0.0, np.ones(F - 1)])
+        # the penalty's Hessian: l2 on the weights, or the prior's alpha on every weight, the bias included
+        self.R = self.alpha * np.eye(F) if self.alpha is not None else self.l2 * np.diag(np.r_[0.0, np.ones(F - 1)])
         if name == "softmax":
             self.T = np.eye(K)[self.codes]
             self.problem = Multinomial(self.Phi, self.codes, K, self.R)
@@ -292,6 +302,8 @@ class Trainer:
         if self.name == "perceptron":
             return None, None
         params = {"l2": self.l2, "basis": self.basis, "standardize": self.standardize}
+        if self.alpha is not None:  # the Bayesian fit's w_MAP
+            params.update(bayes=True, alpha=self.alpha)
         fitted = create(self.name, **params).fit(self.X, self.classes[self.codes], names=self.names)
         if fitted.separation_:
             return None, fitted
@@ -324,9 +336,13 @@ class PerceptronStep(Perceptron):
 
 def separable_note(trainer: Trainer) -> str:
     """Why the weights keep growing, when they do: the data the model sees is separable and no
-    penalty holds them (Bishop 4.3.2); or why the perceptron never settles."""
+    penalty holds them (Bishop 4.3.2); or why the perceptron never settles; or, for the Bayesian view, what
+    the steps minimise (the prior holds the weights whatever the data)."""
     from probviz.models.newton import separation
 
+    if trainer.alpha is not None:
+        return (f"the Bayesian view: the steps go toward w_MAP, E(w) adding the prior's (α/2)||w||² on every weight, "
+                f"the bias included (α = {trainer.alpha:.4g}, Bishop eq. 4.142), in place of the L2 penalty")
     if trainer.name == "perceptron":
         return "" if separation(trainer.Phi, trainer.codes, 2) == "separable" else (
             "no line separates these classes: the perceptron never settles, it cycles (Bishop 4.1.7)")

@@ -149,6 +149,73 @@ def test_newton_on_few_points_matches_a_generic_optimiser(K, n, seed, offset, sc
     assert t.gradient_norm() < 1e-9
 
 
+def _map_reference(Phi, t, alpha):
+    """-sum_n ln p(t_n|w) + (alpha/2)||w||^2 over every weight, the bias included (the prior N(w|0, alpha^-1 I),
+    Bishop eq. 4.142), minimised by BFGS: (w, value)."""
+    from scipy.optimize import minimize
+
+    def f(w):
+        a = Phi @ w
+        return np.sum(np.logaddexp(0, a) - t * a) + 0.5 * alpha * w @ w, Phi.T @ (expit(a) - t) + alpha * w
+
+    def hess(w):
+        y = expit(Phi @ w)
+        return (Phi * (y * (1 - y))[:, None]).T @ Phi + alpha * np.eye(Phi.shape[1])
+
+    best = None  # BFGS, and a trust region with the exact Hessian (raw coordinates of 1e6 defeat BFGS alone)
+    for method, kw in (("BFGS", {}), ("trust-exact", {"hess": hess})):
+        r = minimize(f, np.zeros(Phi.shape[1]), jac=True, method=method, options={"gtol": 1e-12, "maxiter": 20000},
+                     **kw)
+        if best is None or r.fun < best.fun:
+            best = r
+    return best.x, best.fun
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(st.integers(2, 4), st.integers(2, 4), st.integers(0, 10_000), st.sampled_from([0.0, 1e6]),
+       st.sampled_from([1e-6, 1.0, 1e6]), st.sampled_from([0.01, 1.0, 100.0]), st.booleans(), st.booleans())
+def test_the_bayesian_view_trains_toward_w_map(K, n, seed, offset, scale, alpha, separable, standardize):
+    """Logistic regression with the Bayesian view ticked trained the plain L2 objective (its optimum 40.19 on the
+    fruit, the Bayesian fit's w_MAP at 49.31): the steps now minimise the cross-entropy plus the prior's
+    (alpha/2)||w||^2 on every weight, the bias included. 2-4 points per class, K up to 4 (one-vs-rest), far
+    offsets and scales, separable sets (the prior holds the weights): Newton reaches BFGS's minimum of that
+    objective (BFGS's or a trust region's), where its gradient Phi^T(y - t) + alpha w vanishes, and the Bayesian
+    fit's weights and p(C_k|x)."""
+    rng = np.random.default_rng(seed)
+    spread = 20.0 if separable else 2.0
+    X = (rng.normal(size=(K * n, 2)) + np.repeat(rng.normal(0, spread, (K, 2)), n, axis=0)) * scale + offset
+    y = np.repeat(np.arange(K), n)
+    t = Trainer("logistic", X, y, optimizer="newton", alpha=alpha, l2=0.5, standardize=standardize)
+    t.step(60)
+    Phi = features(X, 1, standardize, t.frame)
+    targets = [(y == 1).astype(float)] if K == 2 else [(y == k).astype(float) for k in range(K)]
+    refs = [_map_reference(Phi, tk, alpha) for tk in targets]
+    ref = sum(v for _, v in refs)
+    assert t.current.error <= ref + 1e-8 * max(1.0, abs(ref))
+    for w, tk, (wr, vr) in zip(t.current.W, targets, refs):  # the optimality condition, and the reference's w
+        g = Phi.T @ (expit(Phi @ w) - tk) + alpha * w
+        assert np.max(np.abs(g)) <= 1e-8 * max(1.0, np.abs(Phi).sum(axis=0).max())
+        if vr > 1e-3:  # (a set fitted to E ~ 1e-12 leaves the scores free to rounding: the conditions above hold)
+            np.testing.assert_allclose(Phi @ w, Phi @ wr, atol=1e-5 * max(1.0, np.abs(Phi @ wr).max()))
+            if standardize:  # (raw coordinates 1e6 apart by 1e-6 leave w flat along x1 - x2: its scores only)
+                np.testing.assert_allclose(w, wr, atol=1e-5 * max(1.0, np.abs(wr).max()))
+    E_opt, fitted = t.optimum()
+    tol = 1e-8 * max(1.0, abs(ref))  # the Bayesian fit's w_MAP: the same minimum (the reference's at most)
+    assert fitted.laplace_ is not None and E_opt <= ref + tol and abs(E_opt - t.current.error) <= tol
+    np.testing.assert_allclose(t.model().predict_proba(X), fitted.predict_proba(X), atol=1e-8)
+    assert "w_MAP" in separable_note(t) and "bias included" in separable_note(t)
+
+
+def test_the_prior_belongs_to_logistic_regression_and_is_positive():
+    X, y = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), np.array([0, 0, 1, 1])
+    for name in ("softmax", "perceptron"):
+        with pytest.raises(ValueError, match="belongs to logistic regression"):
+            Trainer(name, X, y, alpha=1.0)
+    for alpha in (0.0, -1.0, float("nan"), float("inf"), True):
+        with pytest.raises(ValueError, match="alpha must be a positive number"):
+            Trainer("logistic", X, y, alpha=alpha)
+
+
 def test_separable_data_without_a_penalty_grows_the_weights():
     """l2 = 0 on separable data: E falls toward 0 while ||w|| grows without bound; no optimum (Bishop
     4.3.2), and the note says why."""
