@@ -66,6 +66,8 @@ class WeightSpace:
 def unavailable(model, n_points: int) -> str:
     """Why the panel cannot draw the weight space of ``model`` ("" when it can)."""
     lap = getattr(model, "laplace_", None)
+    if getattr(model, "name", "") == "logistic" and getattr(model, "bayes", False) and lap is None:
+        return "Weight space needs points of two classes; these are all of one class (add a point of another)."
     if getattr(model, "name", "") != "logistic" or lap is None:
         return "Weight space shows logistic regression's Bayesian view: choose logistic regression and tick " \
                "'Bayesian view (Laplace)'."

@@ -143,6 +143,9 @@ def test_only_a_two_class_linear_bayesian_logistic_fit_has_a_weight_space():
     quad = create("logistic", bayes=True, basis="quadratic").fit(FRUITY, T)
     assert "basis 'linear'" in ws.unavailable(quad, 8)
     assert f"at most {ws.MAX_POINTS:,}" in ws.unavailable(_fit(FRUITY, T), ws.MAX_POINTS + 1)
+    one_class = create("logistic", bayes=True).fit(FRUITY, np.zeros(len(FRUITY), int))  # the view is off: no q(w)
+    assert ws.unavailable(one_class, 8) == ("Weight space needs points of two classes; these are all of one class "
+                                            "(add a point of another).")
 
 
 def test_a_clicked_point_of_weight_space_draws_its_boundary_and_the_frame_carries_the_space():

@@ -190,6 +190,18 @@ def test_with_no_fit_the_panel_says_what_it_needs(qtbot, window):
     assert win.weights.status.text() == "Nothing is fitted yet: weight space needs points of two classes."
 
 
+def test_with_points_of_one_class_the_panel_asks_for_two_classes(qtbot, window):
+    """The Bayesian view ticked and every point of one class (four sampled points, all apples): the panel told a
+    teacher to choose logistic regression and tick the Bayesian view, both done. It asks for two classes."""
+    win = window
+    _weights_shown(qtbot, win)
+    win.doc.delete_points(np.flatnonzero(win.doc.labels == 1))  # the peaches gone (as Delete takes them)
+    settle(win)
+    assert win.doc.params["logistic"]["bayes"] and set(win.doc.labels) == {0}
+    assert win.weights.status.text() == ("Weight space needs points of two classes; these are all of one class "
+                                         "(add a point of another).")
+
+
 def test_the_clicked_weights_do_not_follow_into_another_document(qtbot, window):
     win = window
     _weights_shown(qtbot, win)
