@@ -230,7 +230,8 @@ class WindowKeysFirst:
     there. Undo and redo are the document's unless something typed is pending (not yet applied with Enter or
     by leaving the box): after Enter, Ctrl+Z undoes the change the number made, not the typing. Other Ctrl
     keys (Ctrl+E, the Emacs end of line a line edit takes on X11) are the window's, except select all, the
-    clipboard and moving by words."""
+    clipboard and moving by words; so are letters (M after typing θ and Enter chose the next model no more).
+    Esc drops what was typed and not applied, and gives the keys back to the canvas."""
 
     def _watch_typing(self):
         self._typing = False  # typed text not yet applied
@@ -244,16 +245,35 @@ class WindowKeysFirst:
         self._typing = False
 
     def event(self, ev):  # noqa: N802 (Qt's name)
-        if ev.type() == QEvent.Type.ShortcutOverride and self._window_key(ev):
-            ev.ignore()  # not the box's: the window's shortcut runs
-            return True
+        if ev.type() == QEvent.Type.ShortcutOverride:
+            if self._window_key(ev):
+                ev.ignore()  # not the box's: the window's shortcut runs
+                return True
+            if ev.key() == Qt.Key.Key_Escape and ev.modifiers() == Qt.KeyboardModifier.NoModifier:
+                ev.accept()  # the box's (keyPressEvent), not a window shortcut's
+                return True
         return super().event(ev)
 
     def _window_key(self, ev) -> bool:
         if ev.matches(QKeySequence.StandardKey.Undo) or ev.matches(QKeySequence.StandardKey.Redo):
             return not self._typing
+        if ev.modifiers() in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier) and \
+                len(ev.text()) == 1 and ev.text().isalpha() and ev.text() not in "eE":
+            return True  # a letter is no part of a number (but an exponent's): the window's key, M the next model
         ctrl = ev.modifiers() & Qt.KeyboardModifier.ControlModifier
         return bool(ctrl) and ev.key() not in _TEXT_KEYS
+
+    def keyPressEvent(self, ev):  # noqa: N802 (Qt's name)
+        if ev.key() == Qt.Key.Key_Escape and ev.modifiers() == Qt.KeyboardModifier.NoModifier:
+            self.setValue(self.value())  # what was typed and not applied is dropped
+            self._typing = False
+            frame = self.parentWidget()
+            while frame is not None and not isinstance(frame, QMainWindow):
+                frame = frame.parentWidget()
+            if frame is not None and frame.centralWidget() is not None:
+                frame.centralWidget().setFocus(Qt.FocusReason.OtherFocusReason)  # the keys are the canvas's again
+            return
+        super().keyPressEvent(ev)
 
 
 class IntBox(WindowKeysFirst, QSpinBox):

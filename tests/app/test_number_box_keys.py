@@ -98,3 +98,41 @@ def test_a_box_left_with_no_number_in_it_keeps_its_number(qtbot, window):
         assert edit.text().startswith("0.1")
     type_into(qtbot, window, field, "1000")
     assert window.doc.params["logistic"]["l2"] == field.spin.maximum()
+
+
+def test_a_letter_typed_in_a_number_box_is_the_window_s_key_and_esc_gives_the_keys_back(qtbot, window):
+    """Reject θ typed and applied with Enter, then M pressed (the next model, Help's keys): the box swallowed it,
+    and Esc did not leave the box. A letter is no part of a number, so M is the window's; Esc drops what was typed
+    and not applied and gives the keys back to the canvas, where M works too. The exponent's e stays the box's."""
+    from probviz.models import MODEL_NAMES
+
+    from PySide6.QtCore import QPoint
+
+    window.open_example("fruit")
+    settle(window)
+    decision = window.panel.layer_boxes["decision"]
+    qtbot.mouseClick(decision, Qt.MouseButton.LeftButton, pos=QPoint(8, decision.height() // 2))  # θ's layer
+    settle(window)
+    field = window.panel.theta
+    box = field.spin
+    type_into(qtbot, window, field, "0.90")
+    assert window.doc.theta == 0.9 and QApplication.focusWidget() is box
+    first = window.doc.model_name
+    qtbot.keyClick(box, Qt.Key.Key_M)
+    settle(window)
+    second = MODEL_NAMES[(MODEL_NAMES.index(first) + 1) % len(MODEL_NAMES)]
+    assert window.doc.model_name == second and box.text() == "0.90"  # the next model; nothing typed in the box
+    box.lineEdit().selectAll()
+    qtbot.keyClicks(box.lineEdit(), "0.5")  # typed, not applied
+    qtbot.keyClick(box, Qt.Key.Key_Escape)
+    settle(window)
+    assert window.doc.theta == 0.9 and box.text() == "0.90"  # dropped
+    assert QApplication.focusWidget() is window.canvas or window.canvas.isAncestorOf(QApplication.focusWidget())
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_M)
+    settle(window)
+    assert window.doc.model_name == MODEL_NAMES[(MODEL_NAMES.index(second) + 1) % len(MODEL_NAMES)]
+    l2 = window.panel.param_widgets.get("l2")
+    if l2 is not None and l2.isVisible():  # an exponent typed: the box's own
+        l2.spin.lineEdit().selectAll()
+        qtbot.keyClicks(l2.spin.lineEdit(), "1e")
+        assert l2.spin.lineEdit().text().endswith("1e")
