@@ -391,7 +391,7 @@ class Panel(QWidget):
             self.evidence_button = QPushButton("Choose α by the evidence")
             self.evidence_button.setToolTip(
                 "Set α to the value that maximises the Laplace evidence ln p(D|α) (Bishop eq. 4.137) of the "
-                "points as they are (one undo step)")
+                "points as they are, turning the Bayesian view on (one undo step)")
             self.evidence_button.clicked.connect(self._choose_alpha)
             self._alpha_tip = self.evidence_button.toolTip()
             if "bayes" in self.param_widgets:
