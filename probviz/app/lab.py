@@ -629,13 +629,10 @@ class LearningDialog(QDialog):
         self.plot.getAxis("left").enableAutoSIPrefix(False)  # an error rate reads 0.08, not 80 (x0.001)
         self.plot.addLegend(offset=(-10, 10))
         self._foreground = pg.mkColor("#555555")
-        if parent is not None and hasattr(parent, "section_plot"):  # the Lab's theme: background and text
-            self.plot.setBackground(parent.section_plot.backgroundBrush())
-            self._foreground = parent.section_plot.getAxis("left").textPen().color()
-            for name in ("left", "bottom"):
-                self.plot.getAxis(name).setPen(self._foreground)
-                self.plot.getAxis(name).setTextPen(self._foreground)
-            self.plot.plotItem.legend.setLabelTextColor(self._foreground)
+        style = getattr(parent, "style", None)
+        if isinstance(style, Style):  # the Lab's theme, and its text size (presentation mode's larger one too)
+            self.plot.apply_style(style)
+            self._foreground = pg.mkColor(*style.foreground)
         row = QHBoxLayout()
         for b in (self.run_button, self.cancel_button, self.export_button):
             row.addWidget(b)
@@ -645,7 +642,12 @@ class LearningDialog(QDialog):
         lay.addWidget(self.progress)
         lay.addWidget(self.status)
         lay.addWidget(self.plot, 1)
-        self.resize(640, 640)
+        # as large as its text asks (presentation mode's left the plot 140 pixels tall at 1024 x 768), on the screen
+        hint, room = self.sizeHint(), self.screen().availableGeometry() if self.screen() is not None else None
+        width, height = max(640, hint.width()), max(640, hint.height() + 160)
+        if room is not None and room.width() > 0:
+            width, height = min(width, int(0.95 * room.width())), min(height, int(0.92 * room.height()))
+        self.resize(width, height)
         self.run_button.clicked.connect(lambda _checked=False: self.run())
         self.cancel_button.clicked.connect(lambda _checked=False: self.cancel())
         self.export_button.clicked.connect(lambda _checked=False: self.export())

@@ -262,3 +262,25 @@ def test_settings_text_says_the_settings_that_take_part():
         "Prior precision α: 2.5")
     assert REGISTRY["logistic"].settings_text({"basis": "rbf", "bayes": False}).endswith(
         "Bayesian view (Laplace): no · RBF centres μ_m: a 3 x 3 lattice over the points · RBF width s: automatic")
+
+
+def test_on_a_projector_the_dialog_is_as_large_as_its_text_asks(qtbot, window, monkeypatch):
+    """F5 at 1024 x 768, Tools › Learning curves…: the dialog kept its desk size while its text grew, the plot
+    squeezed to 140 pixels and its legend in the desk's small text. It takes the room its text needs (on the
+    screen), the plot at least 250 pixels tall, its legend and axes in presentation mode's text size."""
+    from guihelp import menu_action, present
+
+    present(qtbot, window, "example:fruit")
+    opened = []
+    monkeypatch.setattr(LearningDialog, "exec", lambda self: opened.append(self))
+    menu_action(window, "Learning curves…").trigger()
+    [dialog] = opened
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    settle(window)
+    size = QApplication.font().pointSizeF()
+    assert dialog.plot.height() >= 250, dialog.plot.height()
+    assert dialog.height() <= 0.92 * dialog.screen().availableGeometry().height() + 1
+    assert dialog.plot.getAxis("bottom").style["tickFont"].pointSizeF() == size
+    assert dialog.plot.plotItem.legend.opts["labelTextSize"] == f"{size:g}pt"
