@@ -88,6 +88,14 @@ class Dock(QDockWidget):
         painter.drawControl(QStyle.ControlElement.CE_DockWidgetTitle, option)
 
 
+def main_window_of(widget: QWidget) -> QMainWindow | None:
+    """The main window ``widget`` is in (a floating dock's too: its parent stays the window), or None."""
+    frame = widget.parentWidget()
+    while frame is not None and not isinstance(frame, QMainWindow):
+        frame = frame.parentWidget()
+    return frame
+
+
 class PanelScroll(QScrollArea):
     """A side panel in a scroll area that is never narrower than the panel's controls: narrowed further, the
     panel's right-hand side was cut off (the Lab's Remove button) or hidden behind a sideways scroll bar. Its
@@ -117,9 +125,7 @@ class PanelScroll(QScrollArea):
 
     def showEvent(self, event):  # noqa: N802
         if self._frame is None:
-            frame = self.parentWidget()
-            while frame is not None and not isinstance(frame, QMainWindow):  # (a floating dock's too)
-                frame = frame.parentWidget()
+            frame = main_window_of(self)
             if frame is not None:
                 self._frame = frame
                 frame.installEventFilter(self)
@@ -267,9 +273,7 @@ class WindowKeysFirst:
         if ev.key() == Qt.Key.Key_Escape and ev.modifiers() == Qt.KeyboardModifier.NoModifier:
             self.setValue(self.value())  # what was typed and not applied is dropped
             self._typing = False
-            frame = self.parentWidget()
-            while frame is not None and not isinstance(frame, QMainWindow):
-                frame = frame.parentWidget()
+            frame = main_window_of(self)
             if frame is not None and frame.centralWidget() is not None:
                 frame.centralWidget().setFocus(Qt.FocusReason.OtherFocusReason)  # the keys are the canvas's again
             return

@@ -9,9 +9,9 @@ The conventions, the same for the window, ``probviz fit --optimizer`` and the te
 * Error: E(W) = the summed cross-entropy (Bishop eqs. 4.90, 4.108; for one-vs-rest the sum of the K
   binary ones) + (l2/2) sum_k ||w_k||^2, the biases not penalised. Logistic regression's Bayesian view
   (``alpha`` given) trains toward w_MAP instead: + (alpha/2) sum_k ||w_k||^2 with the biases, the negative
-  log of the prior N(w|0, alpha^-1 I) (Bishop eqs. 4.140-4.142), in place of the l2 penalty. The perceptron's is its criterion
-  E_P(w) = -sum_{n in M} w^T phi_n t_n (eq. 4.54), t_n = +1 for the second class, -1 for the first,
-  M the points with w^T phi_n t_n <= 0.
+  log of the prior N(w|0, alpha^-1 I) (Bishop eqs. 4.140-4.142), in place of the l2 penalty.
+  The perceptron's is its criterion E_P(w) = -sum_{n in M} w^T phi_n t_n (eq. 4.54), t_n = +1 for the
+  second class, -1 for the first, M the points with w^T phi_n t_n <= 0.
 * ``gd``: W <- W - eta grad E (eq. 4.91 / 4.109 plus l2 W). ``sgd``: one point per step, in file
   order, cycling: W <- W - eta grad E_n with E_n point n's error plus 1/N of the penalty
   (eq. 3.22's on-line form). ``newton``: W <- W - H^-1 grad E, no learning rate (eqs. 4.92-4.99, IRLS; eq. 4.110 for

@@ -253,7 +253,8 @@ def test_settings_text_says_the_settings_that_take_part():
         "RBF centres μ_m: a 3 x 3 lattice over the points · RBF width s: automatic")
     assert REGISTRY["probit"].settings_text({"basis": "rbf", "width": 2.0, "centers": "0,0;1,1"}).endswith(
         "RBF centres μ_m: 0,0;1,1 · RBF width s: 2")
-    assert REGISTRY["tied"].settings_text({"groups": "a,b"}) == "Classes sharing a covariance: a,b · Covariance shrinkage: 0"
+    assert REGISTRY["tied"].settings_text({"groups": "a,b"}) == (
+        "Classes sharing a covariance: a,b · Covariance shrinkage: 0")
     assert REGISTRY["tied"].settings_text({}).startswith("Classes sharing a covariance: none")
     assert REGISTRY["perceptron"].settings_text({}) == ""
     # the Bayesian view: α takes part and the L2 strength does not; then the rbf basis's centres and width
