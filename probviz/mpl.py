@@ -290,7 +290,7 @@ def _points(d: Drawing, snap: Snapshot, style: Style) -> None:
     if wrong is not None and len(wrong) == len(X) and wrong.any():
         kw = _line_kw(style, "misclassified")
         art["misclassified"] = [ax.scatter(X[wrong, 0], X[wrong, 1], s=(0.4 * size) ** 2, marker="x", c=[kw["color"]],
-                                           linewidths=kw["linewidth"], zorder=4.2)]
+                                           linewidths=kw["linewidth"], zorder=5.3)]  # over the means
 
 
 def _probe(d: Drawing, style: Style) -> None:

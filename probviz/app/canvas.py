@@ -458,7 +458,7 @@ class Canvas(pg.PlotWidget):
         self.density = Picture()  # all points, when there are too many
         self.density.setZValue(10)
         self.wrong = StillMarks(symbol="x", pxMode=True)
-        self.wrong.setZValue(11)
+        self.wrong.setZValue(11.7)  # over the means too: a point at its class's mean kept its cross under the "+"
         self.carried = Marks(pxMode=True)  # the points a drag carries, drawn over the rest (still in their images)
         self.carried.setZValue(10.2)  # under the misclassified crosses, as the points themselves
         self.selected = Marks(pxMode=True, brush=None)

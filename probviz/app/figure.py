@@ -214,14 +214,6 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
             px = layout.to_px(X[held])
             for x, y in px[_inside(layout, px, r)]:
                 p.drawEllipse(QPointF(x, y), 0.5 * r, 0.5 * r)
-        wrong = frame.wrong if frame is not None else None
-        if wrong is not None and len(wrong) == len(X):
-            p.setPen(line_pen(style, "misclassified", cosmetic=False))
-            d = 0.4 * r
-            px = layout.to_px(X[wrong])
-            for x, y in px[_inside(layout, px, d)]:
-                p.drawLine(QPointF(x - d, y - d), QPointF(x + d, y + d))
-                p.drawLine(QPointF(x - d, y + d), QPointF(x + d, y - d))
     if sc is not None and sc.ellipses:  # the means, on top of the points
         d = 11 * style.scale
         px = layout.to_px(frame.fit.model.means_)
@@ -230,6 +222,15 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
                 p.setPen(_pen(color, width))
                 p.drawLine(QPointF(x - d / 2, y), QPointF(x + d / 2, y))
                 p.drawLine(QPointF(x, y - d / 2), QPointF(x, y + d / 2))
+    # the misclassified points' crosses, over the means too (a point at its class's mean had its cross under them)
+    wrong = frame.wrong if frame is not None else None
+    if "points" in layers and wrong is not None and len(wrong) == len(X):
+        p.setPen(line_pen(style, "misclassified", cosmetic=False))
+        d = 0.4 * style.point_size / 2  # (0.4 of the marker's radius, as on the canvas)
+        px = layout.to_px(X[wrong])
+        for x, y in px[_inside(layout, px, d)]:
+            p.drawLine(QPointF(x - d, y - d), QPointF(x + d, y + d))
+            p.drawLine(QPointF(x - d, y + d), QPointF(x + d, y - d))
     if frame is not None and getattr(frame, "rbf_centers", None) is not None:  # an rbf fit's centres: open diamonds
         px = layout.to_px(frame.rbf_centers)
         _rbf_diamonds(p, px[_inside(layout, px, 0)], style)

@@ -450,6 +450,30 @@ def test_the_legend_has_a_row_for_the_reject_option_s_grey(qapp, tmp_path, ext, 
         assert "rejected" not in _pdf_text(path)[0]
 
 
+@pytest.mark.parametrize("ext,reader", [("png", "png"), ("pdf", "pdf"), ("svg", "svg-resvg")])
+def test_a_misclassified_point_at_the_other_class_s_mean_shows_its_cross(qapp, tmp_path, ext, reader):
+    """An apple exactly at the peaches' mean (misclassified): its cross was drawn under the mean's "+" and its
+    halo, and could not be seen (the legend counted it). The crosses are drawn over the means: the cross's arms
+    are ink where the halo alone would be background, read back through the axes' ticks."""
+    rng = np.random.default_rng(3)
+    A, B = rng.normal([0.5, 0.5], 0.4, (12, 2)), rng.normal([3.0, 2.0], 0.4, (12, 2))
+    X = np.vstack([A, B, B.mean(axis=0)])
+    labels = np.r_[np.zeros(12, int), np.ones(12, int), 0]  # the last: an apple where the peaches' mean is
+    data = Dataset(X, labels, ["a", "b"], [BLUE, ORANGE], ("x", "y"))
+    fg = Style().foreground
+    ref, out = str(tmp_path / f"ref.{ext}"), str(tmp_path / f"f.{ext}")
+    export_figure(Session(data, "lda", layers=["points"], view=VIEW), ref, W, H, legend=False, dpi=96)
+    frame = export_figure(Session(data, "lda", layers=["points", "ellipses"], view=VIEW), out, W, H, legend=False,
+                          dpi=96)
+    assert frame.wrong[-1]  # misclassified indeed
+    xt, yt, _, _ = axis_ticks(raster(ref, reader), fg)  # the same layout: the same view, size and names
+    col = xt[0] + (X[-1, 0] + 1.0) * np.mean(np.diff(xt))  # the ticks sit at whole numbers from -1
+    row = yt[-1] - (X[-1, 1] + 1.0) * np.mean(np.diff(yt))
+    rgb = raster(out, reader)
+    arms = [rgb[int(round(row + dy)), int(round(col + dx))] for dx in (-1.5, 1.5) for dy in (-1.5, 1.5)]
+    assert all(np.abs(a - np.array(fg)).sum() < 300 for a in arms), arms  # ink, not the halo's background
+
+
 def plot_to_data(rgb: np.ndarray, fg):
     """The plot's frame found in the pixels and a map from pixel (rows, cols) to data coordinates through the
     ticks, which sit at whole numbers from VIEW's -1: (to_data, xt, yt, row, col), row and col the axes."""
@@ -630,3 +654,28 @@ def test_undecided_hatching_is_vector_stripes_inside_the_undecided_region(qapp, 
     if ext == "svg":
         svg = open(path).read()
         assert svg.count("<image") == 1  # the heatmap only: the hatching is lines
+
+
+def test_on_the_canvas_too_the_cross_is_drawn_over_the_mean(qtbot, window):
+    """The same apple at the peaches' mean in the window, with the class means shown: the cross's arms are ink
+    in the canvas's pixels where the mean's halo alone would be background."""
+    from guihelp import settle, to_pixel
+
+    rng = np.random.default_rng(3)
+    A, B = rng.normal([0.5, 0.5], 0.4, (12, 2)), rng.normal([3.0, 2.0], 0.4, (12, 2))
+    X = np.vstack([A, B, B.mean(axis=0)])
+    labels = np.r_[np.zeros(12, int), np.ones(12, int), 0]
+    window.load_session(Session(Dataset(X, labels, ["a", "b"], [BLUE, ORANGE], ("x", "y")), "lda",
+                                layers=["points", "ellipses"], view=VIEW))
+    settle(window)
+    assert window.canvas.frame.wrong[-1]
+    image = window.canvas.grab().toImage()
+    ratio = image.devicePixelRatio()
+    at = to_pixel(window, *X[-1])
+    fg = np.array(window.canvas.style.foreground)
+    arms = []
+    for dx in (-2, 2):
+        for dy in (-2, 2):
+            c = image.pixelColor(int(round((at.x() + dx) * ratio)), int(round((at.y() + dy) * ratio)))
+            arms.append(np.array([c.red(), c.green(), c.blue()]))
+    assert all(np.abs(a - fg).sum() < 300 for a in arms), arms
