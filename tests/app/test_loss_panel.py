@@ -246,6 +246,6 @@ def test_probviz_export_reject_cost_greys_where_no_decision_is_taken_where_the_a
     clear = np.abs(top - 0.9) > 0.02  # off the band's edge by more than a pixel or two
     assert 50 < np.sum(clear & (top < 0.9)) and 50 < np.sum(clear & (top > 0.9))  # both sides are tested
     np.testing.assert_array_equal(grey[clear], top[clear] < 0.9)
-    for bad in ("0", "1.5", "nan"):
+    for bad in ("0", "1.5", "nan") if ext == "png" else ():  # (refused before anything is drawn: one format)
         r = subprocess.run(base[:5] + ["--reject-cost", bad] + base[5:], capture_output=True, text=True, timeout=180)
         assert r.returncode == 2 and "--reject-cost must be a number from 0.01 to 1" in r.stderr, r.stderr
