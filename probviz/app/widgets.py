@@ -126,11 +126,15 @@ class PanelScroll(QScrollArea):
     def showEvent(self, event):  # noqa: N802
         if self._frame is None:
             frame = main_window_of(self)
-            if frame is not None:
-                self._frame = frame
-                frame.installEventFilter(self)
+            handle = frame.windowHandle() if frame is not None else None
+            if handle is not None:  # told of its width alone (a filter on the window took every event of it: ~1 ms
+                self._frame = frame  # a frame of a drag, its paints and hover moves)
+                handle.widthChanged.connect(self._frame_resized)
                 self.updateGeometry()
         super().showEvent(event)
+
+    def _frame_resized(self, _width: int) -> None:
+        self.updateGeometry()  # the most the panel's least width may take has changed
 
     def forget_sizes(self) -> None:
         """Have the layouts from the panel up to the window ask its sizes anew: a hidden panel whose text changed
@@ -152,9 +156,8 @@ class PanelScroll(QScrollArea):
             widget.updateGeometry()
 
     def eventFilter(self, watched, event):  # noqa: N802
-        if (watched is self.widget() and event.type() == QEvent.Type.LayoutRequest) or (
-                watched is self._frame and event.type() == QEvent.Type.Resize):
-            self.updateGeometry()  # the panel's least width, or the most it may take, may have changed
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()  # the panel's least width may have changed
         return super().eventFilter(watched, event)
 
 

@@ -255,6 +255,29 @@ def test_a_panel_that_asks_for_more_than_its_share_scrolls_sideways_rather_than_
     assert window.dock.width() == width and not scroll.horizontalScrollBar().isVisible()
 
 
+def test_the_panels_share_follows_the_window_as_it_narrows(qtbot, window):
+    """A panel that asks for more than its share (a class name of 150 letters) keeps to its share of the window's
+    width as the window narrows: narrowed by hand to the least it allows, the panel takes MOST of 900 pixels, not
+    of the 1100 it had. (The window's width is watched by its own signal, not by a filter on the window's every
+    event.)"""
+    from probviz.app.widgets import PanelScroll
+
+    window.resize(1100, 750)
+    assert window.open_path("example:fruit")
+    window.doc.rename_class(0, "a" * 150)
+    settle(window)
+    window.resizeDocks([window.dock], [1], Qt.Orientation.Horizontal)
+    settle(window)
+    assert abs(window.dock.width() - PanelScroll.MOST * 1100) <= 2  # as narrow as its share of 1100
+    window.resize(900, 750)
+    settle(window)
+    qtbot.wait(20)
+    window.resizeDocks([window.dock], [1], Qt.Orientation.Horizontal)
+    settle(window)
+    assert window.width() == 900
+    assert abs(window.dock.width() - PanelScroll.MOST * 900) <= 2
+
+
 def test_tabbing_into_the_panel_shows_where_the_focus_is(qtbot, window):
     """Tab used to vanish into the class table (and step the active class cell by cell) with no mark."""
     assert window.open_path("example:fruit")
