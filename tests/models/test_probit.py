@@ -209,3 +209,53 @@ def test_the_posterior_from_scores_is_the_normalised_phi_of_each_activation(K, s
         got = got.T if classes_first else got
         assert got.dtype == dtype and np.all(np.isfinite(got))
         np.testing.assert_allclose(got, want, rtol=tol, atol=np.finfo(dtype).tiny)
+
+
+#: ln Phi's table for a frame's grid is within h^2 / 8 of ln Phi, h = 2^-12 its step, since (ln Phi)'' is in (-1, 0)
+TABLE_BOUND = 2.0 ** -24 / 8
+
+
+def test_the_grids_ln_phi_table_is_within_its_bound_of_scipys_log_ndtr():
+    """A frame's grid reads ln Phi from a table (linear between nodes 2^-12 apart). Everywhere within 2^-27 of
+    scipy's log_ndtr: a million places, the midway points between nodes where the curvature is largest (the
+    far left, where the bound is met), the ends of the table and beyond them (exact below its start, within
+    1e-17 of 0 above its end), a NaN, the infinities; any shape and layout."""
+    from probviz.models.probit import log_ndtr_table
+
+    rng = np.random.default_rng(0)
+    a = np.concatenate([rng.uniform(-45.0, 12.0, 1_000_000), -40.0 + 2.0 ** -12 * (np.arange(4000) + 0.5),
+                        [-40.0, -40.0 - 1e-12, -41.0, -1e3, -1e300, 8.5 - 1e-12, 8.5, 8.5 + 1e-12, 30.0, 1e300, 0.0]])
+    want = log_ndtr(a)
+    got = log_ndtr_table(a)
+    far = a < -40.0
+    np.testing.assert_array_equal(got[far], want[far])  # below the table: scipy's own value (-inf at -1e300)
+    error = np.abs(got[~far] - want[~far])
+    assert error.max() <= TABLE_BOUND
+    assert error.max() > TABLE_BOUND / 2  # the bound is the table's own (its step is not finer)
+    assert np.all(np.abs(got[a >= 8.5]) < 1e-17)
+    with np.errstate(invalid="ignore"):
+        special = log_ndtr_table(np.array([np.nan, -np.inf, np.inf]))
+    assert np.isnan(special[0]) and special[1] == -np.inf and abs(special[2]) < 1e-17
+    grid = rng.uniform(-50.0, 10.0, (4, 30, 20))
+    np.testing.assert_allclose(log_ndtr_table(np.moveaxis(grid, 0, -1)), np.moveaxis(log_ndtr(grid), 0, -1),
+                               rtol=0, atol=TABLE_BOUND)
+
+
+@given(K=st.integers(3, 10), seed=st.integers(0, 10_000), spread=st.sampled_from([0.1, 3.0, 30.0, 300.0]),
+       shift=st.sampled_from([0.0, 5.0, -20.0, -39.9, -60.0, -1e4]))
+@example(K=3, seed=0, spread=30.0, shift=-20.0)
+def test_a_frames_one_vs_rest_grid_is_phi_normalised_to_a_few_float32_ulps(K, seed, spread, shift):
+    """The float32 grid of a one-vs-rest probit fit, Phi(a_k) / sum_j Phi(a_j), against the same written here in
+    float64 log space with scipy: within a relative 5e-7 (4 float32 ulps at most) for every posterior above
+    float32's smallest normal number, also where every Phi underflows (rows far in the tail) and across the
+    table's ends (-40 and 8.5). A float32 softmax that rounds the shift first is off by up to 5e-6."""
+    model = create("probit")
+    model.ovr_ = True
+    rng = np.random.default_rng(seed)
+    S = shift + spread * rng.standard_normal((K, 40, 30))
+    logs = log_ndtr(S)
+    want = np.exp(logs - logs.max(axis=0))
+    want /= want.sum(axis=0)
+    got = model.proba_from_scores(S.copy(), axis=0, dtype=np.float32)
+    assert got.dtype == np.float32 and got.shape == S.shape
+    np.testing.assert_allclose(got, want, rtol=5e-7, atol=np.finfo(np.float32).tiny)
