@@ -287,7 +287,7 @@ class FileOps(QObject):
         return True
 
     def export_data(self):
-        start = os.path.join(self.folder(), (self.doc.title or "points").rsplit(".", 1)[0] + ".csv")
+        start = os.path.join(self.export_folder(), (self.doc.title or "points").rsplit(".", 1)[0] + ".csv")
         path, _ = QFileDialog.getSaveFileName(self.dialog_parent, "Export data as CSV", start, "CSV (*.csv)")
         if not path:
             return
@@ -300,6 +300,7 @@ class FileOps(QObject):
         except OSError as e:
             self.failed.emit("Cannot export", f"{os.path.basename(path)}: {e.strerror or e}")
             return
+        self.remember_export(path)
         self.message.emit(f"Wrote {len(self.doc.X)} points to {os.path.basename(path)}")
 
     # --- what an output must not be -------------------------------------------------------------------
@@ -342,8 +343,13 @@ class FileOps(QObject):
         return str(self.settings.value("folder", os.path.expanduser("~")))
 
     def export_folder(self) -> str:
-        """Where Export image starts: the folder of the last export (remembered between runs)."""
+        """Where an export starts (an image, the points as CSV, the learning curves): the folder of the last
+        export (remembered between runs), at first the folder of the last file opened or saved."""
         return str(self.settings.value("export_folder", self.folder()))
+
+    def remember_export(self, path: str) -> None:
+        """The next export starts in ``path``'s folder."""
+        self.settings.setValue("export_folder", os.path.dirname(os.path.abspath(path)))
 
     # --- autosave ------------------------------------------------------------------------------
     def _edited(self, *_):

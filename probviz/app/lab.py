@@ -9,6 +9,8 @@ holds the widgets and the timing.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
@@ -66,10 +68,10 @@ class LabPanel(QWidget):
 
     message = Signal(str)  # a passing status message
 
-    def __init__(self, doc, parent=None, check_output=None):
+    def __init__(self, doc, parent=None, files=None):
         super().__init__(parent)
         self.doc = doc
-        self.check_output = check_output  # (path, what): ValueError when a figure would overwrite an open file
+        self.files = files  # the window's files: where exports start, and which files an export must not overwrite
         self.frame = None
         self.seen = WhenSeen(self._draw_frame)  # behind another tab (its default) the Lab costs a frame nothing
         self.section = None  # the cross-section drawn
@@ -542,7 +544,7 @@ class LabPanel(QWidget):
         first = self.doc.model_name
         second = vs.compare or ("logistic" if first != "logistic" else "lda")
         dialog = LearningDialog(truth, [(first, self.doc.params[first]), (second, self.doc.params[second])], self,
-                                names=[c.name for c in self.doc.classes], check_output=self.check_output,
+                                names=[c.name for c in self.doc.classes], files=self.files,
                                 params=self.doc.params)
         dialog.exec()
 
@@ -576,10 +578,10 @@ class LearningDialog(QDialog):
     parameters) chosen first; ``params``: every model's parameters (the document's), those a model chosen
     in the dialog is fitted with, and said under its name (the defaults for a model in neither)."""
 
-    def __init__(self, truth, models, parent=None, names=None, check_output=None, params=None):
+    def __init__(self, truth, models, parent=None, names=None, files=None, params=None):
         super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # each opening makes a new one: none piles up
-        self.check_output = check_output
+        self.files = files  # the window's files (probviz.app.fileops.FileOps): the export's folder and its guard
         self.setWindowTitle("Learning curves")
         self.truth = truth
         self.names = names  # the classes' names: a model's parameters may name them (the tied model's groups)
@@ -766,17 +768,22 @@ class LearningDialog(QDialog):
     def export(self):
         from probviz.app.export import export_curves, learning_curves
 
-        path, _ = QFileDialog.getSaveFileName(self, "Export the learning curves", "learning-curves.png",
-                                              "Figures (*.png *.svg *.pdf)")
+        start = "learning-curves.png"
+        if self.files is not None:  # where the last export went
+            start = os.path.join(self.files.export_folder(), start)
+        path, _ = QFileDialog.getSaveFileName(self, "Export the learning curves", start, "Figures (*.png *.svg *.pdf)")
         if not path:
             return
         curves, axes, bounds, ticks = learning_curves(self.result)
         try:
-            if self.check_output is not None:
-                self.check_output(path, "the export")
+            if self.files is not None:
+                self.files.check_output(path, "the export")
             export_curves(path, curves, axes, bounds=bounds, x_labels=ticks, title="Learning curves")
         except (OSError, ValueError) as e:
             QMessageBox.warning(self, "Export failed", str(e))
+            return
+        if self.files is not None:
+            self.files.remember_export(path)
 
     def closeEvent(self, ev):  # noqa: N802
         self.cancel()

@@ -110,7 +110,7 @@ class MainWindow(QMainWindow):
         self.panel = Panel(self.doc)
         scroll = PanelScroll(self.panel)
         self.training = TrainingPanel(self.doc)
-        self.lab = LabPanel(self.doc, check_output=lambda path, what: self.files.check_output(path, what))
+        self.lab = LabPanel(self.doc)
         self.weights = WeightPanel(self.doc)
         # three docks on the right, tabbed: the model's panel first
         self.dock = self._dock("Model", "panel", scroll)
@@ -155,6 +155,7 @@ class MainWindow(QMainWindow):
         self._n_points = 0
 
         self.files = FileOps(self.doc, self)
+        self.lab.files = self.files  # its exports start where the window's go and never overwrite an open file
         self.files.session_opened.connect(self.load_session)
         self.files.data_opened.connect(self.load)
         self.files.message.connect(self.flash)
@@ -738,7 +739,7 @@ class MainWindow(QMainWindow):
         except (ValueError, OSError) as e:
             self.error("Cannot export", str(e))
             return
-        settings.setValue("export_folder", os.path.dirname(os.path.abspath(opts["path"])))
+        self.files.remember_export(opts["path"])
         settings.setValue("export_legend", bool(opts["legend"]))
         self.flash(f"Wrote {os.path.basename(opts['path'])}")
 

@@ -320,3 +320,43 @@ def test_the_unsaved_changes_question_answers_to_alt_keys(qtbot, window):
     menu_action(window, "New").trigger()
     settle(window)
     assert seen == ["Unsaved changes"] * 2 and len(window.doc.X) == 0  # discarded: a new document
+
+
+def test_every_export_starts_where_the_last_export_went(qtbot, window, monkeypatch, tmp_path):
+    """File > Export data as CSV… started in the folder of the last file opened (not the last export's), and the
+    learning curves' Export… in the working directory; neither was remembered for the next export. Each now
+    starts in the last export's folder and moves it to its own."""
+    from probviz.app import lab
+    from guihelp import menu_action
+
+    assert window.open_path("example:fruit")
+    settle(window)
+    figures, data, curves = (tmp_path / name for name in ("figures", "data", "curves"))
+    for folder in (figures, data, curves):
+        folder.mkdir()
+    window.files.settings.setValue("export_folder", str(figures))  # an image exported there before
+    starts = []
+
+    def save_as(target):
+        return lambda parent, caption, start, *a, **k: starts.append(start) or (str(target), "")
+
+    monkeypatch.setattr("probviz.app.fileops.QFileDialog.getSaveFileName", save_as(data / "fruit.csv"))
+    menu_action(window, "Export data as CSV…").trigger()
+    settle(window)
+    assert os.path.dirname(starts[-1]) == str(figures) and (data / "fruit.csv").exists()
+
+    opened = []
+    monkeypatch.setattr(lab.LearningDialog, "exec", lambda self: opened.append(self) or self.show())
+    tools = next(a for a in window.menuBar().actions() if a.text().replace("&", "") == "Tools").menu()
+    tools.aboutToShow.emit()
+    next(a for a in tools.actions() if a.text().replace("&", "") == "Learning curves…").trigger()
+    dialog = opened[0]
+    qtbot.addWidget(dialog)
+    dialog.sizes.setText("4,8")
+    dialog.seeds.setValue(2)
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=20_000)
+    monkeypatch.setattr(lab.QFileDialog, "getSaveFileName", save_as(curves / "curves.svg"))
+    qtbot.mouseClick(dialog.export_button, Qt.MouseButton.LeftButton)
+    assert starts[-1] == str(data / "learning-curves.png") and (curves / "curves.svg").exists()
+    assert window.files.export_folder() == str(curves)
