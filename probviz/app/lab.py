@@ -572,6 +572,10 @@ class _CurveWorker(QObject):
         return not self.cancelled
 
 
+#: what the learning curves dialog says when both its models are the same one
+SAME_MODEL = "Choose two different models: the same model twice draws one curve twice"
+
+
 class LearningDialog(QDialog):
     """Two models' true error against the training-set size, computed on a worker thread one size at a
     time, each size drawn as soon as it is done. Closing the dialog deletes it. ``models``: the two (name,
@@ -655,6 +659,7 @@ class LearningDialog(QDialog):
         self.export_button.clicked.connect(lambda _checked=False: self.export())
         self.sizes.textChanged.connect(self._frame_the_sizes)
         self._frame_the_sizes()
+        self._show_settings()  # (Run waits for two different models)
 
     def _typed_sizes(self) -> list[int] | None:
         """The sizes typed, or None when they are not whole numbers from 1 to MAX_SIZE."""
@@ -677,6 +682,16 @@ class LearningDialog(QDialog):
         for combo, label in zip(self.models, self.settings):
             text = REGISTRY[combo.currentData()].settings_text(self.params.get(combo.currentData(), {}))
             label.setText("Fitted with " + text if text else "No settings")
+        if hasattr(self, "run_button") and self._thread is None:  # (not while a run goes on: it ends by it)
+            self.run_button.setEnabled(not self._same_model())
+            if self._same_model():
+                self.status.setText(SAME_MODEL)
+            elif self.status.text() == SAME_MODEL:
+                self.status.setText("")
+
+    def _same_model(self) -> bool:
+        """Both models alike: their curves would be one curve drawn twice."""
+        return len({c.currentData() for c in self.models}) < len(self.models)
 
     def chosen(self):
         names = [c.currentData() for c in self.models]
@@ -684,6 +699,9 @@ class LearningDialog(QDialog):
 
     def run(self):
         sizes = self._typed_sizes()
+        if self._same_model():
+            self.status.setText(SAME_MODEL)
+            return
         if sizes is None:
             self.status.setText(f"Sizes: whole numbers from 1 to {MAX_SIZE:,}, separated by commas")
             return
@@ -732,7 +750,7 @@ class LearningDialog(QDialog):
         if isinstance(result, dict) and not self._cancelled and done < len(self._sizes):
             self._start(done)
             return
-        self.run_button.setEnabled(True)
+        self.run_button.setEnabled(not self._same_model())
         self.cancel_button.setEnabled(False)
         if isinstance(result, str):
             self.status.setText(result)

@@ -285,3 +285,23 @@ def test_on_a_projector_the_dialog_is_as_large_as_its_text_asks(qtbot, window, m
     assert dialog.height() <= 0.92 * dialog.screen().availableGeometry().height() + 1
     assert dialog.plot.getAxis("bottom").style["tickFont"].pointSizeF() == size
     assert dialog.plot.plotItem.legend.opts["labelTextSize"] == f"{size:g}pt"
+
+
+def test_the_same_model_twice_is_refused_until_two_differ(qtbot, window):
+    """The dialog let both models be the same one: a run drew one curve twice. Run waits, saying why, until
+    the two lists differ (chosen in the lists as a person chooses)."""
+    from pressing import choose
+
+    _fruit(window)
+    dialog = _dialog(qtbot, window, "4,8", 2)
+    first, second = dialog.models
+    assert dialog.run_button.isEnabled()
+    choose(qtbot, second, second.findData("lda"))
+    assert not dialog.run_button.isEnabled() and "two different models" in dialog.status.text()
+    qtbot.mouseClick(dialog.run_button, LEFT)
+    assert dialog.partial is None and dialog._thread is None  # nothing ran
+    choose(qtbot, first, first.findData("qda"))
+    assert dialog.run_button.isEnabled() and dialog.status.text() == ""
+    qtbot.mouseClick(dialog.run_button, LEFT)
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=20_000)
+    assert set(lab.shown_labels(dialog.result)) == {"QDA (own covariances)", "LDA (shared covariance)"}
