@@ -66,11 +66,18 @@ def _data_key(X, labels) -> str:
     return h.hexdigest()
 
 
+def training_alpha(spec) -> float | None:
+    """The prior's precision alpha the steps of ``spec`` train with (toward w_MAP: logistic regression with the
+    Bayesian view), or None (the model's own objective)."""
+    return spec.kwargs.get("alpha") if spec.name == "logistic" and spec.kwargs.get("bayes") else None
+
+
 def make_trainer(spec, training: TrainingSpec, X, labels, names=None) -> Trainer:
     """A trainer of model ``spec`` at the start ``training`` names (w = 0 or the Gaussian log-odds)."""
     params = {k: v for k, v in spec.kwargs.items() if k in ("l2", "basis", "standardize")}
-    if spec.name == "logistic" and spec.kwargs.get("bayes"):  # toward w_MAP: the prior's alpha replaces l2
-        params["alpha"] = spec.kwargs.get("alpha")
+    alpha = training_alpha(spec)
+    if alpha is not None:  # toward w_MAP: the prior's alpha replaces l2
+        params["alpha"] = alpha
     eta = None if training.optimizer == "newton" else training.eta
     trainer = Trainer(spec.name, X, labels, optimizer=training.optimizer, eta=eta, names=names, **params)
     if training.start == "generative":

@@ -100,6 +100,8 @@ def test_with_the_bayesian_view_the_steps_go_to_w_map(qtbot, settings_kept, wind
     view = t.view
     assert view.index == 8 and view.optimum == approx(best.fun, rel=1e-9) and view.error == approx(best.fun, rel=1e-9)
     assert "w_MAP" in t.readout.text() and "bias included" in t.readout.text()
+    status = window.message.text()  # the status line names the prior as the fit's label does
+    assert f"Logistic regression, Bayesian, α = {alpha:g}, Newton" in status and "step 8" in status, status
     step_model = window.canvas.frame.fit.model  # the step on the canvas
     probe = np.array([[2.3, 1.5]])
     z = (probe - X.mean(axis=0)) / X.std(axis=0)
