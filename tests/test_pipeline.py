@@ -212,6 +212,18 @@ def test_straight_one_vs_rest_undecided_regions_are_exact_polygons(K, seed, offs
     assert _signed_area(rings[0]) > 0 and all(_signed_area(r) < 0 for r in rings[1:])
 
 
+def test_constant_one_vs_rest_scores_decide_everywhere_or_nowhere():
+    """Scores without slopes (a polynomial of its constants alone): one class positive decides the whole view (no
+    rings); none positive, or two, leave the whole view undecided (the view's ring)."""
+    from probviz.models.poly import Poly2D
+
+    bounds = (-1.0, 2.0, -3.0, 1.0)
+    view = np.array([[-1.0, -3.0], [2.0, -3.0], [2.0, 1.0], [-1.0, 1.0]])
+    for constants, rings in (([1.0, -1.0, -2.0], []), ([-1.0, -1.0, -2.0], [view]), ([1.0, 2.0, -2.0], [view])):
+        got = scene.undecided_rings(None, bounds, Poly2D(np.zeros(2), np.ones(2), np.array(constants)[:, None, None]))
+        assert len(got) == len(rings) and all(np.array_equal(g, r) for g, r in zip(got, rings))
+
+
 def test_density_image_opacity_grows_with_the_count():
     """Opacity 90 + 165 log(1 + n) / log(1 + n_max); a pixel's colour is its classes' count-weighted mix."""
     X = np.array([[0.1, 0.1]] * 9 + [[0.6, 0.6]] * 2 + [[0.6, 0.6]] * 1 + [[0.9, 0.1]])

@@ -429,14 +429,18 @@ def _parse_slow(text: str, layout: CsvLayout, name: str):
     need = max(i for i in (layout.x, layout.y, layout.label) if i is not None)
     X, labels = [], []
     reader = csv.reader(io.StringIO(text), delimiter=layout.delimiter)
+    line = 0
     try:
         for row in reader:
-            line = reader.line_num
+            first, line = line + 1, reader.line_num  # a quoted field may run over several lines: first to line
             if line <= layout.header_line:
                 continue
             if not row or all(not c.strip() for c in row):
                 continue
             if len(row) <= need or (len(row) > layout.n_columns and any(c.strip() for c in row[layout.n_columns:])):
+                if line > first:  # a quote left open took the lines after it into one field
+                    raise DataError(f"{name}, line {first}: a quote (\") opened on this line is not closed; it runs "
+                                    f"to line {line}")
                 raise DataError(f"{name}, line {line}: has {len(row)} field{'s' if len(row) != 1 else ''}, "
                                 f"expected {layout.n_columns}")
             point = []

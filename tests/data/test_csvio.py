@@ -120,6 +120,8 @@ def test_the_careful_path_keeps_delimiters_quotes_and_blank_rows(tmp_path):
     ('"0.5"', "q.csv, line 3: has 1 field, expected 3"),
     ('"0.5",1', "q.csv, line 3: has 2 fields, expected 3"),
     ('"0.5",1,""', "q.csv, line 3: the label (label) is empty"),
+    ('1,"0,a\n0,1,b\n1,1,b', 'q.csv, line 3: a quote (") opened on this line is not closed; it runs to line 5'),
+    ('"1\n",0,a\n1,x,b', "q.csv, line 5: y is 'x', not a number"),  # a closed quote over two lines: counted
 ])
 def test_the_careful_path_names_the_line(tmp_path, row, message):
     p = tmp_path / "q.csv"

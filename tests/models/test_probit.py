@@ -236,6 +236,9 @@ def test_the_grids_ln_phi_table_is_within_its_bound_of_scipys_log_ndtr():
     with np.errstate(invalid="ignore"):
         special = log_ndtr_table(np.array([np.nan, -np.inf, np.inf]))
     assert np.isnan(special[0]) and special[1] == -np.inf and abs(special[2]) < 1e-17
+    for kind in (np.float32, np.int64):  # other numbers are taken as float64 (a float32 u would lose the fraction)
+        values = np.array([-45, -39, -7, 0, 3, 20]).astype(kind)
+        np.testing.assert_allclose(log_ndtr_table(values), log_ndtr(values.astype(float)), rtol=0, atol=TABLE_BOUND)
     grid = rng.uniform(-50.0, 10.0, (4, 30, 20))
     np.testing.assert_allclose(log_ndtr_table(np.moveaxis(grid, 0, -1)), np.moveaxis(log_ndtr(grid), 0, -1),
                                rtol=0, atol=TABLE_BOUND)
@@ -258,4 +261,6 @@ def test_a_frames_one_vs_rest_grid_is_phi_normalised_to_a_few_float32_ulps(K, se
     want /= want.sum(axis=0)
     got = model.proba_from_scores(S.copy(), axis=0, dtype=np.float32)
     assert got.dtype == np.float32 and got.shape == S.shape
+    from probviz.models.probit import log_ndtr_table, softmax_f32
+    assert softmax_f32(log_ndtr_table(S)).dtype == np.float32  # float32 throughout: half the passes' bytes
     np.testing.assert_allclose(got, want, rtol=5e-7, atol=np.finfo(np.float32).tiny)
