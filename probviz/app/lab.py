@@ -16,8 +16,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QDialog, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView,
-    QLabel, QLineEdit, QMessageBox, QProgressBar, QPushButton, QSpinBox, QTableWidget,
+    QAbstractItemView, QComboBox, QDialog, QFileDialog, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout,
+    QHeaderView, QLabel, QLineEdit, QMessageBox, QProgressBar, QPushButton, QSpinBox, QTableWidget,
     QTableWidgetItem, QVBoxLayout, QWidget,
 )
 from shiboken6 import isValid
@@ -596,29 +596,34 @@ class LearningDialog(QDialog):
         self.models, self.settings = [], []
         self.params = {name: dict(p) for name, p in (params or {}).items()}
         self.params.update({name: dict(p) for name, p in models})
-        form = QFormLayout()
+        form = QGridLayout()  # the two models side by side, each over its settings: the plot keeps the height
         for i, (name, _params) in enumerate(models):
             combo = QComboBox()
             for m in MODEL_NAMES:
                 combo.addItem(REGISTRY[m].label, m)
             combo.setCurrentIndex(combo.findData(name))
-            form.addRow(f"Model {i + 1}", combo)
             settings = QLabel()  # which settings it is fitted with: the Bayesian view, the basis, ...
             settings.setTextFormat(Qt.TextFormat.PlainText)
             settings.setWordWrap(True)
-            form.addRow("", settings)
+            settings.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+            form.addWidget(QLabel(f"Model {i + 1}"), 0, 2 * i)
+            form.addWidget(combo, 0, 2 * i + 1)
+            form.addWidget(settings, 1, 2 * i + 1)
+            form.setColumnStretch(2 * i + 1, 1)
             combo.currentIndexChanged.connect(self._show_settings)
             self.models.append(combo)
             self.settings.append(settings)
         self._show_settings()
         self.sizes = QLineEdit("4,8,16,32,64,128,256,512,1000")
         self.sizes.setToolTip("Points per class on average (n K points shared by the priors, at least 2 a class)")
-        form.addRow("Sizes", self.sizes)
         self.seeds = QSpinBox()
         self.seeds.setRange(1, MAX_SEEDS)
         self.seeds.setValue(20)
         self.seeds.setToolTip("Training sets drawn per size")
-        form.addRow("Seeds", self.seeds)
+        form.addWidget(QLabel("Sizes"), 2, 0)
+        form.addWidget(self.sizes, 2, 1)
+        form.addWidget(QLabel("Seeds"), 2, 2)
+        form.addWidget(self.seeds, 2, 3)
         self.run_button = QPushButton("Run")
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
@@ -674,9 +679,15 @@ class LearningDialog(QDialog):
         1000); a run's curves then reframe it."""
         sizes = self._typed_sizes()
         if sizes is not None and self.partial is None and self.result is None:
-            lo, hi = min(sizes), max(sizes)
-            self.plot.setXRange(np.log10(lo / 1.25), np.log10(hi * 1.25), padding=0)  # the axis is logarithmic
-            self.plot.getAxis("bottom").setTicks([[(float(np.log10(n)), f"{n:g}") for n in sorted(set(sizes))]])
+            self._frame_x(sizes)
+            self.plot.setYRange(0.0, 0.5, padding=0.05)  # (clear of the edges: a label there was cut in half)
+
+    def _frame_x(self, sizes):
+        """The size axis over ``sizes``, ticked at them, with room beyond the first and last for their labels (at
+        the edge pyqtgraph leaves a label out: "1000" was missing in presentation mode's text)."""
+        lo, hi = min(sizes), max(sizes)
+        self.plot.setXRange(np.log10(lo / 1.4), np.log10(hi * 1.4), padding=0)  # the axis is logarithmic
+        self.plot.getAxis("bottom").setTicks([[(float(np.log10(n)), f"{n:g}") for n in sorted(set(sizes))]])
 
     def _show_settings(self, *_):
         for combo, label in zip(self.models, self.settings):
@@ -770,18 +781,25 @@ class LearningDialog(QDialog):
         if legend is not None:
             legend.clear()
         sizes = np.asarray(r["sizes"], float)
-        # ticks at the sizes run (the log axis's own minor labels crowd into each other)
-        plot.getAxis("bottom").setTicks([[(float(np.log10(n)), f"{n:g}") for n in sizes]])
+        self._frame_x(sizes)  # ticks at the sizes run (the log axis's own minor labels crowd into each other)
+        shown = [r["bayes_error"]]
         for i, (label, m) in enumerate(shown_labels(r).items()):
             c = OKABE_ITO[i % len(OKABE_ITO)]
             E = np.asarray(m["errors"], float)
             plot.plot(sizes, m["mean"], pen=pg.mkPen(c, width=2.5), symbol="o", symbolBrush=c, symbolSize=6,
                       name=label)
+            shown += list(m["mean"])
             with np.errstate(invalid="ignore"):
                 for q in (10, 90):
-                    plot.plot(sizes, np.nanpercentile(E, q, axis=1), pen=pg.mkPen(c, width=1, style=Qt.PenStyle.DotLine))
+                    band = np.nanpercentile(E, q, axis=1)
+                    plot.plot(sizes, band, pen=pg.mkPen(c, width=1, style=Qt.PenStyle.DotLine))
+                    shown += list(band)
         plot.addItem(pg.InfiniteLine(r["bayes_error"], angle=0,
                                      pen=pg.mkPen(self._foreground, width=1.5, style=Qt.PenStyle.DashLine)))
+        shown = np.asarray(shown, float)
+        shown = shown[np.isfinite(shown)]
+        if len(shown):  # every line whole, the dotted 10% and 90% too (they ran out of the top)
+            plot.setYRange(float(shown.min()), float(shown.max()), padding=0.06)
 
     def export(self):
         from probviz.app.export import export_curves, learning_curves

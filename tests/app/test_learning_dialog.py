@@ -200,11 +200,11 @@ def test_before_a_run_the_plot_spans_the_sizes_typed(qtbot, window):
         ticks = dialog.plot.getAxis("bottom")._tickLevels
         return 10 ** x0, 10 ** x1, [text for _v, text in ticks[0]] if ticks else None
     lo, hi, labels = shown()
-    assert 3 <= lo < 4 and 256 < hi <= 330 and labels == ["4", "16", "64", "256"]
+    assert 4 / 1.5 <= lo < 4 and 256 < hi <= 256 * 1.5 and labels == ["4", "16", "64", "256"]
     dialog.sizes.selectAll()
     qtbot.keyClicks(dialog.sizes, "10,100,1000")
     lo, hi, labels = shown()
-    assert 7 <= lo < 10 and 1000 < hi <= 1300 and labels == ["10", "100", "1000"]
+    assert 10 / 1.5 <= lo < 10 and 1000 < hi <= 1500 and labels == ["10", "100", "1000"]
 
 
 def test_each_model_says_the_settings_it_is_fitted_with_and_takes_the_document_s(qtbot, window, monkeypatch):
@@ -305,3 +305,45 @@ def test_the_same_model_twice_is_refused_until_two_differ(qtbot, window):
     qtbot.mouseClick(dialog.run_button, LEFT)
     qtbot.waitUntil(lambda: dialog.result is not None, timeout=20_000)
     assert set(lab.shown_labels(dialog.result)) == {"QDA (own covariances)", "LDA (shared covariance)"}
+
+
+def test_on_a_projector_every_size_is_labelled_and_every_line_is_whole(qtbot, window, monkeypatch):
+    """F5 at 1024 x 768, Tools › Learning curves…, a run: the last size's label ("1000") was left out (pyqtgraph
+    drops a label that reaches past the axis), the dotted 10% and 90% lines ran out of the top, and the empty
+    plot's top label ("1.0") was cut in half. Every size is labelled, every line lies inside the plot, and the
+    plot is taller than the two models' rows left it (their settings side by side, not one under the other)."""
+    from PySide6.QtGui import QImage, QPainter
+
+    from guihelp import menu_action, present
+
+    present(qtbot, window, "example:fruit")
+    opened = []
+    monkeypatch.setattr(LearningDialog, "exec", lambda self: opened.append(self))
+    menu_action(window, "Learning curves…").trigger()
+    [dialog] = opened
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    settle(window)
+
+    def labels(axis):
+        image = QImage(10, 10, QImage.Format.Format_ARGB32)
+        painter = QPainter(image)
+        try:
+            specs = axis.generateDrawSpecs(painter)
+        finally:
+            painter.end()
+        return [text for _rect, _flags, text in specs[2]]
+    _, (y0, y1) = dialog.plot.plotItem.vb.viewRange()
+    assert y0 < 0 and y1 > 0.5  # the frame's labels 0 and 0.5 clear of its edges
+    assert dialog.plot.height() >= 330, dialog.plot.height()
+    dialog.sizes.setText("4,32,1000")
+    dialog.seeds.setValue(4)
+    qtbot.mouseClick(dialog.run_button, LEFT)
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=30_000)
+    settle(window)
+    assert labels(dialog.plot.getAxis("bottom")) == ["4", "32", "1000"]
+    _, (y0, y1) = dialog.plot.plotItem.vb.viewRange()
+    for item in dialog.plot.plotItem.listDataItems():
+        ys = item.getData()[1]
+        assert y0 < np.nanmin(ys) and np.nanmax(ys) < y1
