@@ -343,8 +343,8 @@ def main(args) -> int:
 
 
 REAL_WINDOW_WHY = (" - each move is fitted and painted in its own turn of the GUI thread: the mouse event, the "
-                   "edit, the fit and its frame (6-9 ms; probit's heatmap, ln Phi at 196,608 nodes read from a table and "
-                   "normalised in float32, about 3 ms of it), "
+                   "edit, the fit and its frame (6-9 ms; probit's heatmap, ln Phi at 196,608 nodes read from a "
+                   "table and normalised in float32, about 3 ms of it), "
                    "the canvas's paint (6-8 ms: the heatmap drawn scaled, the strokes of the curves that changed), "
                    "while Xvfb draws the window in software and xdotool starts a process per move on the same two "
                    "cores")

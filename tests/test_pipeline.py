@@ -181,9 +181,10 @@ def _signed_area(ring):
 def test_straight_one_vs_rest_undecided_regions_are_exact_polygons(K, seed, offset, scale, bias):
     """Straight scores a_k = c_k + w_k . (x - center) / scale (linear logistic or probit regression, one-vs-rest):
     the undecided region (no a_k > 0, or several) as polygons with no grid, exact up to rounding: 4,000 places in
-    the view, also a millionth of the view from a line a_k = 0 (or a thousand ulps of x where that is less), each inside (even-odd) exactly when the count of
-    positive scores, written out here, is not one. K up to 10, at offsets of 1e6 and scales from 1e-6 to 1e6;
-    the view anticlockwise and every hole clockwise (matplotlib's nonzero fill leaves them empty)."""
+    the view, also a millionth of the view from a line a_k = 0 (or a thousand ulps of x where that is less), each
+    inside (even-odd) exactly when the count of positive scores, written out here, is not one. K up to 10, at
+    offsets of 1e6 and scales from 1e-6 to 1e6; the view anticlockwise and every hole clockwise (matplotlib's
+    nonzero fill leaves them empty)."""
     from probviz.models.poly import Poly2D
 
     rng = np.random.default_rng(seed)
