@@ -265,10 +265,8 @@ def test_settings_text_says_the_settings_that_take_part():
         "Bayesian view (Laplace): no · RBF centres μ_m: a 3 x 3 lattice over the points · RBF width s: automatic")
 
 
-def test_on_a_projector_the_dialog_is_as_large_as_its_text_asks(qtbot, window, monkeypatch):
-    """F5 at 1024 x 768, Tools › Learning curves…: the dialog kept its desk size while its text grew, the plot
-    squeezed to 140 pixels and its legend in the desk's small text. It takes the room its text needs (on the
-    screen), the plot at least 250 pixels tall, its legend and axes in presentation mode's text size."""
+def _presented(qtbot, window, monkeypatch):
+    """F5 at 1024 x 768 on the fruit, then Tools › Learning curves…: the dialog, shown."""
     from guihelp import menu_action, present
 
     present(qtbot, window, "example:fruit")
@@ -280,6 +278,14 @@ def test_on_a_projector_the_dialog_is_as_large_as_its_text_asks(qtbot, window, m
     dialog.show()
     qtbot.waitExposed(dialog)
     settle(window)
+    return dialog
+
+
+def test_on_a_projector_the_dialog_is_as_large_as_its_text_asks(qtbot, window, monkeypatch):
+    """F5 at 1024 x 768, Tools › Learning curves…: the dialog kept its desk size while its text grew, the plot
+    squeezed to 140 pixels and its legend in the desk's small text. It takes the room its text needs (on the
+    screen), the plot at least 250 pixels tall, its legend and axes in presentation mode's text size."""
+    dialog = _presented(qtbot, window, monkeypatch)
     size = QApplication.font().pointSizeF()
     assert dialog.plot.height() >= 250, dialog.plot.height()
     assert dialog.height() <= 0.92 * dialog.screen().availableGeometry().height() + 1
@@ -314,17 +320,7 @@ def test_on_a_projector_every_size_is_labelled_and_every_line_is_whole(qtbot, wi
     plot is taller than the two models' rows left it (their settings side by side, not one under the other)."""
     from PySide6.QtGui import QImage, QPainter
 
-    from guihelp import menu_action, present
-
-    present(qtbot, window, "example:fruit")
-    opened = []
-    monkeypatch.setattr(LearningDialog, "exec", lambda self: opened.append(self))
-    menu_action(window, "Learning curves…").trigger()
-    [dialog] = opened
-    qtbot.addWidget(dialog)
-    dialog.show()
-    qtbot.waitExposed(dialog)
-    settle(window)
+    dialog = _presented(qtbot, window, monkeypatch)
 
     def labels(axis):
         image = QImage(10, 10, QImage.Format.Format_ARGB32)
