@@ -611,6 +611,7 @@ class LearningDialog(QDialog):
             form.addWidget(settings, 1, 2 * i + 1)
             form.setColumnStretch(2 * i + 1, 1)
             combo.currentIndexChanged.connect(self._show_settings)
+            combo.currentIndexChanged.connect(self._gate_run)
             self.models.append(combo)
             self.settings.append(settings)
         self._show_settings()
@@ -664,7 +665,7 @@ class LearningDialog(QDialog):
         self.export_button.clicked.connect(lambda _checked=False: self.export())
         self.sizes.textChanged.connect(self._frame_the_sizes)
         self._frame_the_sizes()
-        self._show_settings()  # (Run waits for two different models)
+        self._gate_run()
 
     def _typed_sizes(self) -> list[int] | None:
         """The sizes typed, or None when they are not whole numbers from 1 to MAX_SIZE."""
@@ -693,12 +694,17 @@ class LearningDialog(QDialog):
         for combo, label in zip(self.models, self.settings):
             text = REGISTRY[combo.currentData()].settings_text(self.params.get(combo.currentData(), {}))
             label.setText("Fitted with " + text if text else "No settings")
-        if hasattr(self, "run_button") and self._thread is None:  # (not while a run goes on: it ends by it)
-            self.run_button.setEnabled(not self._same_model())
-            if self._same_model():
-                self.status.setText(SAME_MODEL)
-            elif self.status.text() == SAME_MODEL:
-                self.status.setText("")
+
+    def _gate_run(self, *_):
+        """Run waits, saying why, for two different models (not while a run goes on: its end does this)."""
+        if self._thread is not None:
+            return
+        same = self._same_model()
+        self.run_button.setEnabled(not same)
+        if same:
+            self.status.setText(SAME_MODEL)
+        elif self.status.text() == SAME_MODEL:
+            self.status.setText("")
 
     def _same_model(self) -> bool:
         """Both models alike: their curves would be one curve drawn twice."""
