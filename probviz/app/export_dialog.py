@@ -92,7 +92,11 @@ class ExportDialog(QDialog):
         """Save: not over a file the window has open; over another existing file only when the person says
         so (typed names are asked about as the file dialog asks about chosen ones)."""
         path = self.path.text().strip()
-        if self.check is not None and path:
+        if not path:
+            self._say(QMessageBox.Icon.Warning, "Cannot export", "Name the file to write: a .png, .svg or .pdf.",
+                      QMessageBox.StandardButton.Ok)
+            return
+        if self.check is not None:
             try:
                 self.check(path)
             except ValueError as e:

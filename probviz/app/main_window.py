@@ -19,7 +19,7 @@ from probviz import __version__
 from probviz.app.canvas import Canvas
 from probviz.colors import class_marker
 from probviz.style import Style
-from probviz.app.export import export_figure
+from probviz.app.export import export_figure, figure_format
 from probviz.figure_layout import legend_key, shown_label
 from probviz.app.export_dialog import ExportDialog
 from probviz.app.theme import apply_theme, desktop_prefers_dark
@@ -727,7 +727,7 @@ class MainWindow(QMainWindow):
         legend = self.legend_action.isChecked() or settings.value("export_legend", False, type=bool)
         dialog = ExportDialog(self, self.files.export_folder(), self.doc.title, self.canvas.size(),
                               legend=legend, scale=self.canvas.style.scale,
-                              check=lambda path: self.files.check_output(path, "the export"), last=self._last_export)
+                              check=self._check_figure_path, last=self._last_export)
         if not self.files.run_dialog(dialog):
             return
         opts = dialog.options()
@@ -742,6 +742,11 @@ class MainWindow(QMainWindow):
         self.files.remember_export(opts["path"])
         settings.setValue("export_legend", bool(opts["legend"]))
         self.flash(f"Wrote {os.path.basename(opts['path'])}")
+
+    def _check_figure_path(self, path: str) -> None:
+        """A figure's name the export dialog may take: a type it draws, and no file the window has open."""
+        figure_format(path)
+        self.files.check_output(path, "the export")
 
     def cycle_model(self):
         i = MODEL_NAMES.index(self.doc.model_name)

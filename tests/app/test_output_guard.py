@@ -90,6 +90,42 @@ def test_export_image_asks_before_replacing_a_file_typed_into_the_dialog(qtbot, 
     assert not image.isNull() and image.width() >= 400
 
 
+def test_export_image_refuses_an_unknown_type_and_stays_open_for_another_name(qtbot, window, tmp_path, in_turn):
+    """A .jpg typed into File > Export image, then Save: the dialog closed and only then said it cannot draw a
+    .jpg, so the size, title and look set in it were lost. It says why and stays open; the .png typed next is
+    written, and nothing named .jpg."""
+    window.open_example("fruit")
+    settle(window)
+    seen, titles = [], []
+
+    def retitle(dialog):  # the dialog that refused the .jpg, still open: keep what was set, change the name
+        titles.append(dialog.title.text())
+        dialog.path.selectAll()
+        qtbot.keyClicks(dialog.path, str(tmp_path / "figure.png"))
+        qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Save), LEFT)
+
+    def typed(dialog):
+        qtbot.keyClicks(dialog.title, "Fruit")
+        dialog.path.selectAll()
+        qtbot.keyClicks(dialog.path, str(tmp_path / "figure.jpg"))
+        qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Save), LEFT)
+
+    def emptied(dialog):
+        dialog.path.clear()
+        qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Save), LEFT)
+
+    in_turn([(ExportDialog, typed), _answer(qtbot, seen, QMessageBox.StandardButton.Ok),
+             (ExportDialog, emptied), _answer(qtbot, seen, QMessageBox.StandardButton.Ok),
+             (ExportDialog, retitle)])
+    menu_action(window, "Export image…").trigger()
+    settle(window)
+    assert seen == ["figure.jpg: unknown figure type .jpg; use .png, .svg or .pdf",
+                    "Name the file to write: a .png, .svg or .pdf."], seen
+    assert titles == ["Fruit"]
+    assert not (tmp_path / "figure.jpg").exists()
+    assert QImage(str(tmp_path / "figure.png")).width() >= 400
+
+
 def test_save_as_and_export_data_refuse_the_data_file_through_a_link(qtbot, window, tmp_path, monkeypatch,
                                                                       in_turn):
     """A CSV opened, then Save As onto a .probviz name that links to it, and Export data onto the CSV
