@@ -24,7 +24,7 @@ from shiboken6 import isValid
 
 from probviz.app.collect import collect_on_gui_thread
 from probviz.models.learning import shown_labels
-from probviz.app.widgets import IntBox, NumberField, PanelScroll, SmallPlot, WhenSeen, guard_wheel
+from probviz.app.widgets import NEEDS_TRUTH, IntBox, NumberField, PanelScroll, SmallPlot, WhenSeen, guard_wheel
 from probviz.colors import OKABE_ITO
 from probviz.models import MODEL_NAMES, REGISTRY, create
 from probviz.models.learning import MAX_SEEDS, MAX_SIZE, learning_curve
@@ -302,7 +302,7 @@ class LabPanel(QWidget):
         self.clear_section.setEnabled(vs.section is not None)
         self.curves_button.setEnabled(self.doc.usable_truth() is not None)
         self.curves_button.setToolTip("The true error of the two models against the training-set size"
-                                      if self.doc.usable_truth() is not None else "Needs a true model")
+                                      if self.doc.usable_truth() is not None else "Needs " + NEEDS_TRUTH)
 
     def apply_style(self, style: Style) -> None:
         self.style = style  # the theme of the dialogs it opens
@@ -538,7 +538,7 @@ class LabPanel(QWidget):
     def open_curves(self):
         truth = self.doc.usable_truth()
         if truth is None:
-            self.message.emit("Learning curves need a true model")
+            self.message.emit("Learning curves need " + NEEDS_TRUTH)
             return
         vs = self.doc.view_state
         first = self.doc.model_name

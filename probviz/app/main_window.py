@@ -32,7 +32,7 @@ from probviz.app.lab import LabPanel
 from probviz.app.training import TrainingPanel
 from probviz.app.weights import WeightPanel
 from probviz.app.widgets import (
-    Dock, ElidedLabel, NumberField, PanelScroll, ReadoutLabel, ShortcutsDialog, on_a_keyboard, undo_icon,
+    NEEDS_TRUTH, Dock, ElidedLabel, NumberField, PanelScroll, ReadoutLabel, ShortcutsDialog, on_a_keyboard, undo_icon,
 )
 from probviz.data import examples
 from probviz.layers import BAYESIAN_ONLY, GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS, TRUTH_ONLY
@@ -333,13 +333,13 @@ class MainWindow(QMainWindow):
         tb.addAction(fit)
 
         tools.addSeparator()  # the Lab's dialogs, reachable in presentation mode too (where the Lab folds away)
-        curves = self._action(tools, "&Learning curves…", lambda *_: self.lab.open_curves())
+        curves = self._action(tools, "&Learning curves…", lambda *_: self._open_curves())
         curves.setStatusTip("The true error of the model and the compared one against the training-set size "
-                            "(needs a true model)")
+                            "(needs a true model)")  # always enabled: pressed without one, it says where one is
         judge = self._action(tools, "&ROC and calibration…", lambda *_: self.lab.open_judge())
         judge.setStatusTip("The shown fit's ROC, confusion and calibration, on the points and under the truth")
         tools.aboutToShow.connect(self._enable_lab_tools)
-        self._lab_tools = (curves, judge)
+        self._judge_action = judge
 
         train = mb.addMenu("&Train")
         t = self.training
@@ -419,11 +419,17 @@ class MainWindow(QMainWindow):
         self.training.toggle_play()
 
     def _enable_lab_tools(self):
-        """Tools > Learning curves… and ROC and calibration…, enabled as the Lab's buttons would be now (the
-        Lab refreshes them only while it is in front)."""
-        curves, judge = self._lab_tools
-        curves.setEnabled(self.doc.usable_truth() is not None)
-        judge.setEnabled(self.result is not None and self.result.fit.model is not None)
+        """Tools > ROC and calibration…, enabled as the Lab's button would be now (the Lab refreshes it only
+        while it is in front)."""
+        self._judge_action.setEnabled(self.result is not None and self.result.fit.model is not None)
+
+    def _open_curves(self):
+        """Tools > Learning curves…: the dialog, or without a true model a message saying where one is (a greyed
+        menu entry could not say why)."""
+        if self.doc.usable_truth() is None:
+            self.error("Learning curves", "Learning curves need " + NEEDS_TRUTH + ".", QMessageBox.Icon.Information)
+        else:
+            self.lab.open_curves()
 
     def _train_step(self):
         self._show_training()
@@ -781,10 +787,10 @@ class MainWindow(QMainWindow):
         if not items:
             self.recent_menu.addAction("(none)").setEnabled(False)
 
-    def error(self, title: str, text: str):
+    def error(self, title: str, text: str, icon=QMessageBox.Icon.Warning):
         """Say what went wrong in one short message; the document stays as it was."""
         self.flash(text)
-        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
+        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self)
         box.setTextFormat(Qt.TextFormat.PlainText)  # file names and messages are text, never markup
         box.exec()
 

@@ -18,7 +18,7 @@ from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.figure import marker_path
 from probviz.colors import class_marker
 from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox, unbroken
-from probviz.app.widgets import DocumentLineEdit, FocusRing, NumberField, WhenSeen, guard_wheel
+from probviz.app.widgets import NEEDS_TRUTH, DocumentLineEdit, FocusRing, NumberField, WhenSeen, guard_wheel
 from probviz.layers import BAYESIAN_ONLY, GENERATIVE_ONLY, LAYER_LABELS, LAYERS, THETA_MAX, TRUTH_ONLY
 from probviz.app.projection import FisherBox
 from probviz.models import MODEL_NAMES, REGISTRY
@@ -521,8 +521,7 @@ class Panel(QWidget):
                 why = "Logistic regression's Bayesian view (Model > Bayesian view) draws it"
             elif layer in TRUTH_ONLY:
                 available = self.doc.usable_truth() is not None
-                why = ("It needs a true model: open example:fruit or example:xor, or make one in the Lab's "
-                       "True model box")
+                why = "It needs " + NEEDS_TRUTH
             else:
                 available = generative or layer not in GENERATIVE_ONLY
                 why = (f"{REGISTRY[self.doc.model_name].label} models p(C_k|x) directly: "

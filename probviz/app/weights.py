@@ -15,7 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from probviz.app.widgets import IntBox, SmallPlot, WhenSeen, guard_wheel
+from probviz.app.widgets import NEEDS_TRUTH, IntBox, SmallPlot, WhenSeen, guard_wheel
 from probviz.layers import MAX_SAMPLES
 from probviz.style import Style
 from probviz.weight_space import WeightSpace, inner_box
@@ -130,7 +130,7 @@ class WeightPanel(QWidget):
         self.add_button.setEnabled(self.doc.usable_truth() is not None)
         self.add_button.setToolTip("One point drawn from the Lab's true model (one undo step): watch the posterior "
                                    "narrow as the data grow" if self.doc.usable_truth() is not None else
-                                   "Needs a true model (Lab panel): open example:fruit, or make one from the data")
+                                   "Needs " + NEEDS_TRUTH)
 
     def add_from_truth(self):
         """One point from the truth, its class drawn with the truth's priors; the seed is the number of points

@@ -22,6 +22,11 @@ from PySide6.QtWidgets import (
 )
 
 
+#: what a control that needs a true model says it needs, and where one comes from
+NEEDS_TRUTH = ("a true model: File › Examples › fruit or xor has one, or From the data in the Lab's True model box "
+               "makes one from the points")
+
+
 def move_in_place(item: pg.ScatterPlotItem, pos: np.ndarray, shown: np.ndarray | None = None) -> bool:
     """New positions for the same number of identical markers, without rebuilding every spot
     (setData costs about 1 ms per thousand points, on every frame of a drag). ``shown`` says which are

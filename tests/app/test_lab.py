@@ -332,9 +332,12 @@ def _ink_along(window, a, b) -> float:
     return float(np.mean(hits))
 
 
-def test_tools_menu_opens_the_labs_dialogs_with_the_lab_folded_away(qtbot, window, monkeypatch):
+def test_tools_menu_opens_the_labs_dialogs_with_the_lab_folded_away(qtbot, window, monkeypatch, in_turn):
     """Tools > Learning curves… and ROC and calibration…: in presentation mode the Lab folds away, and a
-    lesson's learning-curves slide sends the teacher to the menu. Greyed without a truth / a fit."""
+    lesson's learning-curves slide sends the teacher to the menu. ROC is greyed without a fit; Learning curves
+    was greyed without a truth and said nothing of why: pressed, it says where a true model comes from."""
+    from PySide6.QtWidgets import QMessageBox
+
     from probviz.app import judge, lab
 
     opened = []
@@ -346,8 +349,14 @@ def test_tools_menu_opens_the_labs_dialogs_with_the_lab_folded_away(qtbot, windo
         menu.aboutToShow.emit()
         return next(a for a in menu.actions() if a.text().replace("&", "") == text)
 
-    assert not tools_entry("Learning curves…").isEnabled()  # a blank document: no truth, no fit
-    assert not tools_entry("ROC and calibration…").isEnabled()
+    assert not tools_entry("ROC and calibration…").isEnabled()  # a blank document: no truth, no fit
+    said = []
+    in_turn([(QMessageBox, lambda box: said.append(box.text()) or box.accept())])
+    tools_entry("Learning curves…").trigger()
+    qtbot.waitUntil(lambda: len(said) == 1)
+    assert not opened
+    assert said[0].startswith("Learning curves need a true model: File › Examples › fruit"), said
+    assert "From the data in the Lab's True model box" in said[0]
     _fruit(window)
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
