@@ -170,8 +170,8 @@ def _fit(args) -> int:
     spec = session_spec(session, name, overrides, args.priors)
     training = training_args(args)
     if training is not None:
-        if bayes is not None or args.query is not None:
-            raise ValueError("--bayes, --alpha and --query do not combine with --optimizer")
+        if args.query is not None:
+            raise ValueError("--query does not combine with --optimizer")
         if args.loss is not None or args.reject_cost is not None:
             raise ValueError("--loss and --reject-cost do not combine with --optimizer")
         if args.feature_space_out is not None:
@@ -307,7 +307,7 @@ def _train(args, session, spec, optimizer, eta, steps) -> int:
     from probviz.pipeline import Fit, evaluate_request
     from probviz.report import counted
     from probviz.snapshot import frame_request, from_session
-    from probviz.stepping import TrainingSpec, make_trainer
+    from probviz.stepping import TrainingSpec, make_trainer, training_alpha
 
     data = session.dataset
     snap = from_session(session)
@@ -328,7 +328,8 @@ def _train(args, session, spec, optimizer, eta, steps) -> int:
     note = separable_note(trainer)
     names = [data.class_names[c] for c in trainer.classes]
     if not args.json:
-        print(f"{spec.label}, {OPTIMIZER_LABELS[optimizer]}"
+        alpha = training_alpha(spec)  # --bayes: the steps go toward w_MAP under the prior N(w|0, alpha^-1 I)
+        print(f"{spec.label}{'' if alpha is None else f', Bayesian, α = {alpha:.4g}'}, {OPTIMIZER_LABELS[optimizer]}"
               f"{'' if optimizer == 'newton' else f', eta = {trainer.eta:g}'}, {steps} steps from w = 0 on "
               f"{data.name or args.input}: {counted(len(data.X), 'point')}"
               + (f" ({scores['n']} held out, fraction {snap.split[0]:g}, seed {snap.split[1]}; trained on the rest)"

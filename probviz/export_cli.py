@@ -126,19 +126,16 @@ def main(args) -> int:
             raise ValueError(f"--reject-cost must be a number from {1 - THETA_MAX:g} to 1, got {lam:g}")
         snap = replace(snap, theta=1.0 - lam)  # drawn over the decision regions, as the window draws it
         layers = (layers if layers is not None else snap.layers) | {"decision"}
-    label = None
     if training is not None:
-        from probviz.models.training import OPTIMIZER_LABELS
-
         optimizer, eta, steps = training
         snap = replace(snap, training=TrainingSpec(optimizer, eta, "zero", steps, shown=True))
-        label = f"{spec.label}, {OPTIMIZER_LABELS[optimizer]}, step {steps}"
     # fitted (or trained) here first, so that a model that cannot fit refuses before anything is written
     first = pipeline.compute(frame_request(snap, (0.0, 1.0, 0.0, 1.0), (2, 2), specs=(spec,)))
     if first.training is not None and first.training.problem:
         raise ValueError(f"{args.input}: {first.training.problem}")
     if first.fit.error:
         raise ValueError(f"{args.input}: cannot fit: {first.fit.error}")
+    label = shown_step(first)  # the step shown, as the window's legend names it (with the Bayesian view's prior)
     app = QApplication.instance() or QApplication(["probviz"])  # noqa: F841 - needed to draw
     style = Style(args.scale, args.theme == "dark")
     if training is not None and args.curve:
@@ -148,7 +145,7 @@ def main(args) -> int:
                       title=args.title, dpi=args.dpi, style=style, transparent=args.transparent)
     frame = export_figure(snap, args.output, args.width, args.height, layers=layers, title=args.title,
                           legend=not args.no_legend, transparent=args.transparent, dpi=args.dpi,
-                          style=style, spec=spec, fits=first.fits, model_label=label or shown_step(first))
+                          style=style, spec=spec, fits=first.fits, model_label=label)
     if section is not None and args.section_out:
         from probviz.app.export import export_curves, section_curves
         from probviz.scene import cross_section

@@ -96,3 +96,17 @@ def test_export_draws_the_step_and_its_curve(tmp_path):
     r = run("export", "example:fruit", "--model", "logistic", "--optimizer", "gd", "-o", str(out), "--curve",
             str(tmp_path / "c.txt"))
     assert r.returncode == 2 and "unknown figure type .txt" in r.stderr
+
+
+def test_export_of_a_bayesian_step_names_its_prior_in_the_legend(tmp_path):
+    """``export --bayes --optimizer``: the steps went toward w_MAP (the window's Training panel and legend say
+    "Bayesian, α = 2") while the figure's legend and the printed line named only the optimizer."""
+    import pypdfium2 as pdfium
+
+    out = tmp_path / "step.pdf"
+    r = run("export", "example:fruit", "--model", "logistic", "--bayes", "--alpha", "2", "--optimizer", "newton",
+            "--steps", "2", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    named = "Logistic regression, Bayesian, α = 2, Newton / IRLS, step 2"
+    assert named in r.stdout
+    assert named in " ".join(pdfium.PdfDocument(str(out))[0].get_textpage().get_text_range().split())
