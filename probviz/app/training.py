@@ -531,7 +531,7 @@ def readout_text(view, names) -> str:
     lines = [f"step {view.index}   " + ("perceptron criterion" if perceptron else "E(w) =") + f" {error_text(view.error)}"
              + optimum,
              f"misclassified {view.wrong} of {view.n} (accuracy {100 * (view.n - view.wrong) / N:.1f}%)   "
-             f"||w|| = {view.norm:.4g}"]
+             f"‖w‖\u00a0=\u00a0{view.norm:.4g}"]
     if perceptron and view.zero:
         lines.append("w = 0 decides nothing: every point lies on the boundary wᵀφ = 0, so every point "
                      "counts as misclassified (it is in M, Bishop eq. 4.54)")

@@ -341,7 +341,7 @@ def separable_note(trainer: Trainer) -> str:
     from probviz.models.newton import separation
 
     if trainer.alpha is not None:
-        return (f"the Bayesian view: the steps go toward w_MAP, E(w) adding the prior's (α/2)||w||² on every weight, "
+        return (f"the Bayesian view: the steps go toward w_MAP, E(w) adding the prior's (α/2)‖w‖² on every weight, "
                 f"the bias included (α = {trainer.alpha:.4g}, Bishop eq. 4.142), in place of the L2 penalty")
     if trainer.name == "perceptron":
         return "" if separation(trainer.Phi, trainer.codes, 2) == "separable" else (
@@ -351,5 +351,5 @@ def separable_note(trainer: Trainer) -> str:
     why = separation(trainer.Phi, trainer.codes, trainer.K)
     if not why:
         return ""
-    return (f"the classes are {why} and l2 = 0: E(w) keeps falling as ||w|| grows, so there is no "
+    return (f"the classes are {why} and l2 = 0: E(w) keeps falling as ‖w‖ grows, so there is no "
             "maximum-likelihood solution and the sigmoid sharpens toward a step (Bishop 4.3.2); raise l2")

@@ -659,3 +659,34 @@ def test_a_side_panel_saved_wide_leaves_the_plot_room_at_the_next_start(qtbot, w
     finally:
         settings.remove("state")
         settings.remove("geometry")
+
+
+def test_the_readout_never_breaks_a_line_inside_the_norm_of_w(qtbot, window):
+    """A narrow Training panel wrapped "||w|| = 3.2" after a bar ("||" at a line's end, "w|| = 3.2" on the
+    next): line breaking may break after '|'. The norm, its sign and its value stay on one line at every
+    width the readout can take, as Qt lays the label's text out."""
+    from PySide6.QtGui import QTextLayout, QTextOption
+
+    _open(qtbot, window, "fruit", "logistic")
+    key(qtbot, window, Qt.Key.Key_T)
+    key(qtbot, window, Qt.Key.Key_Period)
+    t = window.training
+    text = t.readout.text()
+    line = next(s for s in text.splitlines() if s.startswith("misclassified"))
+    start = line.index("w") - 1  # the norm's opening bar
+    span = (start, len(line))  # "‖w‖ = 3.2" ends the line
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    broken = []
+    for width in range(t.readout.minimumWidth(), 400):
+        layout = QTextLayout(line, t.readout.font())
+        layout.setTextOption(option)
+        layout.beginLayout()
+        while (row := layout.createLine()).isValid():
+            row.setLineWidth(width)
+        layout.endLayout()
+        for i in range(1, layout.lineCount()):
+            at = layout.lineAt(i).textStart()
+            if span[0] < at < span[1]:
+                broken.append((width, line[:at] + " / " + line[at:]))
+    assert not broken, broken[:3]
