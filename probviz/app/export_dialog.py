@@ -22,6 +22,7 @@ class ExportDialog(QDialog):
         says why and the dialog stays open for another name."""
         super().__init__(parent)
         self.check = check
+        self.folder = folder  # where a name typed without a folder goes (the folder the File field starts in)
         self._confirmed = ""  # the name Browse's file dialog asked about replacing
         self.setWindowTitle("Export image")
         v = QVBoxLayout(self)
@@ -91,7 +92,7 @@ class ExportDialog(QDialog):
     def accept(self):
         """Save: not over a file the window has open; over another existing file only when the person says
         so (typed names are asked about as the file dialog asks about chosen ones)."""
-        path = self.path.text().strip()
+        path = self.target()
         if not path:
             self._say(QMessageBox.Icon.Warning, "Cannot export", "Name the file to write: a .png, .svg or .pdf.",
                       QMessageBox.StandardButton.Ok)
@@ -117,8 +118,14 @@ class ExportDialog(QDialog):
             box.setDefaultButton(QMessageBox.StandardButton.No)
         return QMessageBox.StandardButton(box.exec())
 
+    def target(self) -> str:
+        """The file the File field names: a name typed without a folder ("fig.png") in the folder the field started
+        in, as the field showed it (it went to the program's working folder, wherever that was); "~" is home."""
+        path = os.path.expanduser(self.path.text().strip())
+        return os.path.join(self.folder, path) if path and not os.path.isabs(path) else path
+
     def options(self) -> dict:
-        return {"path": self.path.text().strip(), "width": self.width_.value(), "height": self.height_.value(),
+        return {"path": self.target(), "width": self.width_.value(), "height": self.height_.value(),
                 "dpi": self.dpi.value() or None, "title": self.title.text().strip() or None,
                 "legend": self.legend.isChecked(), "transparent": self.transparent.isChecked(),
                 "scale": self.scale.value() / 100.0}

@@ -233,8 +233,8 @@ class JudgeDialog(QDialog):
         self._show_decisions(decisions, names, loss is None)
         if truth is None:
             self.result = now
-            self.status.setText(self._summary(now, names[c]) + "  No true model: open example:fruit, or make one "
-                                "in the Lab, for the curves under the truth.")
+            self.status.setText(self._summary(now, names[c]) + "  No true model: File › Examples › fruit has one, "
+                                "or make one in the Lab, for the curves under the truth.")
             return
         self.status.setText(self._summary(now, names[c]) + "  Computing under the true model…")
         self.refresh_button.setEnabled(False)

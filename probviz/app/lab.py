@@ -82,7 +82,7 @@ class LabPanel(QWidget):
 
         # the true model
         box = QGroupBox("True model")
-        box.setToolTip("The Gaussians the points are drawn from, when known (example:fruit has Bishop's "
+        box.setToolTip("The Gaussians the points are drawn from, when known (File › Examples › fruit has Bishop's "
                        "apple-and-peach model). Edit the numbers, or show the True model layer and drag a "
                        "mean (diamond) or an end of an ellipse axis (the rings) on the canvas.")
         v = QVBoxLayout(box)
@@ -252,7 +252,7 @@ class LabPanel(QWidget):
         truth, usable = doc.truth, doc.usable_truth()
         if truth is None:
             self.truth_status.setText("No true model: these points' source is not known. Make one from the data, "
-                                      "or open example:fruit (Bishop's apple-and-peach model).")
+                                      "or open File › Examples › fruit (Bishop's apple-and-peach model).")
         elif usable is None:
             self.truth_status.setText(f"The true model has {truth.K} classes but the points have {len(doc.classes)}: "
                                       "make it again from the data.")

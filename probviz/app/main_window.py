@@ -747,7 +747,7 @@ class MainWindow(QMainWindow):
             return
         self.files.remember_export(opts["path"])
         settings.setValue("export_legend", bool(opts["legend"]))
-        self.flash(f"Wrote {os.path.basename(opts['path'])}")
+        self.flash(f"Wrote {os.path.basename(opts['path'])} in {os.path.dirname(opts['path'])}")
 
     def _check_figure_path(self, path: str) -> None:
         """A figure's name the export dialog may take: a type it draws, and no file the window has open."""

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
+from probviz.app.teaching import unbroken
 from probviz.app.widgets import NumberField, SmallPlot, guard_wheel, move_in_place
 from probviz.colors import OKABE_ITO
 from probviz.models import REGISTRY
@@ -349,7 +350,8 @@ class TrainingPanel(QWidget):
         elif view.model != self.doc.model_name:
             return  # a frame of the model before: the next one speaks of this one
         else:
-            self.readout.setText(readout_text(view, [c.name for c in self.doc.classes]))
+            # wrapped between terms, never inside one ("p(C_k|" on one line and "x)" on the next)
+            self.readout.setText(unbroken(readout_text(view, [c.name for c in self.doc.classes])))
         lines = self.readout.heightForWidth(self.readout.width())
         if lines != self._readout_lines:  # more or fewer lines: the plot's room follows (a readout that shrinks
             self._readout_lines = lines  # keeps its height, the plot held at its largest: no resize tells)
@@ -527,11 +529,11 @@ def readout_text(view, names) -> str:
     gradient term, and what the run means (Bishop 4.1.7, 4.3.2)."""
     N = max(view.n, 1)
     perceptron = view.model == "perceptron"
-    optimum = "" if view.optimum is None else f"   (optimum {error_text(view.optimum)})"
+    optimum = "" if view.optimum is None else f"   (optimum\u00a0{error_text(view.optimum)})"  # one term
     lines = [f"step {view.index}   " + ("perceptron criterion" if perceptron else "E(w) =") + f" {error_text(view.error)}"
              + optimum,
              f"misclassified {view.wrong} of {view.n} (accuracy {100 * (view.n - view.wrong) / N:.1f}%)   "
-             f"‖w‖\u00a0=\u00a0{view.norm:.4g}"]
+             f"‖w‖ = {view.norm:#.4g}"]  # as many digits at every step: the line wraps alike
     if perceptron and view.zero:
         lines.append("w = 0 decides nothing: every point lies on the boundary wᵀφ = 0, so every point "
                      "counts as misclassified (it is in M, Bishop eq. 4.54)")

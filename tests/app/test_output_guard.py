@@ -126,6 +126,26 @@ def test_export_image_refuses_an_unknown_type_and_stays_open_for_another_name(qt
     assert QImage(str(tmp_path / "figure.png")).width() >= 400
 
 
+def test_a_name_typed_without_a_folder_goes_to_the_folder_the_dialog_shows(qtbot, window, tmp_path, monkeypatch,
+                                                                            in_turn):
+    """File > Export image starts in the last export's folder; "fig.png" typed alone went to the program's working
+    folder instead (wherever it was started from), and the status line named only the file."""
+    window.open_example("fruit")
+    settle(window)
+    figures, elsewhere = tmp_path / "figures", tmp_path / "started here"
+    figures.mkdir()
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    shown = []
+    for name in (str(figures / "first.png"), "fig.png"):
+        in_turn([(ExportDialog, lambda d: shown.append(d.path.text()) or _press_save(qtbot, name)[1](d))])
+        menu_action(window, "Export image…").trigger()
+        settle(window)
+    assert os.path.dirname(shown[1]) == str(figures)  # the second dialog showed the first export's folder
+    assert QImage(str(figures / "fig.png")).width() >= 400 and not (elsewhere / "fig.png").exists()
+    assert window.message.text() == f"Wrote fig.png in {figures}"
+
+
 def test_save_as_and_export_data_refuse_the_data_file_through_a_link(qtbot, window, tmp_path, monkeypatch,
                                                                       in_turn):
     """A CSV opened, then Save As onto a .probviz name that links to it, and Export data onto the CSV

@@ -223,6 +223,12 @@ def test_a_softmax_step_on_the_canvas_has_no_one_vs_rest_hatching(qtbot, window)
     assert "hatched: undecided" in window.message.text()  # the status line says what the hatching means
 
 
+def _read(training) -> str:
+    """The readout's text as words: it is wrapped between terms only (no-break spaces around "=", a word
+    joiner after the bar of p(C|x))."""
+    return training.readout.text().replace("\u00a0", " ").replace("\u2060", "")
+
+
 def _accuracy(text):
     import re
 
@@ -235,7 +241,7 @@ def test_the_perceptron_readout_and_the_status_line_agree_and_the_count_has_its_
     N = len(window.doc.X)
     key(qtbot, window, Qt.Key.Key_T)  # step 0 on the canvas: w = 0
     assert t.showing() and t.view.index == 0
-    readout, status = t.readout.text(), window.message.text()
+    readout, status = _read(t), window.message.text()
     assert "-0" not in readout and readout.splitlines()[0] == "step 0   perceptron criterion 0"
     assert f"misclassified {N} of {N} (accuracy 0.0%)" in readout and "w = 0 decides nothing" in readout
     assert _accuracy(status) == 0.0 and f"{N} points undecided" in status
@@ -243,7 +249,7 @@ def test_the_perceptron_readout_and_the_status_line_agree_and_the_count_has_its_
     assert hatched.any(axis=0).all() and hatched.any(axis=1).all()
     for _ in range(3):
         key(qtbot, window, Qt.Key.Key_Period)
-    readout, status = t.readout.text(), window.message.text()
+    readout, status = _read(t), window.message.text()
     wrong = t.view.wrong
     assert 0 < wrong < N and f"misclassified {wrong} of {N}" in readout
     assert _accuracy(readout) == _accuracy(status) == round(100 * (N - wrong) / N, 1)
@@ -485,7 +491,7 @@ def test_at_w_zero_logistic_and_softmax_decide_nothing_and_say_so(qtbot, window)
         settle(window)
         N = len(window.doc.X)
         assert t.showing() and t.view.index == 0 and t.view.zero
-        readout, status = t.readout.text(), window.message.text()
+        readout, status = _read(t), window.message.text()
         assert f"misclassified {N} of {N} (accuracy 0.0%)" in readout and "w = 0 decides nothing" in readout
         assert _accuracy(status) == 0.0 and f"{N} points undecided" in status
         assert window.result.wrong.all()  # every point crossed
@@ -661,32 +667,37 @@ def test_a_side_panel_saved_wide_leaves_the_plot_room_at_the_next_start(qtbot, w
         settings.remove("geometry")
 
 
-def test_the_readout_never_breaks_a_line_inside_the_norm_of_w(qtbot, window):
+def test_the_readout_never_breaks_a_line_inside_a_term(qtbot, window):
     """A narrow Training panel wrapped "||w|| = 3.2" after a bar ("||" at a line's end, "w|| = 3.2" on the
-    next): line breaking may break after '|'. The norm, its sign and its value stay on one line at every
-    width the readout can take, as Qt lays the label's text out."""
+    next), and at the window's least size "p(C_k|" on one line and "x)" on the next: line breaking may break
+    after '|'. Laid out as Qt lays the label's text at every width the readout can take, no line breaks inside
+    p(C_k|x), inside the norm and its value, or around an equals sign."""
+    import re
+
     from PySide6.QtGui import QTextLayout, QTextOption
 
     _open(qtbot, window, "fruit", "logistic")
-    key(qtbot, window, Qt.Key.Key_T)
-    key(qtbot, window, Qt.Key.Key_Period)
     t = window.training
-    text = t.readout.text()
-    line = next(s for s in text.splitlines() if s.startswith("misclassified"))
-    start = line.index("w") - 1  # the norm's opening bar
-    span = (start, len(line))  # "‖w‖ = 3.2" ends the line
     option = QTextOption()
     option.setWrapMode(QTextOption.WrapMode.WordWrap)
     broken = []
-    for width in range(t.readout.minimumWidth(), 400):
-        layout = QTextLayout(line, t.readout.font())
-        layout.setTextOption(option)
-        layout.beginLayout()
-        while (row := layout.createLine()).isValid():
-            row.setLineWidth(width)
-        layout.endLayout()
-        for i in range(1, layout.lineCount()):
-            at = layout.lineAt(i).textStart()
-            if span[0] < at < span[1]:
-                broken.append((width, line[:at] + " / " + line[at:]))
+    for step in range(2):  # w = 0 (the readout says p(C_k|x) = 1/K), then a step
+        key(qtbot, window, Qt.Key.Key_T if step == 0 else Qt.Key.Key_Period)
+        text = t.readout.text()
+        plain = text.replace("\u00a0", " ").replace("\u2060", "")
+        assert "p(C_k|x) = 1/K" in plain if step == 0 else "‖w‖ = " in plain, plain
+        for line in text.splitlines():
+            spans = [m.span() for m in re.finditer(r"p\([^()]*\)|\(optimum[^()]*\)|‖w‖\W+[0-9.e+-]+|\S+\W=\W\S+",
+                                                   line)]
+            for width in range(t.readout.minimumWidth(), 400, 3):
+                layout = QTextLayout(line, t.readout.font())
+                layout.setTextOption(option)
+                layout.beginLayout()
+                while (row := layout.createLine()).isValid():
+                    row.setLineWidth(width)
+                layout.endLayout()
+                for i in range(1, layout.lineCount()):
+                    at = layout.lineAt(i).textStart()
+                    if any(a < at < b for a, b in spans):
+                        broken.append((width, line[:at] + " / " + line[at:]))
     assert not broken, broken[:3]
