@@ -335,7 +335,8 @@ def _train(args, session, spec, optimizer, eta, steps) -> int:
               + (f" ({scores['n']} held out, fraction {snap.split[0]:g}, seed {snap.split[1]}; trained on the rest)"
                  if scores else "") + f", classes {', '.join(names)}")
         print(f"  E(w) = {last.error:.6g}" + ("" if optimum is None else f" (optimum {optimum:.6g})")
-              + f", misclassified {last.wrong}, ||w|| = {last.norm:.4g}")
+              + f", misclassified {last.wrong}, ‖w‖ = {last.norm:.4g} (biases left out"
+              + (", on the standardized features z)" if trainer.standardize else ")"))
         raw = trainer.raw_weights()
         for c, b in zip(raw["coef"], raw["intercept"]):
             print(f"  w = ({', '.join(f'{v:.6g}' for v in c)}), w0 = {b:.6g}")

@@ -110,3 +110,20 @@ def test_export_of_a_bayesian_step_names_its_prior_in_the_legend(tmp_path):
     named = "Logistic regression, Bayesian, α = 2, Newton / IRLS, step 2"
     assert named in r.stdout
     assert named in " ".join(pdfium.PdfDocument(str(out))[0].get_textpage().get_text_range().split())
+
+
+@pytest.mark.parametrize("frame", [[], ["--no-standardize"]])
+def test_the_text_says_which_weights_the_norm_is_of(frame):
+    """`fit --optimizer`'s text printed "||w|| = 2.801" right under w = (1.3449, 2.85695), whose length is 3.16:
+    the norm is of the weights on the features the steps take (standardized by default), the biases left out.
+    It says so, and the number is that norm of the JSON's weights."""
+    import re
+
+    argv = ("fit", "example:fruit", "--model", "logistic", "--optimizer", "gd", "--steps", "4", *frame)
+    text, out = run(*argv), json.loads(run(*argv, "--json").stdout)
+    assert text.returncode == 0, text.stderr
+    norm = float(re.search(r"‖w‖ = ([0-9.e+-]+) \(biases left out(, on the standardized features z)?\)",
+                           text.stdout).group(1))
+    W = np.array(out["weights"])
+    assert norm == pytest.approx(np.linalg.norm(W[:, 1:]), rel=5e-4)
+    assert ("standardized" in text.stdout) == (not frame)
