@@ -13,7 +13,7 @@ import os
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QDialog, QFileDialog, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout,
@@ -43,6 +43,16 @@ def _fit_height(table: QTableWidget) -> None:
     if bar.maximum() > bar.minimum():
         h += bar.sizeHint().height()
     table.setFixedHeight(h + 2 * table.frameWidth() + 2)
+
+
+class FittedTable(QTableWidget):
+    """A table kept as tall as its rows (:func:`_fit_height`) when its font changes too: leaving presentation
+    mode, the rows kept the larger text's height, with an empty band below them."""
+
+    def changeEvent(self, event):  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            QTimer.singleShot(0, self, lambda: _fit_height(self))  # once the headers have the new font too
 
 
 def _wrapped(text: str, fm, width: float) -> str:
@@ -90,7 +100,7 @@ class LabPanel(QWidget):
         self.truth_status.setTextFormat(Qt.TextFormat.PlainText)
         self.truth_status.setWordWrap(True)
         v.addWidget(self.truth_status)
-        self.truth_table = QTableWidget(0, len(TRUTH_COLUMNS))
+        self.truth_table = FittedTable(0, len(TRUTH_COLUMNS))
         self.truth_table.setHorizontalHeaderLabels(TRUTH_COLUMNS)
         # each column as wide as its numbers (never "0.5…"); a narrow
         # dock or presentation mode's large font scrolls the table sideways instead of eliding
@@ -184,7 +194,7 @@ class LabPanel(QWidget):
         form.addRow("Split seed", self.split_seed)
         v.addLayout(form)
         rows = comparison_rows(2)
-        self.table = QTableWidget(len(rows), 0)  # a column per model, a row per measure
+        self.table = FittedTable(len(rows), 0)  # a column per model, a row per measure
         self.table.setVerticalHeaderLabels(rows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)

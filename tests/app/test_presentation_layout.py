@@ -479,3 +479,32 @@ def test_the_probes_label_stays_whole_inside_the_plot_in_f5_with_the_panel(qtbot
     ring = vb.mapViewToScene(QPointF(*window.doc.probe))
     r = window.canvas.probe_size / 2
     assert not box.intersects(QRectF(ring.x() - r, ring.y() - r, 2 * r, 2 * r))  # the ring stays in sight
+
+
+def test_the_labs_tables_are_as_tall_as_their_rows_again_after_f5(qtbot, window):
+    """F5 and F5 again with the Lab in front: the true model's table kept the rows of presentation mode's larger
+    text (27 pixels where the desk's are 18), an empty band below them; the tables fit their rows again, row
+    for row as before, each row as tall as its text."""
+    from guihelp import show_lab
+
+    window.open_example("fruit")
+    window.resize(1366, 768)
+    settle(window)
+    show_lab(window)
+    tables = (window.lab.truth_table, window.lab.table)
+
+    def rows():
+        return [(t.height(), [t.rowHeight(r) for r in range(t.rowCount())]) for t in tables]
+
+    before = rows()
+    line = QFontMetrics(window.lab.truth_table.font()).height()
+    assert all(line <= h <= 2 * line for h in before[0][1]), (line, before)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    show_lab(window)
+    qtbot.wait(20)
+    assert rows() == before
