@@ -448,8 +448,12 @@ class LabPanel(QWidget):
         def value(key):
             return f"{self.errors[key]:.4g}" if key in self.errors else "…" if frame.errors_pending else None
 
-        parts = [("Bayes error", value("bayes"))] + [(f"{f.model.label}: true error", value(f.spec))
-                                                        for f in frame.fits if f.model is not None]
+        t, view = frame.request.training, frame.training
+        step = (f" at step {view.index}" if t is not None and t.shown and view is not None and not view.problem
+                else "")  # the canvas shows a training step: its error is the step's, not the fit's
+        parts = [("Bayes error", value("bayes"))] + [(f"{f.model.label}{step if i == 0 else ''}: true error",
+                                                      value(f.spec))
+                                                     for i, f in enumerate(frame.fits) if f.model is not None]
         self.errors_label.setText("  ·  ".join(f"{name} {v}" for name, v in parts if v is not None))
 
     def _draw_section(self):

@@ -616,6 +616,34 @@ def test_the_comparison_waits_with_the_summary_through_a_drag_of_many_points(qtb
     settle(window)
 
 
+def test_the_true_error_of_a_training_step_says_it_is_the_steps(qtbot, window):
+    """With a training step on the canvas the Lab's "Logistic regression: true error 0.08745" was the step's
+    model's error, not the fitted model's, and did not say so: it names the step, and the number is the error
+    of the model the step drew (counted here from the truth); without the step it is the fit's again."""
+    doc = _fruit(window)
+    doc.set_model("logistic")
+    _errors_known(qtbot, window)
+    label = window.lab.errors_label
+    assert "Logistic regression: true error" in label.text()
+    window.activateWindow()
+    key(qtbot, window, Qt.Key.Key_T)  # the training step on the canvas
+    key(qtbot, window, Qt.Key.Key_Period)
+    key(qtbot, window, Qt.Key.Key_Period)
+    qtbot.waitUntil(lambda: window.result.training is not None and window.result.training.index == 2
+                    and not window.result.errors_pending, timeout=20_000)
+    settle(window)
+    fit = window.result.fit
+    step_error = error_rate(doc.truth, fit.model, fit.class_index)
+    assert f"Logistic regression at step 2: true error {step_error:.4g}" in label.text(), label.text()
+    fitted = error_rate(doc.truth, create("logistic").fit(doc.X, doc.labels), fit.class_index)
+    assert f"{fitted:.4g}" != f"{step_error:.4g}"  # two steps of gradient descent are not the fit yet
+    key(qtbot, window, Qt.Key.Key_T)  # the fit again
+    qtbot.waitUntil(lambda: not (window.result.request.training and window.result.request.training.shown)
+                    and not window.result.errors_pending, timeout=20_000)
+    settle(window)
+    assert f"Logistic regression: true error {fitted:.4g}" in label.text(), label.text()
+
+
 def test_the_true_errors_keep_their_lines_while_a_drag_recomputes_them(qtbot, window, monkeypatch, request):
     """While a drag's fits wait for their true errors, each reads "…" in the same words, so the label keeps its
     lines and the Lab below it stays where it was (it jumped a line at every move: a click aimed at the Lab's
