@@ -127,3 +127,4 @@ def test_the_text_says_which_weights_the_norm_is_of(frame):
     W = np.array(out["weights"])
     assert norm == pytest.approx(np.linalg.norm(W[:, 1:]), rel=5e-4)
     assert ("standardized" in text.stdout) == (not frame)
+    assert text.stdout.startswith("Logistic regression, Gradient descent, eta = 0.01, 4 steps from w = 0 on fruit")
