@@ -261,6 +261,12 @@ def legend_key(specs, frame, request, brief: bool = False) -> list[tuple[str, st
     return key
 
 
+def drawn_step(frame):
+    """The training step the frame draws instead of the fit (its view: index, optimizer), or None."""
+    t, view = frame.request.training, frame.training
+    return view if t is not None and t.shown and view is not None and not view.problem else None
+
+
 def shown_label(frame) -> str:
     """What the picture shows, as its legend and caption name it: the model, and while a training step is
     drawn instead of the fit, the optimizer and the step ("Logistic regression, Gradient descent, step 3");
@@ -271,8 +277,8 @@ def shown_label(frame) -> str:
     from probviz.stepping import training_alpha
 
     spec = frame.request.specs[0]
-    t, view = frame.request.training, frame.training
-    if t is not None and t.shown and view is not None and not view.problem:
+    view = drawn_step(frame)
+    if view is not None:
         alpha = training_alpha(spec)
         prior = f", Bayesian, α = {alpha:.3g}" if alpha is not None else ""
         return f"{spec.label}{prior}, {OPTIMIZER_LABELS.get(view.optimizer, view.optimizer)}, step {view.index}"

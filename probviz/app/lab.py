@@ -26,6 +26,7 @@ from probviz.app.collect import collect_on_gui_thread
 from probviz.models.learning import shown_labels
 from probviz.app.widgets import NEEDS_TRUTH, IntBox, NumberField, PanelScroll, SmallPlot, WhenSeen, guard_wheel
 from probviz.colors import OKABE_ITO
+from probviz.figure_layout import drawn_step
 from probviz.models import MODEL_NAMES, REGISTRY, create
 from probviz.models.learning import MAX_SEEDS, MAX_SIZE, learning_curve
 from probviz.models.truth import Truth, fitted_truth
@@ -448,9 +449,8 @@ class LabPanel(QWidget):
         def value(key):
             return f"{self.errors[key]:.4g}" if key in self.errors else "…" if frame.errors_pending else None
 
-        t, view = frame.request.training, frame.training
-        step = (f" at step {view.index}" if t is not None and t.shown and view is not None and not view.problem
-                else "")  # the canvas shows a training step: its error is the step's, not the fit's
+        view = drawn_step(frame)  # the canvas shows a training step: its error is the step's, not the fit's
+        step = f" at step {view.index}" if view is not None else ""
         parts = [("Bayes error", value("bayes"))] + [(f"{f.model.label}{step if i == 0 else ''}: true error",
                                                       value(f.spec))
                                                      for i, f in enumerate(frame.fits) if f.model is not None]
