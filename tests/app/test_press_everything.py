@@ -345,6 +345,7 @@ def walk(walker: Walk, wanted=lambda name: True):
 def coarse(monkeypatch):
     """A coarser posterior image: the walk judges controls, not pixels, and makes hundreds of fits."""
     monkeypatch.setattr("probviz.app.refit.FrameSource.GRID", (64, 64))
+    monkeypatch.setattr("probviz.app.refit.FrameSource.DRAFT_GRID", (64, 64))  # a drag's frames too
 
 
 @pytest.fixture
