@@ -26,7 +26,7 @@ from probviz.data.atomic import atomic_write
 from probviz.data.outputs import check_target  # pipes and devices are written in place
 from probviz.data.session import Session
 from probviz.figure_layout import layout as figure_layout
-from probviz.figure_layout import legend_key, shown_label, view_of
+from probviz.figure_layout import drawn_step, legend_key, shown_label, view_of
 from probviz.snapshot import Snapshot, frame_request, from_session
 from probviz.style import Style
 
@@ -113,9 +113,7 @@ def shown_step(first):
     """The legend's title when a session's own training run shows a step ("Logistic regression, Newton /
     IRLS, step 2"), from the frame ``first`` that fitted (or trained) it; None otherwise. A figure drawn
     from ``first``'s fits is built without the run, so its legend would name only the model."""
-    if first.training is None or first.request.training is None or not first.request.training.shown:
-        return None
-    return shown_label(first)
+    return shown_label(first) if drawn_step(first) is not None else None
 
 
 def _check(path, width, height, dpi) -> str:
