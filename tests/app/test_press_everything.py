@@ -204,18 +204,26 @@ class Walk:
     def reset(self):
         reset_window(self.win, self.example, self.model, self.base_doc, self.base_view)
 
-    def press(self, name, do, own=(), expect_change=True, dock=None):
-        """Press (``do``) and judge: nothing raised or warned, and something a person sees changed."""
+    def prepare(self, name):
+        """The window back at the start, with what the control ``name`` acts on put there."""
+        self.reset()
+        for part in name:
+            if part in PREPARE:
+                PREPARE[part](self.win)
+        settle_all(self.win)
+
+    def press(self, name, do, own=(), expect_change=True, dock=None, prepared=False):
+        """Press (``do``) and judge: nothing raised or warned, and something a person sees changed. The window
+        is put back to the start and what the control acts on is prepared first, unless the caller has just
+        done both (``prepared``)."""
         win, qtbot = self.win, self.qtbot
         if not self.wanted(name):
             return []
         t0 = time.perf_counter()
-        self.reset()
+        if not prepared:
+            self.prepare(name)
         if dock is not None:
             dock.raise_()
-        for part in name:
-            if part in PREPARE:
-                PREPARE[part](win)
         settle_all(win, errors=dock is win.lab_dock)
         own = own() if callable(own) else own
         before = fingerprint(win, skip=own)
@@ -242,25 +250,22 @@ class Walk:
         return what
 
     def action(self, name, a):
-        self.reset()
-        if name[-1] in PREPARE:
-            PREPARE[name[-1]](self.win)
-            settle_all(self.win)
+        self.prepare(name)
         if not a.isEnabled() or not a.isVisible():
             return
         if a.isCheckable() and a.isChecked() and a.actionGroup() is not None and a.actionGroup().isExclusive():
             return  # the current choice of a group (the model shown, the tool in hand) stays chosen
         # a Train command is judged with the Training dock in front: bringing it forward is not a step
         dock = self.win.training_dock if name[0] == "Train" else None
-        self.press(name, a.trigger, dock=dock)
+        self.press(name, a.trigger, dock=dock, prepared=True)
 
     def control(self, key, dock):
         """Press the control ``key`` names (found again after each reset: forms are rebuilt)."""
         name = key[0]
-        self.reset()
-        if name[-1] in PREPARE:
-            PREPARE[name[-1]](self.win)
-            settle_all(self.win)
+        w = find(self.win, dock, key)
+        if w is None or not any(self.wanted(n) for n in _press_names(name, w)):
+            return  # nothing of it is pressed in this walk
+        self.prepare(name)
         w = find(self.win, dock, key)
         if w is None or not w.isEnabled():
             return
@@ -282,13 +287,23 @@ class Walk:
         if isinstance(w, QComboBox):
             enabled = [w.model().item(i).isEnabled() if hasattr(w.model(), "item") else True for i in range(w.count())]
             others = [i for i in range(w.count()) if i != w.currentIndex() and enabled[i]]
-            for i in others:
-                self.press(name + (w.itemText(i),), again(lambda c, i=i: choose(self.qtbot, c, i)), own, expect, dock)
+            for n, i in enumerate(others):  # the first choice from the window as prepared, the rest from a reset
+                self.press(name + (w.itemText(i),), again(lambda c, i=i: choose(self.qtbot, c, i)), own, expect, dock,
+                           prepared=n == 0)
         elif isinstance(w, (QAbstractSpinBox, QSlider)):
-            how = "slider" if isinstance(w, QSlider) else "box"
-            self.press(name + (f"step the {how}",), again(lambda c: step(self.qtbot, c)), own, expect, dock)
+            self.press(_press_names(name, w)[0], again(lambda c: step(self.qtbot, c)), own, expect, dock,
+                       prepared=True)
         else:
-            self.press(name, again(lambda c: press_button(self.qtbot, c)), own, expect, dock)
+            self.press(name, again(lambda c: press_button(self.qtbot, c)), own, expect, dock, prepared=True)
+
+
+def _press_names(name, w):
+    """The names a control is pressed under: a combo box's once per choice, any other's once."""
+    if isinstance(w, QComboBox):
+        return [name + (w.itemText(i),) for i in range(w.count())]
+    if isinstance(w, (QAbstractSpinBox, QSlider)):
+        return [name + (f"step the {'slider' if isinstance(w, QSlider) else 'box'}",)]
+    return [name]
 
 
 def control_keys(win, dock):
