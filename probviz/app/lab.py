@@ -24,7 +24,9 @@ from shiboken6 import isValid
 
 from probviz.app.collect import collect_on_gui_thread
 from probviz.models.learning import shown_labels
-from probviz.app.widgets import NEEDS_TRUTH, IntBox, NumberField, PanelScroll, SmallPlot, WhenSeen, guard_wheel
+from probviz.app.widgets import (
+    NEEDS_TRUTH, IntBox, NumberField, PanelScroll, PlotSlot, SmallPlot, WhenSeen, guard_wheel,
+)
 from probviz.colors import OKABE_ITO
 from probviz.figure_layout import drawn_step
 from probviz.models import MODEL_NAMES, REGISTRY, create
@@ -231,13 +233,11 @@ class LabPanel(QWidget):
         self.section_hint = QLabel("Choose the Section tool (X) and drag a line across the canvas.")
         self.section_hint.setWordWrap(True)
         v.addWidget(self.section_hint)
-        self.section_plot = SmallPlot(height=200)
-        self.section_plot.setLabel("bottom", "distance along the line")
-        self.section_plot.setLabel("left", "p(C_k|x)")
+        self._section_slot = PlotSlot(self._make_section_plot, height=200)
         self.section_key = QLabel(section_key(None, []))
         self.section_key.setWordWrap(True)
         v.addWidget(self.section_key)
-        v.addWidget(self.section_plot)
+        v.addWidget(self._section_slot)
         self.clear_section = QPushButton("Clear the line")
         self.clear_section.clicked.connect(lambda: self.doc.view_state.set_section(None))
         v.addWidget(self.clear_section)
@@ -315,9 +315,21 @@ class LabPanel(QWidget):
         self.curves_button.setToolTip("The true error of the two models against the training-set size"
                                       if self.doc.usable_truth() is not None else "Needs " + NEEDS_TRUTH)
 
+    @staticmethod
+    def _make_section_plot() -> SmallPlot:
+        plot = SmallPlot(height=200)
+        plot.setLabel("bottom", "distance along the line")
+        plot.setLabel("left", "p(C_k|x)")
+        return plot
+
+    @property
+    def section_plot(self) -> SmallPlot:
+        """The cross-section's plot (made when the Lab is first drawn)."""
+        return self._section_slot.plot
+
     def apply_style(self, style: Style) -> None:
         self.style = style  # the theme of the dialogs it opens
-        self.section_plot.apply_style(style)
+        self._section_slot.apply_style(style)
 
     # --- edits --------------------------------------------------------------------------------
     def _truth_edited(self, item):

@@ -185,6 +185,7 @@ class MainWindow(QMainWindow):
         self.lab_dock.visibilityChanged.connect(self.refitter.redraw)  # its true errors
         self.lab_dock.visibilityChanged.connect(self.lab.seen.set_on_screen)  # its table and plot, when seen
         self.dock.visibilityChanged.connect(self.panel.seen.set_on_screen)  # its numbers, likewise
+        self.training_dock.visibilityChanged.connect(self.training.seen.set_on_screen)  # its error plot
         self.weights_dock.visibilityChanged.connect(self.weights.seen.set_on_screen)  # before the redraw it asks for
         self.weights_dock.visibilityChanged.connect(self.refitter.redraw)  # its weight space, computed when seen
         self.weights.reshaped.connect(self.refitter.redraw)  # ... and for the plot's shape

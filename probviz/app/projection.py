@@ -22,24 +22,28 @@ class FisherBox(QGroupBox):
                         "Fisher's w ∝ S_W⁻¹(m₂ − m₁), which trades some separation of the means for much less "
                         "spread within each class. J = (m₂ − m₁)² / (s₁² + s₂²) (eq. 4.25); the dashed line is "
                         "the threshold, the projected overall mean.")
-        lay = QVBoxLayout(self)
-        self.labels, self.plots = {}, {}
+        QVBoxLayout(self)
+        self.labels, self.plots = {}, {}  # made when first shown: most windows never fit Fisher's model
+        self.criteria: dict[str, float] = {}
+        self._style = Style()
+        self.setVisible(False)
+
+    def _make_plots(self) -> None:
+        lay = self.layout()
         for key, title in (("means", "onto the line joining the means"), ("fisher", "onto Fisher's w")):
             label = QLabel(title)
             label.setTextFormat(Qt.TextFormat.PlainText)
             plot = SmallPlot(height=120)
             plot.hideAxis("left")
+            plot.apply_style(self._style)
             lay.addWidget(label)
             lay.addWidget(plot)
             self.labels[key], self.plots[key] = label, plot
-        self.criteria: dict[str, float] = {}
-        self.apply_style(Style())
-        self.setVisible(False)
 
     def apply_style(self, style: Style) -> None:
+        self._style = style
         for plot in self.plots.values():
             plot.apply_style(style)
-        self._fg = style.foreground
 
     def show_result(self, frame) -> None:
         model = frame.fit.model if frame is not None else None
@@ -47,10 +51,12 @@ class FisherBox(QGroupBox):
         self.setVisible(shown)
         if not shown:
             return
+        if not self.plots:
+            self._make_plots()
         X, labels = frame.request.X, frame.request.labels
         colors = [frame.request.colors[i] for i in frame.fit.class_index]
         hist = model.histograms(X, labels)
-        fg = getattr(self, "_fg", Style().foreground)
+        fg = self._style.foreground
         for key, (edges, counts, threshold) in hist.items():
             plot = self.plots[key]
             plot.clear()

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from probviz.app.teaching import unbroken
-from probviz.app.widgets import NumberField, SmallPlot, guard_wheel, move_in_place
+from probviz.app.widgets import NumberField, PlotSlot, SmallPlot, WhenSeen, guard_wheel, move_in_place
 from probviz.colors import OKABE_ITO
 from probviz.models import REGISTRY
 from probviz.models.training import DEFAULT_ETA, OPTIMIZER_LABELS, OPTIMIZERS, TRAINABLE
@@ -105,36 +105,12 @@ class TrainingPanel(QWidget):
         self.readout.setMinimumWidth(120)  # a long note wraps; it never widens the dock
         self.readout.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self._readout_lines = -1  # the readout's height for its width, when its text was last set
-        self.plot = SmallPlot()
-        self.plot.setMinimumHeight(160)
-        self.plot.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.plot.setAxisItems({"bottom": IntegerAxis("bottom"), "right": IntegerAxis("right")})
-        self.plot.setLabel("bottom", "step")
-        self.plot.setLabel("left", "E(w)")
-        self.plot.showGrid(x=True, y=True, alpha=0.25)
-        self.plot.plotItem.getAxis("right").setGrid(False)  # the grid follows E's axis, not the count's
-        self.plot.addLegend(offset=(-10, 10))
-        # the perceptron's misclassified count (0 to N) on its own right-hand axis: on E_P's axis the
-        # criterion would be squashed flat
-        item = self.plot.plotItem
-        self.count_view = pg.ViewBox(enableMouse=False)
-        item.scene().addItem(self.count_view)
-        item.getAxis("right").linkToView(self.count_view)
-        item.getAxis("right").setLabel("misclassified")
-        self.count_view.setXLink(item.vb)
-        item.vb.sigResized.connect(lambda *_: self.count_view.setGeometry(item.vb.sceneBoundingRect()))
-        item.vb.sigResized.connect(lambda *_: self._fit_y_range())  # the legend's share of the height changed
-        self.count_curve = pg.PlotDataItem(pen=pg.mkPen(OKABE_ITO[4], width=1.5, style=Qt.PenStyle.DashLine),
-                                           name="misclassified (right axis)")
-        self.count_view.addItem(self.count_curve)
-        item.hideAxis("right")
-        self.optimum_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#555555", width=1.5, style=Qt.PenStyle.DashLine))
-        self.plot.addItem(self.optimum_line)
-        # the step on the canvas, on its run's curve (step 0 too, before the run has a curve)
-        self.here = pg.ScatterPlotItem(size=2 * self._DOT - 4)
-        self.here.setZValue(10)
-        self._here_pen = pg.mkPen("#555555", width=1.5)  # the theme's foreground once styled
-        self.plot.addItem(self.here)
+        # the error plot, made and drawn while the dock is in front (behind another tab a step costs it nothing)
+        self._axes_for = None  # the model its axes were labelled for
+        self._style = None
+        self.plot_slot = PlotSlot(self._make_plot)
+        self.plot_slot.setMinimumHeight(160)
+        self.seen = WhenSeen(lambda: self._draw_curves(self.view))  # the window tells it when the dock is seen
 
         form = QFormLayout()
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a narrow dock: label above its field
@@ -161,7 +137,7 @@ class TrainingPanel(QWidget):
         lay.addWidget(scroll)
         lay.addLayout(buttons)  # never scrolled away: Step, Play and Reset are what a teacher presses
         lay.addWidget(self.readout)  # nor this: the step, E(w) and what the run means
-        lay.addWidget(self.plot, 1)
+        lay.addWidget(self.plot_slot, 1)
 
         self.timer = QTimer(self)
         self.timer.timeout.connect(self._tick)
@@ -179,6 +155,52 @@ class TrainingPanel(QWidget):
         self.sync()
 
     # --- state ----------------------------------------------------------------------------
+    def _make_plot(self) -> SmallPlot:
+        plot = SmallPlot()
+        plot.setMinimumHeight(160)
+        plot.setAxisItems({"bottom": IntegerAxis("bottom"), "right": IntegerAxis("right")})
+        plot.setLabel("bottom", "step")
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        plot.plotItem.getAxis("right").setGrid(False)  # the grid follows E's axis, not the count's
+        plot.addLegend(offset=(-10, 10))
+        # the perceptron's misclassified count (0 to N) on its own right-hand axis: on E_P's axis the
+        # criterion would be squashed flat
+        item = plot.plotItem
+        self.count_view = pg.ViewBox(enableMouse=False)
+        item.scene().addItem(self.count_view)
+        item.getAxis("right").linkToView(self.count_view)
+        item.getAxis("right").setLabel("misclassified")
+        self.count_view.setXLink(item.vb)
+        item.vb.sigResized.connect(lambda *_: self.count_view.setGeometry(item.vb.sceneBoundingRect()))
+        item.vb.sigResized.connect(lambda *_: self._fit_y_range())  # the legend's share of the height changed
+        self.count_curve = pg.PlotDataItem(pen=pg.mkPen(OKABE_ITO[4], width=1.5, style=Qt.PenStyle.DashLine),
+                                           name="misclassified (right axis)")
+        self.count_view.addItem(self.count_curve)
+        item.hideAxis("right")
+        self.optimum_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#555555", width=1.5, style=Qt.PenStyle.DashLine))
+        self.optimum_line.setVisible(False)
+        plot.addItem(self.optimum_line)
+        # the step on the canvas, on its run's curve (step 0 too, before the run has a curve)
+        self.here = pg.ScatterPlotItem(size=2 * self._DOT - 4)
+        self.here.setZValue(10)
+        self._here_pen = pg.mkPen("#555555", width=1.5)  # the theme's foreground once styled
+        plot.addItem(self.here)
+        self._label_axes(plot)
+        if self._style is not None:
+            self._style_plot(plot, self._style)
+        return plot
+
+    @property
+    def plot(self) -> SmallPlot:
+        """The error plot (made when the dock is first in front)."""
+        return self.plot_slot.plot
+
+    def _label_axes(self, plot) -> None:
+        """E(w)'s axis, or the perceptron's criterion's with the misclassified count on the right."""
+        perceptron = self.doc.model_name == "perceptron"
+        plot.setLabel("left", CRITERION_LABEL if perceptron else "E(w)")
+        plot.plotItem.showAxis("right", perceptron)
+
     @property
     def spec(self):
         """The run and step the document asks for (a probviz.stepping.TrainingSpec)."""
@@ -240,8 +262,8 @@ class TrainingPanel(QWidget):
         perceptron = self.doc.model_name == "perceptron"
         self.optimizer.model().item(OPTIMIZERS.index("newton")).setEnabled(not perceptron)
         self.start.model().item(1).setEnabled(not perceptron)
-        self.plot.setLabel("left", CRITERION_LABEL if perceptron else "E(w)")
-        self.plot.plotItem.showAxis("right", perceptron)
+        if self.plot_slot.made:
+            self._label_axes(self.plot)
         self.runs.clear()
         self.view = None
         changes = {}
@@ -356,7 +378,7 @@ class TrainingPanel(QWidget):
         if lines != self._readout_lines:  # more or fewer lines: the plot's room follows (a readout that shrinks
             self._readout_lines = lines  # keeps its height, the plot held at its largest: no resize tells)
             QTimer.singleShot(0, self, self._fit_controls)
-        self._draw_curves(view)
+        self.seen.show()  # the error plot: now if the dock is in front, else once it is
 
     def _draw_curves(self, view):
         key = (view.key, view.index, view.optimum) if view is not None else None
@@ -468,7 +490,7 @@ class TrainingPanel(QWidget):
         # the three gaps between the four rows (what the layout gives them, so nothing is left over)
         rest = self.height() - margins.top() - margins.bottom() - buttons - readout - 3 * max(lay.spacing(), 0)
         scroll.setMaximumHeight(need)  # never taller than the controls: no gap above the buttons
-        self.plot.setMaximumHeight(max(0, int(0.45 * rest), rest - need))
+        self.plot_slot.setMaximumHeight(max(0, int(0.45 * rest), rest - need))
 
     def resizeEvent(self, ev):
         super().resizeEvent(ev)
@@ -487,12 +509,17 @@ class TrainingPanel(QWidget):
 
     def apply_style(self, style):
         """The plot in the window's theme (light or dark) and text size."""
-        self.plot.apply_style(style)
+        self._style = style
+        if self.plot_slot.made:
+            self._style_plot(self.plot, style)
+
+    def _style_plot(self, plot, style):
+        plot.apply_style(style)
         fg = pg.mkColor(*style.foreground)
-        right = self.plot.plotItem.getAxis("right")
+        right = plot.plotItem.getAxis("right")
         right.setPen(fg)
         right.setTextPen(fg)
-        for _sample, label in self.plot.plotItem.legend.items:  # a label takes a new colour only with its text
+        for _sample, label in plot.plotItem.legend.items:  # a label takes a new colour only with its text
             label.setText(label.text, color=fg)
         self.optimum_line.setPen(pg.mkPen(fg, width=1.5, style=Qt.PenStyle.DashLine))
         self._here_pen = pg.mkPen(fg, width=1.5)

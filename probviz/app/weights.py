@@ -15,7 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from probviz.app.widgets import NEEDS_TRUTH, IntBox, SmallPlot, WhenSeen, guard_wheel
+from probviz.app.widgets import NEEDS_TRUTH, IntBox, PlotSlot, SmallPlot, WhenSeen, guard_wheel
 from probviz.layers import MAX_SAMPLES
 from probviz.style import Style
 from probviz.weight_space import WeightSpace, inner_box
@@ -47,17 +47,9 @@ class WeightPanel(QWidget):
         self.status.setWordWrap(True)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         lay.addWidget(self.status)
-        self.plot = SmallPlot(height=320)
-        self.plot.setAspectLocked(True)
         self._asked_aspect = 1.0  # the shape the last weight space was asked for
-        self.plot.plotItem.vb.sigResized.connect(self._plot_resized)
-        self.plot.setLabel("bottom", "w₁")
-        self.plot.setLabel("left", "w₂")
-        self.plot.scene().sigMouseClicked.connect(self._clicked)
-        self.plot.setCursor(Qt.CursorShape.CrossCursor)
-        self.plot.setToolTip("Click a point of weight space: the canvas draws the boundary of its weights "
-                             "(at w_MAP's bias)")
-        lay.addWidget(self.plot, 1)
+        self._slot = PlotSlot(self._make_plot, height=320)
+        lay.addWidget(self._slot, 1)
         self.key = QLabel(KEY)
         self.key.setWordWrap(True)
         lay.addWidget(self.key)
@@ -87,7 +79,25 @@ class WeightPanel(QWidget):
         doc.reset.connect(self._sync_controls)
         self.apply_style(Style())
         self._sync_controls()
-        self._draw()  # what it needs, until a frame comes
+        self._describe()  # what it needs, until a frame comes
+        self.seen.show()
+
+    def _make_plot(self) -> SmallPlot:
+        plot = SmallPlot(height=320)
+        plot.setAspectLocked(True)
+        plot.plotItem.vb.sigResized.connect(self._plot_resized)
+        plot.setLabel("bottom", "w₁")
+        plot.setLabel("left", "w₂")
+        plot.scene().sigMouseClicked.connect(self._clicked)
+        plot.setCursor(Qt.CursorShape.CrossCursor)
+        plot.setToolTip("Click a point of weight space: the canvas draws the boundary of its weights "
+                        "(at w_MAP's bias)")
+        return plot
+
+    @property
+    def plot(self) -> SmallPlot:
+        """Weight space's plot, made when the dock is first in front."""
+        return self._slot.plot
 
     def aspect(self) -> float:
         """The plot's height over its width (its scales are equal): the weight space is computed over a box of
@@ -160,23 +170,34 @@ class WeightPanel(QWidget):
         self.seen.show()
 
     def apply_style(self, style) -> None:
-        self.plot.apply_style(style)
+        self._slot.apply_style(style)
         self._foreground = pg.mkColor(*style.foreground)
 
-    def _draw(self):
-        plot = self.plot
-        plot.clear()
+    def _describe(self):
+        """The text above the plot and whether the key below it shows (they set the panel's width)."""
         frame = self.frame
         ws = getattr(frame, "weights", None)
+        self.key.setVisible(isinstance(ws, WeightSpace))
         if not isinstance(ws, WeightSpace):
             nothing = frame is not None and frame.fit.model is None
             self.status.setText(ws if isinstance(ws, str) else
                                 "Nothing is fitted yet: weight space needs points of two classes." if nothing else
                                 "Weight space shows logistic regression's Bayesian view: choose logistic "
                                 "regression and tick 'Bayesian view (Laplace)'.")
-            self.key.setVisible(False)
             return
-        self.key.setVisible(True)
+        sd = np.sqrt(np.diag(ws.cov)[1:])
+        features = "the standardized features" if np.any(ws.scale != 1.0) or np.any(ws.center != 0.0) else "x₁, x₂"
+        self.status.setText(f"{ws.n} points, α = {ws.alpha:.4g}; weights on {features}, the bias held at "
+                            f"w₀ = {ws.bias:.3f}. w_MAP = ({ws.w_map[1]:.3f}, {ws.w_map[2]:.3f}); q(w)'s standard "
+                            f"deviations ({sd[0]:.3f}, {sd[1]:.3f}): they shrink as points are added.")
+
+    def _draw(self):
+        self._describe()
+        plot = self.plot
+        plot.clear()
+        ws = getattr(self.frame, "weights", None)
+        if not isinstance(ws, WeightSpace):
+            return
         for name in ("prior", "likelihood", "posterior"):
             color, width, style = LOOKS[name]
             for lines in ws.contours[name]:
@@ -195,8 +216,3 @@ class WeightPanel(QWidget):
             plot.addItem(pg.ScatterPlotItem([probe[0]], [probe[1]], symbol="x", size=16,
                                             pen=pg.mkPen(self._foreground, width=3)))
         self._show_grid()
-        sd = np.sqrt(np.diag(ws.cov)[1:])
-        features = "the standardized features" if np.any(ws.scale != 1.0) or np.any(ws.center != 0.0) else "x₁, x₂"
-        self.status.setText(f"{ws.n} points, α = {ws.alpha:.4g}; weights on {features}, the bias held at "
-                            f"w₀ = {ws.bias:.3f}. w_MAP = ({ws.w_map[1]:.3f}, {ws.w_map[2]:.3f}); q(w)'s standard "
-                            f"deviations ({sd[0]:.3f}, {sd[1]:.3f}): they shrink as points are added.")

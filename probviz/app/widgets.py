@@ -17,8 +17,8 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
     QDockWidget, QDoubleSpinBox, QGraphicsItem, QHBoxLayout, QHeaderView, QLabel, QLayout, QLineEdit, QMainWindow,
-    QScrollArea, QSlider, QSpinBox, QStyle, QStyleOptionDockWidget, QStylePainter, QTableWidget, QTableWidgetItem,
-    QVBoxLayout, QWidget,
+    QScrollArea, QSizePolicy, QSlider, QSpinBox, QStyle, QStyleOptionDockWidget, QStylePainter, QTableWidget,
+    QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
 
@@ -552,10 +552,9 @@ class SmallPlot(pg.PlotWidget):
     """A plot that asks for little room: the dock beside the canvas sets its size, not the plot."""
 
     def __init__(self, height: int = 220, parent=None):
-        super().__init__(parent)
+        super().__init__(parent, enableMenu=False)  # no context menu: never made (a third of a plot's making)
         self._height = height
         self.setMouseEnabled(x=False, y=False)
-        self.setMenuEnabled(False)
         self.plotItem.hideButtons()  # pyqtgraph's "A" (auto-range): these plots frame themselves
         self._plain_ticks()
         self._cache_axes()
@@ -603,6 +602,51 @@ class SmallPlot(pg.PlotWidget):
                 label.setText(label.text)
             legend.updateSize()
         self.plotItem.titleLabel.setAttr("color", fg)
+
+
+class PlotSlot(QWidget):
+    """The place of a SmallPlot in a panel's layout, the plot made the first time it is asked for (``plot``):
+    a pyqtgraph plot takes about 20 ms to make, and a panel behind another tab, or one a model never shows,
+    need not cost the window's start that. Before then the slot asks for the plot's room, so the panel's
+    layout is the same either way; the window's style reaches the plot once it is made."""
+
+    def __init__(self, make, height: int = 220, parent=None):
+        super().__init__(parent)
+        self._make, self._height = make, height
+        self._plot: SmallPlot | None = None
+        self._style = None
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        QVBoxLayout(self).setContentsMargins(0, 0, 0, 0)
+
+    @property
+    def made(self) -> bool:
+        return self._plot is not None
+
+    @property
+    def plot(self) -> SmallPlot:
+        if self._plot is None:
+            plot = self._plot = self._make()
+            if self._style is not None:
+                plot.apply_style(self._style)
+            self.layout().addWidget(plot)
+        return self._plot
+
+    def apply_style(self, style) -> None:
+        self._style = style
+        if self._plot is not None:
+            self._plot.apply_style(style)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return self._plot.sizeHint() if self._plot is not None else QSize(300, self._height)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        if self._plot is not None:
+            return self._plot.minimumSizeHint()
+        if PlotSlot._least is None:  # a plot's least size is its view's (its frame and scroll bars)
+            PlotSlot._least = pg.GraphicsView().minimumSizeHint()
+        return PlotSlot._least
+
+    _least: QSize | None = None
 
 
 class FocusRing(QWidget):

@@ -3,7 +3,7 @@
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
 
-from guihelp import click, key, settle, type_into
+from guihelp import click, click_dock_tab, key, settle, type_into
 from probviz.models import create
 from probviz.models.training import OPTIMIZERS
 
@@ -510,6 +510,7 @@ def test_the_error_plot_marks_the_step_on_the_canvas_from_step_0(qtbot, window):
     from probviz.colors import OKABE_ITO
 
     _open(qtbot, window, "shared-vs-own-covariance", "logistic")
+    click_dock_tab(qtbot, window, "Training")  # the plot in view
     t = window.training
     key(qtbot, window, Qt.Key.Key_T)  # step 0 on the canvas
     settle(window)
@@ -616,6 +617,7 @@ def test_the_error_plots_step_axis_ends_at_1_2_5_10_and_the_run_grows_into_it(qt
     assert [_steps_axis_end(n) for n in (0, 1, 2, 3, 5, 6, 10, 11, 21, 50, 51, 101, 201, 501, 1001)] == \
         [1, 1, 2, 5, 5, 10, 10, 20, 50, 50, 100, 200, 500, 1000, 2000]
     _open(qtbot, window, "fruit", "logistic")
+    click_dock_tab(qtbot, window, "Training")
     t = window.training
     ranges = {}
     for step in range(1, 12):
@@ -701,3 +703,36 @@ def test_the_readout_never_breaks_a_line_inside_a_term(qtbot, window):
                     if any(a < at < b for a, b in spans):
                         broken.append((width, line[:at] + " / " + line[at:]))
     assert not broken, broken[:3]
+
+
+def test_the_error_plot_is_made_when_first_seen_and_shows_the_steps_taken_behind_another_tab(qtbot, window):
+    """The window starts without the plots of the panels behind other tabs (each costs about 20 ms to make);
+    the error plot is made when its tab comes forward, and a run played on while the Model tab was in front
+    shows whole in it then: every step the trainer took, none left behind."""
+    assert not any(slot.made for slot in (window.training.plot_slot, window.lab._section_slot,
+                                          window.weights._slot))
+    _open(qtbot, window, "fruit", "logistic")
+    t = window.training
+    click_dock_tab(qtbot, window, "Training")
+    assert t.plot_slot.made
+    t.speed.setValue(100)
+    qtbot.mouseClick(t.play_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: t.view is not None and t.view.index >= 3, timeout=5000)
+    click_dock_tab(qtbot, window, "Model")
+    shown = t.view.index
+    qtbot.waitUntil(lambda: t.view.index >= shown + 5, timeout=5000)
+    ((_, x, _),) = t.curves()
+    assert x[-1] < t.view.index  # behind the Model tab the plot was left as it was
+    click_dock_tab(qtbot, window, "Training")
+    key(qtbot, window, Qt.Key.Key_Space)  # pause
+    settle(window)
+    steps, errors, _ = t.runs[t.name]
+    ((_, x, y),) = t.curves()
+    assert x[-1] == t.view.index >= shown + 5
+    np.testing.assert_array_equal(x, steps)
+    np.testing.assert_array_equal(y, errors)
+    # the errors are E(w) of the trainer's own steps, written out here
+    from probviz.models.training import Trainer
+
+    by_hand = Trainer("logistic", window.doc.X, window.doc.labels, optimizer=t.name).step(int(x[-1])).error
+    assert abs(by_hand - y[-1]) <= 1e-9 * max(1.0, abs(y[-1]))
