@@ -46,7 +46,7 @@ def _log_joint(truth, X):
     out = []
     for p, w, m, S in zip(truth.priors, truth.weights, truth.means, truth.covariances):
         comps = [np.log(p * wc) + _gauss_logpdf(X, mc, Sc) for wc, mc, Sc in zip(w, m, S)]
-        out.append(logsumexp(np.array(comps), axis=0))
+        out.append(comps[0] if len(comps) == 1 else logsumexp(np.array(comps), axis=0))  # (a sum of one: itself)
     return np.array(out).T
 
 
