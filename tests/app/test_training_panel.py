@@ -736,3 +736,42 @@ def test_the_error_plot_is_made_when_first_seen_and_shows_the_steps_taken_behind
 
     by_hand = Trainer("logistic", window.doc.X, window.doc.labels, optimizer=t.name).step(int(x[-1])).error
     assert abs(by_hand - y[-1]) <= 1e-9 * max(1.0, abs(y[-1]))
+
+
+def test_plots_made_after_f5_and_the_dark_theme_have_their_look(qtbot, settings_kept, window):
+    """A side panel's plot made only when its tab is first clicked, after F5 and the dark theme: its background
+    is the dark theme's and its ticks are in presentation mode's text size, as if it had been there all along."""
+    from PySide6.QtGui import QColor
+    from PySide6.QtWidgets import QApplication
+
+    from guihelp import menu_action
+
+    _open(qtbot, window, "fruit", "logistic")
+    small = QApplication.font().pointSizeF()
+    dark = menu_action(window, "Dark theme")
+    if not dark.isChecked():
+        dark.trigger()
+    key(qtbot, window, Qt.Key.Key_F5)
+    settle(window)
+    assert window.presentation_action.isChecked() and dark.isChecked()
+    background = QColor(*window.canvas.style.background)
+    assert background.lightness() < 80
+    # F5 folds the panels away: each comes back from the View menu, as the only panel on screen
+    for tab, slot in (("Training panel", window.training.plot_slot),
+                      ("Weights panel (the Bayesian view's weight space)", window.weights._slot),
+                      ("Lab panel (true model, samples, comparison)", window.lab._section_slot)):
+        assert not slot.made
+        for dock in (window.training_dock, window.weights_dock, window.lab_dock):
+            dock.hide()
+        menu_action(window, tab).trigger()
+        settle(window)
+        assert slot.made, tab
+        plot = slot.plot
+        image = plot.grab().toImage()
+        corner = image.pixelColor(3, 3)  # inside the plot's frame, outside its axes' text
+        assert max(abs(corner.red() - background.red()), abs(corner.green() - background.green()),
+                   abs(corner.blue() - background.blue())) <= 2, (tab, corner.name(), background.name())
+        tick = plot.plotItem.getAxis("bottom").style["tickFont"].pointSizeF()
+        assert tick == QApplication.font().pointSizeF() > 1.3 * small, (tab, tick, small)
+    key(qtbot, window, Qt.Key.Key_F5)
+    dark.trigger()
