@@ -135,7 +135,7 @@ class MainWindow(QMainWindow):
         self._flash_timer = QTimer(self, singleShot=True, interval=4000)
         self._flash_timer.timeout.connect(self._show_status)
 
-        self.refitter = Refitter(FrameSource(self.doc, self.canvas, self.lab_dock.isVisible,
+        self.refitter = Refitter(FrameSource(self.doc, self.canvas, lambda: self.lab.seen.on_screen,
                                              lambda: self.weights.aspect() if self.weights.seen.on_screen else 0.0),
                                  self)
         self.canvas.rested.connect(self.refitter.redraw)  # the hand stopped: the exact curves, same fits

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from guihelp import drag, key, menu_action, settle, show_lab
+from guihelp import click_dock_tab, drag, key, menu_action, settle, show_lab
 from probviz.models import create
 from probviz.models.truth import Truth, error_rate
 
@@ -628,9 +628,11 @@ def test_the_true_error_of_a_training_step_says_it_is_the_steps(qtbot, window):
     window.activateWindow()
     key(qtbot, window, Qt.Key.Key_T)  # the training step on the canvas
     key(qtbot, window, Qt.Key.Key_Period)
-    key(qtbot, window, Qt.Key.Key_Period)
+    key(qtbot, window, Qt.Key.Key_Period)  # "." brings the Training panel forward, over the Lab
+    assert not window.lab.seen.on_screen
+    click_dock_tab(qtbot, window, "Lab")  # back to the Lab, to read it: its true errors are computed now
     qtbot.waitUntil(lambda: window.result.training is not None and window.result.training.index == 2
-                    and not window.result.errors_pending, timeout=20_000)
+                    and window.result.request.errors and not window.result.errors_pending, timeout=20_000)
     settle(window)
     fit = window.result.fit
     step_error = error_rate(doc.truth, fit.model, fit.class_index)
@@ -719,3 +721,23 @@ def test_the_second_model_list_greys_the_model_shown(qtbot, window):
     next(a for a in model_menu.actions() if a.text().replace("&", "") == REGISTRY["qda"].label).trigger()
     settle(window)
     assert not lab.compare_note.isVisible() and len(window.result.fits) == 2
+
+
+def test_the_true_errors_are_computed_while_the_lab_is_in_front_only(qtbot, window):
+    """The true errors (an integral per fit, seconds for a mixture truth) are asked for while the Lab's tab is in
+    front, not while it is behind another tab, where Qt still calls the dock visible: there they cost every edit
+    a computation on the worker that nobody reads, and the window's start a second of CPU."""
+    from guihelp import click
+
+    doc = _fruit(window)
+    assert window.lab_dock.isVisible() and not window.lab.seen.on_screen  # behind the Model tab
+    click(qtbot, window, 3.2, -0.5)  # a point added (where there is none to pick up)
+    assert len(doc.X) == 251
+    assert not window.result.request.errors and not window.result.errors_pending
+    click_dock_tab(qtbot, window, "Lab")
+    qtbot.waitUntil(lambda: window.result.request.errors and not window.result.errors_pending, timeout=20_000)
+    settle(window)
+    assert f"Bayes error {doc.truth.bayes_error():.4g}" in window.lab.errors_label.text()
+    click_dock_tab(qtbot, window, "Model")
+    click(qtbot, window, 3.0, -0.7)
+    assert len(doc.X) == 252 and not window.result.request.errors
