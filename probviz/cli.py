@@ -171,7 +171,8 @@ def _fit(args) -> int:
     training = training_args(args)
     if training is not None:
         if args.query is not None:
-            raise ValueError("--query does not combine with --optimizer")
+            raise ValueError("--query does not combine with --optimizer: --query reports the fitted model's "
+                             "p(C_k|x), --optimizer the steps of a training run; run fit once for each")
         if args.loss is not None or args.reject_cost is not None:
             raise ValueError("--loss and --reject-cost do not combine with --optimizer")
         if args.feature_space_out is not None:

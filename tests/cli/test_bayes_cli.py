@@ -189,7 +189,8 @@ def test_probit_regression_from_the_command_line(capsys):
     (["--model", "logistic", "--query", "1,nan"], "--query point 1 must be finite"),
     (["--model", "logistic", "--bayes", "--query", "0,0;1e160,1e160"], "--query point 2 is out of range"),
     (["--model", "fisher", "--query", "1,2"], "gives no p(C_k|x)"),
-    (["--model", "logistic", "--query", "1,2", "--optimizer", "gd"], "--query does not combine with --optimizer"),
+    (["--model", "logistic", "--query", "1,2", "--optimizer", "gd"], "--query does not combine with --optimizer: --query reports the fitted model's "
+     "p(C_k|x), --optimizer the steps of a training run; run fit once for each"),
 ])
 def test_bad_bayes_arguments_get_one_clear_line(capsys, argv, message):
     code, out, err = run(capsys, "fit", "example:fruit", *argv)
