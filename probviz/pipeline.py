@@ -508,6 +508,8 @@ def _weight_space(frame: Frame, shown: Fit) -> None:
     fitted = ~request.held_out if request.held_out is not None else slice(None)
     X, labels = request.X[fitted], request.labels[fitted]
     why = weight_space.unavailable(shown.model, len(X))
+    if why and request.training is not None and request.training.shown and shown.spec.kwargs.get("bayes"):
+        why = weight_space.TRAINING_SHOWN  # the step's weights are drawn, not the Bayesian fit's
     if why:
         frame.weights = why if request.weights else None
         return

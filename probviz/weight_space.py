@@ -63,6 +63,11 @@ class WeightSpace:
     scale: np.ndarray = field(default_factory=lambda: np.ones(2))
 
 
+#: why the panel is empty while the canvas draws a training step (its weights have no Laplace posterior)
+TRAINING_SHOWN = ("The canvas shows a training step, not the fit: weight space shows the fit's Bayesian view. "
+                  "T shows the fit again.")
+
+
 def unavailable(model, n_points: int) -> str:
     """Why the panel cannot draw the weight space of ``model`` ("" when it can)."""
     lap = getattr(model, "laplace_", None)

@@ -116,7 +116,7 @@ class MainWindow(QMainWindow):
         self.dock = self._dock("Model", "panel", scroll)
         self.training_dock = self._dock("Training", "training", self.training)
         self.lab_dock = self._dock("Lab", "lab", self.lab)
-        self.weights_dock = self._dock("Weights", "weights", self.weights)
+        self.weights_dock = self._dock("Weights", "weights", PanelScroll(self.weights))
         self.tabifyDockWidget(self.dock, self.training_dock)
         self.tabifyDockWidget(self.training_dock, self.lab_dock)
         self.tabifyDockWidget(self.lab_dock, self.weights_dock)
@@ -372,6 +372,10 @@ class MainWindow(QMainWindow):
         weights = self.weights_dock.toggleViewAction()
         weights.setText("&Weights panel (the Bayesian view's weight space)")
         view.addAction(weights)
+        for dock in (self.dock, self.training_dock, self.lab_dock, self.weights_dock):
+            # a panel turned on comes to the front: shown as a tab behind another (F5 brings back the Training
+            # panel first), nothing seemed to happen
+            dock.toggleViewAction().triggered.connect(lambda on, d=dock: d.raise_() if on else None)
 
         help_ = mb.addMenu("&Help")
         self.slides.add_menu(mb, before=help_.menuAction())

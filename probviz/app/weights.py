@@ -36,6 +36,8 @@ class WeightPanel(QWidget):
 
     #: the relative change of the plot's shape that asks for a weight space of the new shape
     ASPECT_STEP = 0.04
+    #: the plot's height (pixels) when the panel has no more room
+    LEAST_PLOT = 220
 
     def __init__(self, doc, parent=None):
         super().__init__(parent)
@@ -48,7 +50,9 @@ class WeightPanel(QWidget):
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         lay.addWidget(self.status)
         self._asked_aspect = 1.0  # the shape the last weight space was asked for
-        self._slot = PlotSlot(self._make_plot, height=320)
+        # the window puts the panel in a PanelScroll: with presentation mode's large text (or in a short window)
+        # it scrolls and the plot keeps this height, not squeezed under the text; a taller window gives it more
+        self._slot = PlotSlot(self._make_plot, height=self.LEAST_PLOT)
         lay.addWidget(self._slot, 1)
         self.key = QLabel(KEY)
         self.key.setWordWrap(True)
@@ -83,7 +87,7 @@ class WeightPanel(QWidget):
         self.seen.show()
 
     def _make_plot(self) -> SmallPlot:
-        plot = SmallPlot(height=320)
+        plot = SmallPlot(height=self.LEAST_PLOT)
         plot.setAspectLocked(True)
         plot.plotItem.vb.sigResized.connect(self._plot_resized)
         plot.setLabel("bottom", "w₁")

@@ -238,12 +238,74 @@ def test_the_contours_reach_every_edge_of_the_plot_whatever_its_shape(qtbot, win
         settle(win)
         qtbot.waitUntil(lambda: shown_inside_the_grid()[0], timeout=5000)
     # a shape within the step asks for no new weight space (each would cost a refit): the plot still shows no
-    # more than its grid (it showed up to 4% more of one axis, bare strips at two edges)
+    # more than its grid (it showed up to 4% more of one axis, bare strips at two edges). The window is made
+    # taller, not the panel wider: a wider panel rewraps its text, which moves the plot's height by a line
     vb = win.weights.plot.plotItem.vb
-    for grow in (6, -12):  # about 2% wider, then 2% narrower than asked for
+    for grow in (5, -10):  # about 2% taller, then 2% shorter than asked for
         asked = win.weights._asked_aspect
-        win.resizeDocks([dock], [dock.width() + grow], _Qt.Orientation.Horizontal)
+        win.resize(win.width(), win.height() + grow)
         settle(win)
         assert 0.005 < abs(vb.height() / vb.width() / asked - 1.0) < win.weights.ASPECT_STEP  # the case meant
         inside, shown, grid = shown_inside_the_grid()
         assert inside, (shown, grid)
+
+
+def test_weight_space_keeps_its_room_in_f5_and_its_key_never_widens_the_dock(qtbot, settings_kept, window):
+    """The Weights tab clicked with the Bayesian view on: the canvas keeps its width (the key's long text asked
+    the dock for 155 pixels more the moment it showed); in presentation mode's large text the plot keeps a
+    usable height (it was squeezed to about 20 pixels under the text), the panel scrolling instead."""
+    window.open_path("example:fruit")
+    window.doc.set_model("logistic")
+    window.doc.set_param("bayes", True)
+    settle(window)
+    width = window.canvas.width()
+    click_dock_tab(qtbot, window, "Weights")
+    qtbot.waitUntil(lambda: window.weights.key.isVisible(), timeout=10_000)
+    settle(window)
+    assert window.canvas.width() == width
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    menu_action(window, "Weights panel (the Bayesian view's weight space)").trigger()
+    settle(window)
+    qtbot.waitUntil(lambda: window.weights.key.isVisible(), timeout=10_000)
+    settle(window)
+    vb = window.weights.plot.plotItem.vb
+    assert vb.height() >= 150 and vb.width() >= 150, (vb.width(), vb.height())
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+
+
+def test_a_panel_turned_on_from_the_view_menu_comes_to_the_front(qtbot, settings_kept, window):
+    """F5 folds the panels away and "." brings back the Training panel; View > Lab panel, then View > Weights
+    panel, each came back as a tab behind it, and nothing seemed to happen: each comes to the front."""
+    window.open_path("example:fruit")
+    window.doc.set_model("logistic")
+    settle(window)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    qtbot.keyClick(window, Qt.Key.Key_Period)
+    settle(window)
+    assert window.training.seen.on_screen
+    for text, seen in (("Lab panel (true model, samples, comparison)", window.lab.seen),
+                       ("Weights panel (the Bayesian view's weight space)", window.weights.seen)):
+        menu_action(window, text).trigger()
+        settle(window)
+        assert seen.on_screen, text
+    assert not window.training.seen.on_screen and not window.lab.seen.on_screen
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+
+
+def test_weight_space_says_why_it_is_empty_while_a_training_step_is_shown(qtbot, window):
+    """With the Bayesian view on and the Weights tab in front, T (Train > Show the training step) puts the training
+    step on the canvas: the panel is empty then, and it said to tick the Bayesian view, which was ticked. It says
+    the step is shown, and T brings the fit and its weight space back."""
+    lap = _weights_shown(qtbot, win := window)
+    assert lap is not None and win.weights.seen.on_screen
+    show_step = menu_action(win, "Show the training step")  # Train > Show the training step (T)
+    show_step.trigger()
+    settle(win)
+    assert win.training.showing() and win.weights.seen.on_screen
+    assert "training step" in win.weights.status.text() and "T shows the fit" in win.weights.status.text()
+    assert not win.weights.key.isVisible()
+    show_step.trigger()
+    settle(win)
+    assert isinstance(win.weights.frame.weights, WeightSpace) and win.weights.key.isVisible()
