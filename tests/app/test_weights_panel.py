@@ -306,6 +306,12 @@ def test_weight_space_says_why_it_is_empty_while_a_training_step_is_shown(qtbot,
     assert win.training.showing() and win.weights.seen.on_screen
     assert "training step" in win.weights.status.text() and "T shows the fit" in win.weights.status.text()
     assert not win.weights.key.isVisible()
+    press_button(qtbot, win.panel.param_widgets["bayes"])  # the Bayesian view off: the step says nothing of it
+    settle(win)
+    assert win.training.showing() and "tick 'Bayesian view (Laplace)'" in win.weights.status.text()
+    press_button(qtbot, win.panel.param_widgets["bayes"])
+    settle(win)
+    assert win.training.showing() and "training step" in win.weights.status.text()
     show_step.trigger()
     settle(win)
     assert isinstance(win.weights.frame.weights, WeightSpace) and win.weights.key.isVisible()
