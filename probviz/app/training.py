@@ -106,7 +106,6 @@ class TrainingPanel(QWidget):
         self.readout.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self._readout_lines = -1  # the readout's height for its width, when its text was last set
         # the error plot, made and drawn while the dock is in front (behind another tab a step costs it nothing)
-        self._axes_for = None  # the model its axes were labelled for
         self._style = None
         self.plot_slot = PlotSlot(self._make_plot)
         self.plot_slot.setMinimumHeight(160)
@@ -157,7 +156,6 @@ class TrainingPanel(QWidget):
     # --- state ----------------------------------------------------------------------------
     def _make_plot(self) -> SmallPlot:
         plot = SmallPlot()
-        plot.setMinimumHeight(160)
         plot.setAxisItems({"bottom": IntegerAxis("bottom"), "right": IntegerAxis("right")})
         plot.setLabel("bottom", "step")
         plot.showGrid(x=True, y=True, alpha=0.25)
