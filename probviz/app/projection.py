@@ -8,7 +8,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout
 
-from probviz.app.widgets import SmallPlot
+from probviz.app.widgets import PlotSlot, SmallPlot
 from probviz.style import Style
 
 
@@ -22,28 +22,23 @@ class FisherBox(QGroupBox):
                         "Fisher's w ∝ S_W⁻¹(m₂ − m₁), which trades some separation of the means for much less "
                         "spread within each class. J = (m₂ − m₁)² / (s₁² + s₂²) (eq. 4.25); the dashed line is "
                         "the threshold, the projected overall mean.")
-        QVBoxLayout(self)
-        self.labels, self.plots = {}, {}  # made when first shown: most windows never fit Fisher's model
+        lay = QVBoxLayout(self)
+        self.labels, self._slots = {}, {}  # the plots are made when first shown: most windows never fit Fisher's
+        for key, title in (("means", "onto the line joining the means"), ("fisher", "onto Fisher's w")):
+            label = QLabel(title)
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            slot = PlotSlot(_projection_plot, height=120)
+            lay.addWidget(label)
+            lay.addWidget(slot)
+            self.labels[key], self._slots[key] = label, slot
         self.criteria: dict[str, float] = {}
         self._style = Style()
         self.setVisible(False)
 
-    def _make_plots(self) -> None:
-        lay = self.layout()
-        for key, title in (("means", "onto the line joining the means"), ("fisher", "onto Fisher's w")):
-            label = QLabel(title)
-            label.setTextFormat(Qt.TextFormat.PlainText)
-            plot = SmallPlot(height=120)
-            plot.hideAxis("left")
-            plot.apply_style(self._style)
-            lay.addWidget(label)
-            lay.addWidget(plot)
-            self.labels[key], self.plots[key] = label, plot
-
     def apply_style(self, style: Style) -> None:
         self._style = style
-        for plot in self.plots.values():
-            plot.apply_style(style)
+        for slot in self._slots.values():
+            slot.apply_style(style)
 
     def show_result(self, frame) -> None:
         model = frame.fit.model if frame is not None else None
@@ -51,14 +46,12 @@ class FisherBox(QGroupBox):
         self.setVisible(shown)
         if not shown:
             return
-        if not self.plots:
-            self._make_plots()
         X, labels = frame.request.X, frame.request.labels
         colors = [frame.request.colors[i] for i in frame.fit.class_index]
         hist = model.histograms(X, labels)
         fg = self._style.foreground
         for key, (edges, counts, threshold) in hist.items():
-            plot = self.plots[key]
+            plot = self._slots[key].plot
             plot.clear()
             for k in range(2):
                 c = pg.mkColor(colors[k])
@@ -73,5 +66,11 @@ class FisherBox(QGroupBox):
 
     def counts(self, key: str) -> np.ndarray:
         """The drawn histograms' counts, (2, bins): for tests."""
-        items = self.plots[key].plotItem.listDataItems()
+        items = self._slots[key].plot.plotItem.listDataItems()
         return np.array([item.yData for item in items])
+
+
+def _projection_plot() -> SmallPlot:
+    plot = SmallPlot(height=120)
+    plot.hideAxis("left")  # counts: their heights are compared, not read
+    return plot
