@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import math
 import os
+import re
 
 import numpy as np
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
@@ -52,19 +53,34 @@ def likelihood_symbol(kind: str) -> str:
     return "Σ_k ln p(t_k|X)" if "one-vs-rest" in kind else kind.split(" ", 1)[1]
 
 
-def _packed(parts, fm: QFontMetricsF, room: float, sep: str = "  ·  ", title: bool = False,
-            wrap: bool = False) -> list[str]:
-    """The caption's parts on as few lines of at most ``room`` pixels as they fit, in order; with ``title``,
-    the first part (a slide's title) is a line of its own unless everything fits on one; with ``wrap``, a
-    part wider than ``room`` is broken between its words."""
-    if title and len(parts) > 1 and fm.horizontalAdvance(sep.join(parts)) > room:
-        return (_wrapped(parts[0], fm, room) if wrap else [parts[0]]) + _packed(parts[1:], fm, room, sep, wrap=wrap)
-    lines = []
+CAPTION_SEP = "  ·  "  # between the caption's parts
+
+
+def _pieces(parts, sep: str = CAPTION_SEP, split: bool = False) -> list[tuple[str, str]]:
+    """The caption as (text, what joins it to the text before it on a line): its parts, joined by ``sep``; with
+    ``split``, each part also broken after its commas ("Logistic regression, Gradient descent, step 3")."""
+    out = []
     for part in parts:
-        if lines and fm.horizontalAdvance(lines[-1] + sep + part) <= room:
-            lines[-1] += sep + part
+        pieces = re.split(r"(?<=,) ", part) if split else [part]
+        out += [(piece, sep if i == 0 else " ") for i, piece in enumerate(pieces)]
+    return out
+
+
+def _packed(parts, fm: QFontMetricsF, room: float, sep: str = CAPTION_SEP, title: bool = False,
+            wrap: bool = False, split: bool = False) -> list[str]:
+    """The caption's parts on as few lines of at most ``room`` pixels as they fit, in order; with ``title``,
+    the first part (a slide's title) is a line of its own unless everything fits on one; with ``split``, a
+    line may also break after a comma inside a part; with ``wrap``, a part wider than ``room`` is broken
+    between its words."""
+    if title and len(parts) > 1 and fm.horizontalAdvance(sep.join(parts)) > room:
+        first = _wrapped(parts[0], fm, room) if wrap else [parts[0]]
+        return first + _packed(parts[1:], fm, room, sep, wrap=wrap, split=split)
+    lines = []
+    for piece, joint in _pieces(parts, sep, split):
+        if lines and fm.horizontalAdvance(lines[-1] + joint + piece) <= room:
+            lines[-1] += joint + piece
         else:
-            lines.extend(_wrapped(part, fm, room) if wrap else [part])
+            lines.extend(_wrapped(piece, fm, room) if wrap else [piece])
     return lines
 
 
@@ -552,9 +568,7 @@ class MainWindow(QMainWindow):
                 self.resizeDocks([dock], [width], Qt.Orientation.Horizontal)
 
     def caption_parts(self) -> list[str]:
-        """What presentation mode writes above the plot: the model, its accuracy, the layer set (its
-        name, not every layer: a long list would not fit a projector's width)."""
-        doc = self.doc
+        """What presentation mode writes above the plot: the model, its accuracy, the layer set."""
         parts = [self._shown_label()]
         res = self.result.fit if self.result is not None else None
         if self.result is not None and self.result.decided:  # decided with a loss matrix or the reject option
@@ -571,19 +585,27 @@ class MainWindow(QMainWindow):
             parts.append("where p(C_k|x) is wrong")
         if self.slides.is_open():  # a lesson deck: the slide's title first (it says what is shown), 3/10 last
             return self.slides.caption_parts(parts)
-        if not wrong:
-            name = next((n.split(":")[0] for n, ls in LAYER_SETS if ls == doc.layers), None)
-            parts.append(f"layers: {name}" if name else "layers of your choice")
-        return parts
+        layers = self._caption_layers()
+        return parts + [layers] if layers and not wrong else parts
+
+    def _caption_layers(self) -> str:
+        """The layer set's part of the caption (its name, not every layer: a long list would not fit a projector's
+        width); none for a model without p(C_k|x), whose sets' names ("posterior") would say what is not drawn."""
+        doc = self.doc
+        if not REGISTRY[doc.model_name].probabilistic:
+            return ""
+        name = next((n.split(":")[0] for n, ls in LAYER_SETS if ls == doc.layers), None)
+        return f"layers: {name}" if name else "layers of your choice"
 
     def caption_text(self) -> str:
-        return "  ·  ".join(self.caption_parts())
+        return CAPTION_SEP.join(self.caption_parts())
 
     def _update_caption(self):
         """The presentation caption, redone only when its text, style or width changed (it is called
         with every frame, and a new title relays the plot). Its font is CAPTION_SCALE times the
-        presentation's text, or smaller down to that text's own size to fit one line; then two lines, then
-        one a part, a part too wide broken between its words; cut with "…" only where one word does not fit."""
+        presentation's text, or smaller down to that text's own size to fit one line; then two lines; then the
+        same without the layer set's name; then two or three lines broken after a part's commas too; then one a
+        part, a part too wide broken between its words; cut with "…" only where one word does not fit."""
         presenting = self.presentation_action.isChecked()
         key = ((tuple(self.caption_parts()), self.canvas.style, self.canvas.width(),
                 self.canvas.plotItem.getAxis("left").width()) if presenting else None)
@@ -602,20 +624,24 @@ class MainWindow(QMainWindow):
         while sizes[-1] > s.font_size:
             sizes.append(max(float(s.font_size), sizes[-1] * 0.92))
         titled = self.slides.is_open()
-        done = False
-        for most in (1, 2, len(parts)):  # one line if it fits at any size allowed, else two, else one a part
+        # the layer set's name goes first when the caption would take more than two lines (L's message names it
+        # too): on a projector the plot's height matters more; then a part may break after a comma
+        layers = self._caption_layers()
+        short = [p for p in parts if p != layers]
+        tries = [(parts, 1, False), (parts, 2, False), (short, 1, False), (short, 2, False), (short, 2, True),
+                 (short, 3, True), (short, len(short), False), (short, len(_pieces(short, split=True)), True)]
+        for shown, most, split in tries:  # the fewest lines at any size allowed, the largest size for them
             for size in sizes:
                 font.setPointSizeF(size)
                 fm = QFontMetricsF(font)
-                lines = _packed(parts, fm, room, title=titled)
-                whole = all(fm.horizontalAdvance(line) <= room for line in lines)
-                if len(lines) <= most and whole:
-                    done = True
+                lines = _packed(shown, fm, room, title=titled, split=split)
+                if len(lines) <= most and all(fm.horizontalAdvance(line) <= room for line in lines):
                     break
-            if done:
-                break
+            else:
+                continue
+            break
         else:  # a part too wide even alone at the smallest size: broken between its words
-            lines = _packed(parts, fm, room, title=titled, wrap=True)
+            lines = _packed(short, fm, room, title=titled, wrap=True)
         lines = [fm.elidedText(line, Qt.TextElideMode.ElideRight, room) for line in lines]  # a narrow window
         item.setTitle("<br>".join(html.escape(line) for line in lines), size=f"{size:.1f}pt",
                       color=QColor(*s.foreground))
