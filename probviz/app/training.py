@@ -111,7 +111,7 @@ class TrainingPanel(QWidget):
         self.plot_slot.setMinimumHeight(160)
         self.seen = WhenSeen(lambda: self._draw_curves(self.view))  # the window tells it when the dock is seen
 
-        form = QFormLayout()
+        form = self._form = QFormLayout()
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a narrow dock: label above its field
         form.addRow("Optimizer", self.optimizer)
         form.addRow("Learning rate η", self.eta)
@@ -488,7 +488,21 @@ class TrainingPanel(QWidget):
         # the three gaps between the four rows (what the layout gives them, so nothing is left over)
         rest = self.height() - margins.top() - margins.bottom() - buttons - readout - 3 * max(lay.spacing(), 0)
         scroll.setMaximumHeight(need)  # never taller than the controls: no gap above the buttons
-        self.plot_slot.setMaximumHeight(max(0, int(0.45 * rest), rest - need))
+        plot = max(0, int(0.45 * rest), rest - need)
+        if plot > rest - need:  # the controls scroll: they show whole rows, the plot takes what a cut row would
+            room = rest - max(plot, self.plot_slot.minimumHeight()) - 2 * scroll.frameWidth()
+            whole = [b for b in self._row_bottoms() if b <= room]
+            if whole:
+                plot = rest - max(whole) - 2 * scroll.frameWidth()
+        self.plot_slot.setMaximumHeight(plot)
+
+    def _row_bottoms(self) -> list[int]:
+        """Where each row of the settings ends, in the scrolled widget: the checkbox, then each field (a narrow
+        panel puts a field under its label: the row ends under the field)."""
+        form = self._form
+        fields = [form.itemAt(i, QFormLayout.ItemRole.FieldRole) for i in range(form.rowCount())]
+        rows = [self.active.geometry()] + [item.geometry() for item in fields if item is not None]
+        return [r.bottom() + 1 for r in rows]
 
     def resizeEvent(self, ev):
         super().resizeEvent(ev)

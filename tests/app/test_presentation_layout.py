@@ -2,6 +2,7 @@
 no label's text is wider than the label, the caption is whole and at least as large as the plot's
 text, the plot stays inside the canvas, and the legend hides at most a few points."""
 
+import html
 import re
 
 import numpy as np
@@ -508,3 +509,89 @@ def test_the_labs_tables_are_as_tall_as_their_rows_again_after_f5(qtbot, window)
     show_lab(window)
     qtbot.wait(20)
     assert rows() == before
+
+
+def _title_lines(window) -> list[str]:
+    """The caption's lines as drawn (the title label's text, its markup undone)."""
+    text = window.canvas.plotItem.titleLabel.text
+    return [html.unescape(line) for line in text.split("<br>")]
+
+
+def test_a_training_steps_caption_in_f5_takes_few_lines_broken_at_its_commas(qtbot, window):
+    """F5 at 1024 x 768 with the Training panel in front (".", a step): the caption said the model, optimizer
+    and step, the accuracy and the layer set on four lines, "Gradient" and "descent" on two of them, and took a
+    quarter of the canvas's height from the plot. The layer set's name now gives way first (the status line names
+    it when L is pressed), and the label breaks after its commas, never inside the optimizer's name nor between
+    "step" and its number, also as the window narrows."""
+    present(qtbot, window, "example:fruit", size=(1024, 768))
+    try:
+        qtbot.keyClick(window, Qt.Key.Key_M)  # LDA -> ... -> logistic regression, as a teacher goes
+        while window.doc.model_name != "logistic":
+            qtbot.keyClick(window, Qt.Key.Key_M)
+        for _ in range(2):
+            qtbot.keyClick(window, Qt.Key.Key_Period)  # the Training panel comes to the front with the step
+            settle(window)
+        qtbot.wait(50)
+        settle(window)
+        assert window.training_dock.visibleRegion().isEmpty() is False
+        acc = 100 * window.result.fit.summary["accuracy"]
+        for width in (1024, 940, 860, 820):  # the canvas narrower, and narrower
+            window.resize(width, 768)
+            settle(window)
+            lines = _title_lines(window)
+            words = " ".join(lines)
+            assert "Logistic regression, Gradient descent, step 2" in words and f"accuracy {acc:.1f}%" in words
+            assert len(lines) <= (2 if width == 1024 else 4), (width, lines)
+            assert not any(line.endswith(("Gradient", "step")) for line in lines), (width, lines)  # after commas
+            assert "layers" not in words, (width, words)  # it did not fit beside the rest on two lines
+    finally:
+        qtbot.keyClick(window, Qt.Key.Key_F5)
+
+
+def test_the_caption_names_no_layer_set_for_a_model_without_a_posterior(qtbot, window):
+    """Fisher's discriminant gives no p(C_k|x): its F5 caption said "layers: posterior", a layer it does not
+    draw. The probabilistic models keep the layer set's name where it fits."""
+    present(qtbot, window, "example:fruit", size=(1366, 768))
+    try:
+        assert "layers: posterior" in " ".join(_title_lines(window))  # LDA: it fits
+        from guihelp import menu_action
+
+        from probviz.models import REGISTRY
+
+        menu_action(window, REGISTRY["fisher"].label).trigger()
+        settle(window)
+        assert window.doc.model_name == "fisher"
+        words = " ".join(_title_lines(window))
+        assert REGISTRY["fisher"].label in words and "layers" not in words, words
+    finally:
+        qtbot.keyClick(window, Qt.Key.Key_F5)
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1024, 640), (1366, 600)], ids=["1024x700", "1024x640", "1366x600"])
+def test_the_training_settings_in_f5_show_whole_rows_above_the_buttons(qtbot, window, size):
+    """F5 with the Training panel: its settings scroll in a box above Step, Play and Reset, which showed the
+    top of the next row cut through (the Start box's upper half) in a real window at 1024 x 768 (here, whose
+    text is smaller, the same at lower heights). The box now ends under a whole row; the plot takes the rest."""
+    from PySide6.QtWidgets import QFormLayout
+
+    present(qtbot, window, "example:fruit", size=size)
+    try:
+        while window.doc.model_name != "logistic":
+            qtbot.keyClick(window, Qt.Key.Key_M)
+        qtbot.keyClick(window, Qt.Key.Key_Period)  # the Training panel comes to the front
+        qtbot.wait(50)
+        settle(window)
+        t = window.training
+        scroll = t.controls_scroll
+        controls = scroll.widget()
+        assert scroll.verticalScrollBar().maximum() > 0  # the settings do scroll here (else nothing is tested)
+        shown = scroll.viewport().height()
+        form = controls.findChild(QFormLayout)
+        rows = [t.active] + [form.itemAt(i, QFormLayout.ItemRole.FieldRole).widget() for i in range(form.rowCount())]
+        for w in rows:
+            top = w.mapTo(controls, QPointF(0, 0).toPoint()).y()
+            bottom = top + w.height()
+            assert bottom <= shown or top >= shown, (w, top, bottom, shown)  # whole, or wholly below the box
+        assert any(w.mapTo(controls, QPointF(0, 0).toPoint()).y() + w.height() <= shown for w in rows[1:])
+    finally:
+        qtbot.keyClick(window, Qt.Key.Key_F5)
