@@ -40,7 +40,7 @@ from probviz.layers import LAYERS
 from probviz.models import REGISTRY
 from probviz.scene import SHADE_ALPHA, SHADE_RGB, miscalibration_ramp
 from probviz.snapshot import Snapshot, frame_request, from_session, with_model
-from probviz.style import LOOK, Style
+from probviz.style import LOOK, SECTION_END, Style
 
 PX_TO_PT = 72.0 / 96.0  # probviz sizes lines and markers in pixels at 96 dpi; matplotlib in points
 DASHES = {"solid": "-", "dash": "--", "dot": ":", "dashdot": "-."}
@@ -257,8 +257,8 @@ def _draw(d: Drawing, snap: Snapshot, style: Style) -> None:
     if request.section is not None:
         ends = np.asarray(request.section, float)
         art["section"] = _lines(ax, [ends], 5.5, **_line_kw(style, "section")) + [
-            ax.plot(ends[:, 0], ends[:, 1], linestyle="none", marker="o", markersize=7 * style.scale * PX_TO_PT,
-                    color=fg, zorder=5.5)[0]]
+            ax.plot(ends[:, 0], ends[:, 1], linestyle="none", marker="o",
+                    markersize=SECTION_END * style.scale * PX_TO_PT, color=fg, zorder=5.5)[0]]
     if frame.probe is not None:
         _probe(d, style)
     if frame.fit.error:  # nothing fitted: the points stay drawn and the reason is written over them

@@ -39,6 +39,9 @@ LOOK = {
     "hatch": Stroke("fg", 2.2, opacity=120 / 255),  # a stripe of one-vs-rest's undecided regions' hatching
 }
 
+#: the diameter of a cross-section's end marks, filled discs of the foreground (pixels at scale 1)
+SECTION_END = 7.0
+
 #: the hatching's stripes rise to the right, this many pixels apart (along x) at scale 1
 HATCH_PERIOD = 9.0
 

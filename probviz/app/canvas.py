@@ -30,7 +30,7 @@ from probviz.app.figure import RBF_CENTER_SIZE, marker_path, rings_path
 from probviz.colors import class_marker
 from probviz.figure_layout import length_inside, marks_hidden, view_of
 from probviz.layers import DEFAULT_LAYERS
-from probviz.style import HATCH_PERIOD, Style
+from probviz.style import HATCH_PERIOD, SECTION_END, Style
 
 GRAB_TOLERANCE = 3  # screen pixels beyond a marker's edge that still grab it
 DENSITY_THRESHOLD = scenes.DENSITY_THRESHOLD  # more points than this: the frame's density image
@@ -442,6 +442,8 @@ class Canvas(pg.PlotWidget):
         self.truth_items: list[pg.PlotCurveItem] = []  # the truth's ellipses, dotted
         self.section_line = _curve()  # the cross-section
         self.section_line.setZValue(14)
+        self.section_ends = Marks(symbol="o", pxMode=True, pen=pg.mkPen(None))  # its ends, filled, as in the figures
+        self.section_ends.setZValue(14)
         self.holes = Marks(pxMode=True)  # held-out points are drawn hollow
         self.holes.setZValue(10.5)
         self.truth_handles = Marks(pxMode=True)  # drag the truth: means and ellipse axes
@@ -478,9 +480,8 @@ class Canvas(pg.PlotWidget):
         self.band.hide()
         for item in (self.heatmap, self.decision, self.reject, self.ambiguous, self.undecided, self.shade, self.samples,
                      self.boundary_outline, self.boundary, self.weight_outline, self.weight_line,
-                     self.overlay, self.truth_outline, self.truth_boundary, self.section_line, self.holes, self.truth_handles,
-                     self.means,
-                     self.density, self.wrong, self.carried, self.selected, self.spotlight,
+                     self.overlay, self.truth_outline, self.truth_boundary, self.section_line, self.section_ends,
+                     self.holes, self.truth_handles, self.means, self.density, self.wrong, self.carried, self.selected, self.spotlight,
                      self.probe, self.probe_label):
             self._add_passive(item)
         self._add_passive(self.rbf_centers)
@@ -538,6 +539,8 @@ class Canvas(pg.PlotWidget):
         self.truth_boundary.setPen(line_pen(style, "truth_boundary", ratio=r))
         self.truth_outline.setPen(outline_pen(style, "truth_boundary", ratio=r))
         self.section_line.setPen(line_pen(style, "section", ratio=r))
+        self.section_ends.setBrush(pg.mkBrush(fg))
+        self.section_ends.setSize(SECTION_END * style.scale)
         self.band.setPen(pg.mkPen(fg, width=1, style=Qt.PenStyle.DashLine))
         self.band.setBrush(pg.mkBrush(*style.foreground, 30))
         self.hint.setColor(fg)
@@ -798,8 +801,10 @@ class Canvas(pg.PlotWidget):
         if line is not None:
             (x0, y0), (x1, y1) = line
             self.section_line.setData([x0, x1], [y0, y1])
+            self.section_ends.setData(pos=[(x0, y0), (x1, y1)], size=SECTION_END * s.scale)
         else:
             self.section_line.setData([], [])
+            self.section_ends.setData(pos=np.empty((0, 2)))
 
     def _truth_handles(self):
         """(K, 3, 2) handles of the document's truth when it is shown and editable here, else None."""

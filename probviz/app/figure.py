@@ -22,7 +22,7 @@ from probviz.app.pens import line_pen, outline_pen
 from probviz.colors import class_marker, marker_outline
 from probviz.figure_layout import Layout, clip_polyline, length_inside, marks_hidden, stripes, tick_labels
 from probviz.scene import SHADE_ALPHA, SHADE_RGB, miscalibration_ramp
-from probviz.style import HATCH_PERIOD, Style
+from probviz.style import HATCH_PERIOD, SECTION_END, Style
 
 
 def _hatch(p: QPainter, rings_px, style: Style) -> None:
@@ -240,7 +240,7 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
         p.drawPath(_path(layout, np.vstack([a, b])))
         p.setBrush(QBrush(_color(fg)))
         for x, y in layout.to_px(np.vstack([a, b])):
-            p.drawEllipse(QPointF(x, y), 3.5 * style.scale, 3.5 * style.scale)
+            p.drawEllipse(QPointF(x, y), SECTION_END / 2 * style.scale, SECTION_END / 2 * style.scale)
         p.setBrush(Qt.BrushStyle.NoBrush)
     if frame is not None and frame.probe is not None and _inside(layout, layout.to_px([frame.probe.x]), 0).all():
         _probe(p, layout, frame.probe, style, avoid=legend_box,

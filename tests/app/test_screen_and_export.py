@@ -117,6 +117,34 @@ def test_file_export_draws_what_the_screen_shows(qtbot, window, tmp_path, monkey
     assert np.mean(np.all(centres > 225, axis=1)) > 0.6
 
 
+def test_the_screen_draws_the_cross_sections_ends_as_the_export_does(qtbot, window):
+    """The exports mark a cross-section's two ends with filled discs; the canvas drew the dashed line alone, the
+    same black dashes as a compared model's boundary. Read from the canvas's own pixels: beside each end, across
+    the line, farther than the line's half width but within the disc's radius, the foreground is drawn."""
+    from guihelp import to_pixel
+    from probviz.style import SECTION_END
+
+    assert window.open_path("example:fruit")
+    settle(window)
+    x0, x1, y0, y1 = window.canvas.view_bounds()
+    key(qtbot, window, Qt.Key.Key_X)
+    drag(qtbot, window, (x0 + 0.1 * (x1 - x0), y1 - 0.1 * (y1 - y0)), (x0 + 0.35 * (x1 - x0), y1 - 0.3 * (y1 - y0)))
+    a, b = window.doc.view_state.section
+    image = window.canvas.grab().toImage()
+    rgb = np.array([[image.pixelColor(x, y).getRgb()[:3] for x in range(image.width())]
+                    for y in range(image.height())])
+    pa, pb = (np.array([to_pixel(window, *end).x(), to_pixel(window, *end).y()], float) for end in (a, b))
+    along = (pb - pa) / np.hypot(*(pb - pa))
+    across = np.array([-along[1], along[0]])
+    reach = 0.5 * (SECTION_END * window.canvas.style.scale + window.canvas.style.width("section")) / 2
+    assert reach > window.canvas.style.width("section") / 2 + 0.5  # beyond the line itself
+    for end in (pa, pb):
+        for side in (1, -1):
+            assert _dark(rgb, end + side * reach * across, radius=0), (end, side)
+    middle = (pa + pb) / 2  # the line alone, halfway: nothing that far across it
+    assert not _dark(rgb, middle + reach * across + 1.5 * across, radius=0)
+
+
 def test_no_view_builds_a_frame_request_of_its_own():
     """One function (probviz.snapshot.frame_request) makes every request: the window, its export and
     the command line cannot drift apart again."""
