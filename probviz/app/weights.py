@@ -182,6 +182,7 @@ class WeightPanel(QWidget):
         frame = self.frame
         ws = getattr(frame, "weights", None)
         self.key.setVisible(isinstance(ws, WeightSpace))
+        self._slot.setVisible(isinstance(ws, WeightSpace))  # no empty axes of made-up ranges: the text says why
         if not isinstance(ws, WeightSpace):
             nothing = frame is not None and frame.fit.model is None
             self.status.setText(ws if isinstance(ws, str) else
@@ -197,11 +198,13 @@ class WeightPanel(QWidget):
 
     def _draw(self):
         self._describe()
-        plot = self.plot
-        plot.clear()
         ws = getattr(self.frame, "weights", None)
         if not isinstance(ws, WeightSpace):
+            if self._slot.made:
+                self.plot.clear()
             return
+        plot = self.plot
+        plot.clear()
         for name in ("prior", "likelihood", "posterior"):
             color, width, style = LOOKS[name]
             for lines in ws.contours[name]:

@@ -25,9 +25,11 @@ def _weights_shown(qtbot, win):
     assert menu_action(win, WEIGHTS).isChecked()  # View > Weights panel: a tab beside the Model panel's
     click_dock_tab(qtbot, win, "Weights")
     assert "tick 'Bayesian view (Laplace)'" in win.weights.status.text()  # a plain fit has no weight space
+    assert not win.weights._slot.isVisible()  # nor empty axes of made-up ranges beside that text
     press_button(qtbot, win.panel.param_widgets["bayes"])
     settle(win)
     assert isinstance(win.weights.frame.weights, WeightSpace)
+    assert win.weights._slot.isVisible() and win.weights.plot.isVisible()
     return win.canvas.frame.fit.model.laplace_
 
 
@@ -188,6 +190,7 @@ def test_with_no_fit_the_panel_says_what_it_needs(qtbot, window):
     settle(win)
     assert len(win.doc.X) == 0
     assert win.weights.status.text() == "Nothing is fitted yet: weight space needs points of two classes."
+    assert not win.weights._slot.isVisible()  # the text alone, no axes left from the weight space before
 
 
 def test_with_points_of_one_class_the_panel_asks_for_two_classes(qtbot, window):
