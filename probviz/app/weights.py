@@ -20,14 +20,22 @@ from probviz.layers import MAX_SAMPLES
 from probviz.style import Style
 from probviz.weight_space import WeightSpace, inner_box
 
-#: how each surface is drawn: (colour, width, pen style); the Laplace ellipses in the highlight colour
+#: how each surface is drawn: (colour, width, pen style); the posterior in the theme's foreground (None here), the
+#: Laplace ellipses in the highlight colour
 LOOKS = {"prior": ("#888888", 1.5, Qt.PenStyle.DotLine), "likelihood": ("#009E73", 1.8, Qt.PenStyle.DashLine),
-         "posterior": ("#222222", 2.2, Qt.PenStyle.SolidLine), "laplace": ("#CC79A7", 2.2, Qt.PenStyle.DashDotLine)}
-KEY = ("Over the slopes (w₁, w₂) at w_MAP's bias, 1, 2 and 3 standard deviations: grey dotted the prior "
-       "N(w|0, α⁻¹I); green dashed the likelihood p(t|w) (Bishop eq. 4.89); black the exact posterior "
-       "p(w|t) ∝ p(t|w)p(w) (eq. 4.140); purple dash-dot its Laplace approximation q(w) (eq. 4.143); purple "
-       "dots the weights of the canvas's sampled boundaries; + w_MAP. Click a point: × marks it and the "
-       "canvas draws its boundary, dotted.")
+         "posterior": (None, 2.2, Qt.PenStyle.SolidLine), "laplace": ("#CC79A7", 2.2, Qt.PenStyle.DashDotLine)}
+
+
+def key_text(dark: bool = False, samples_drawn: bool = True) -> str:
+    """The key under the plot: each surface by its colour and line, the posterior's colour the theme's foreground;
+    the dots are the canvas's sampled boundaries only while that layer is on."""
+    dots = ("reddish-purple dots the weights of the canvas's sampled boundaries" if samples_drawn else
+            "reddish-purple dots weights drawn from q(w) (the layer 'Boundary samples' draws their boundaries)")
+    return ("Over the slopes (w₁, w₂) at w_MAP's bias, 1, 2 and 3 standard deviations: grey dotted the prior "
+            "N(w|0, α⁻¹I); green dashed the likelihood p(t|w) (Bishop eq. 4.89); " + ("white" if dark else "black")
+            + " the exact posterior p(w|t) ∝ p(t|w)p(w) (eq. 4.140); reddish-purple dash-dot its Laplace "
+            f"approximation q(w) (eq. 4.143); {dots}; + w_MAP. Click a point: × marks it and the canvas draws its "
+            "boundary, dotted.")
 
 
 class WeightPanel(QWidget):
@@ -54,7 +62,8 @@ class WeightPanel(QWidget):
         # it scrolls and the plot keeps this height, not squeezed under the text; a taller window gives it more
         self._slot = PlotSlot(self._make_plot, height=self.LEAST_PLOT)
         lay.addWidget(self._slot, 1)
-        self.key = QLabel(KEY)
+        self.key = QLabel(key_text())
+        self.key.setTextFormat(Qt.TextFormat.PlainText)
         self.key.setWordWrap(True)
         lay.addWidget(self.key)
         form = QFormLayout()
@@ -176,6 +185,7 @@ class WeightPanel(QWidget):
     def apply_style(self, style) -> None:
         self._slot.apply_style(style)
         self._foreground = pg.mkColor(*style.foreground)
+        self._dark = style.dark  # the posterior's ink and the key's word for it (the window redraws after a theme)
 
     def _describe(self):
         """The text above the plot and whether the key below it shows (they set the panel's width)."""
@@ -190,6 +200,7 @@ class WeightPanel(QWidget):
                                 "Weight space shows logistic regression's Bayesian view: choose logistic "
                                 "regression and tick 'Bayesian view (Laplace)'.")
             return
+        self.key.setText(key_text(self._dark, "samples" in frame.request.layers))
         sd = np.sqrt(np.diag(ws.cov)[1:])
         features = "the standardized features" if np.any(ws.scale != 1.0) or np.any(ws.center != 0.0) else "x₁, x₂"
         self.status.setText(f"{ws.n} points, α = {ws.alpha:.4g}; weights on {features}, the bias held at "
@@ -207,6 +218,7 @@ class WeightPanel(QWidget):
         plot.clear()
         for name in ("prior", "likelihood", "posterior"):
             color, width, style = LOOKS[name]
+            color = self._foreground if color is None else color
             for lines in ws.contours[name]:
                 for line in lines:
                     plot.plot(line[:, 0], line[:, 1], pen=pg.mkPen(color, width=width, style=style))

@@ -64,7 +64,8 @@ def test_the_panel_draws_the_laplace_ellipses_over_the_exact_posterior(qtbot, wi
         return np.sum(np.where(t, np.log(expit(a)), np.log(expit(-a)))) - 0.5 * lap.alpha * w @ w
 
     top = log_post(*lap.w_map[0][1:])
-    solid = [c for c in _items(win, Qt.PenStyle.SolidLine) if c.opts["pen"].color().name() == "#222222"]
+    ink = pg.mkColor(*win.canvas.style.foreground).name()  # the posterior's, the theme's
+    solid = [c for c in _items(win, Qt.PenStyle.SolidLine) if c.opts["pen"].color().name() == ink]
     assert len(solid) == len(LEVELS)  # one closed curve per level on the fruit
     for level, item in zip(LEVELS, solid):
         for w1, w2 in list(zip(item.xData, item.yData))[::7]:  # to the grid's linear interpolation
@@ -318,3 +319,33 @@ def test_weight_space_says_why_it_is_empty_while_a_training_step_is_shown(qtbot,
     show_step.trigger()
     settle(win)
     assert isinstance(win.weights.frame.weights, WeightSpace) and win.weights.key.isVisible()
+
+
+def test_the_posterior_and_the_key_follow_the_theme_and_the_samples_layer(qtbot, window):
+    """The exact posterior was drawn in near-black (#222222) on the dark theme's near-black plot, unseen, while the
+    key called it black; and the key said the dots were the canvas's sampled boundaries while that layer was off.
+    The posterior is drawn in the theme's ink and the key says its colour; the dots' words follow the layer."""
+    win = window
+    _weights_shown(qtbot, win)
+
+    def posterior_colours():
+        return {c.opts["pen"].color().name() for c in _items(win, Qt.PenStyle.SolidLine)}
+
+    assert "samples" not in win.doc.layers
+    assert "black the exact posterior" in win.weights.key.text() and "draws their boundaries" in win.weights.key.text()
+    ink = pg.mkColor(*win.canvas.style.foreground)
+    assert posterior_colours() == {ink.name()} and ink.lightness() < 40  # black enough to be called black
+    menu_action(win, "Dark theme").trigger()
+    settle(win)
+    try:
+        assert win.canvas.style.dark
+        ink, paper = (pg.mkColor(*c) for c in (win.canvas.style.foreground, win.canvas.style.background))
+        assert posterior_colours() == {ink.name()} and ink.lightness() - paper.lightness() > 150
+        assert "white the exact posterior" in win.weights.key.text()
+    finally:
+        menu_action(win, "Dark theme").trigger()
+        settle(win)
+    press_button(qtbot, win.panel.layer_boxes["samples"])  # the canvas draws the sampled boundaries now
+    settle(win)
+    assert "samples" in win.doc.layers
+    assert "dots the weights of the canvas's sampled boundaries" in win.weights.key.text()
