@@ -104,7 +104,9 @@ class TrainingPanel(QWidget):
         self.readout.setWordWrap(True)
         self.readout.setMinimumWidth(120)  # a long note wraps; it never widens the dock
         self.readout.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.readout.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)  # kept taller in a run
         self._readout_lines = -1  # the readout's height for its width, when its text was last set
+        self._readout_run = None  # the run (and the readout's width) that height was kept for
         # the error plot, made and drawn while the dock is in front (behind another tab a step costs it nothing)
         self._style = None
         self.plot_slot = PlotSlot(self._make_plot)
@@ -372,7 +374,15 @@ class TrainingPanel(QWidget):
         else:
             # wrapped between terms, never inside one ("p(C_k|" on one line and "x)" on the next)
             self.readout.setText(unbroken(readout_text(view, [c.name for c in self.doc.classes])))
+        self.readout.setMinimumHeight(0)  # (a label's height for its width is at least its least height)
         lines = self.readout.heightForWidth(self.readout.width())
+        # within a run the readout only grows: an SGD step's numbers wrap to more or fewer lines, and the plot under
+        # it jumped (drawn anew, axes and all); step 0's note on w = 0 is a line that goes at step 1
+        run = (view.key, view.zero, self.readout.width()) if view is not None else None
+        if run is not None and run == self._readout_run:
+            lines = max(lines, self._readout_lines)
+        self._readout_run = run
+        self.readout.setMinimumHeight(max(lines, 0))
         if lines != self._readout_lines:  # more or fewer lines: the plot's room follows (a readout that shrinks
             self._readout_lines = lines  # keeps its height, the plot held at its largest: no resize tells)
             QTimer.singleShot(0, self, self._fit_controls)
@@ -439,6 +449,7 @@ class TrainingPanel(QWidget):
         d = min(self._DOT / box.height(), 0.2) if box.height() > 0 else 0.0  # the step's dot whole at either end
         pad = max(0.05, d / (1 - 2 * d)) * (hi - lo) if hi > lo else max(abs(hi), 1.0) * 0.5
         top = hi + pad
+        legend_top = lambda bottom: -np.inf  # noqa: E731 (the least top for a bottom with the legend off the curves)
         if key is not None and legend.isVisible() and box.height() > 0 and box.width() > 0 and key.height() > 0:
             share = min((key.bottom() + 4 - box.top()) / box.height(), 0.35)  # of the height, from the top (at most)
             (x0, x1), _ = vb.viewRange()
@@ -449,8 +460,15 @@ class TrainingPanel(QWidget):
             under = np.concatenate(under) if under else np.empty(0)
             under = under[np.isfinite(under)]
             if len(under) and share > 0:  # the highest of them below the legend: top - max >= share * (top - bottom)
-                top = max(top, (float(under.max()) - share * (lo - pad)) / (1.0 - share))
-        self.plot.setYRange(lo - pad, top, padding=0)
+                highest = float(under.max())
+                legend_top = lambda bottom: (highest - share * bottom) / (1.0 - share)  # noqa: E731
+                top = max(top, legend_top(lo - pad))
+        bottom, span = lo - pad, top - (lo - pad)
+        (now_bottom, now_top) = vb.viewRange()[1]
+        if (now_bottom <= bottom and now_top >= hi + pad and now_top - now_bottom <= (1 + 4 * Y_SLACK) * span
+                and legend_top(now_bottom) <= now_top):
+            return  # the runs still fit the axis as drawn: its ticks and grid are not drawn anew (3-7 ms a paint)
+        self.plot.setYRange(bottom - Y_SLACK * span, top + Y_SLACK * span, padding=0)
 
     def _make_curves(self, shown, current, count):
         """One curve per run in ``shown`` (the current run's bold and solid, the others dotted), in the
@@ -483,6 +501,7 @@ class TrainingPanel(QWidget):
         margins = lay.contentsMargins()
         readout = self.readout.heightForWidth(self.readout.width()) if self.readout.hasHeightForWidth() else -1
         readout = readout if readout >= 0 else self.readout.sizeHint().height()  # its lines at its width
+        readout = max(readout, self.readout.minimumHeight())  # or the most a run's steps took
         buttons = lay.itemAt(1).sizeHint().height()  # the row of Step, Play and Reset
         # the room the controls and the plot share: the panel less its margins, the buttons, the readout and
         # the three gaps between the four rows (what the layout gives them, so nothing is left over)
@@ -506,7 +525,13 @@ class TrainingPanel(QWidget):
 
     def resizeEvent(self, ev):
         super().resizeEvent(ev)
+        self._forget_readout_height()
         self._fit_controls()
+
+    def _forget_readout_height(self):
+        """The readout's kept height is for its width and text size: another width or size starts afresh."""
+        self._readout_run, self._readout_lines = None, -1
+        self.readout.setMinimumHeight(0)
 
     def eventFilter(self, obj, ev):  # noqa: N802 (Qt's name)
         if ((obj is self.controls_scroll.widget() and ev.type() == QEvent.Type.LayoutRequest)
@@ -517,6 +542,7 @@ class TrainingPanel(QWidget):
     def changeEvent(self, ev):
         super().changeEvent(ev)
         if ev.type() == QEvent.Type.FontChange:  # presentation mode's text: the controls grow
+            self._forget_readout_height()
             QTimer.singleShot(0, self, self._fit_controls)  # (not called once the panel is gone)
 
     def apply_style(self, style):
@@ -543,6 +569,12 @@ class TrainingPanel(QWidget):
         if self.count_curve.xData is not None and len(self.count_curve.xData):
             items.append(self.count_curve)
         return [(item.name(), *item.getData()) for item in items]
+
+
+#: room kept beyond the runs at either end of E(w)'s axis, a share of their span: a step that ends a little lower (or
+#: higher) than any before stays inside, and the axis is drawn anew only when a run leaves it or takes up less than
+#: 1 / (1 + 4 Y_SLACK) of it
+Y_SLACK = 0.08
 
 
 def _steps_axis_end(last: int) -> int:

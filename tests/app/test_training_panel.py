@@ -775,3 +775,46 @@ def test_plots_made_after_f5_and_the_dark_theme_have_their_look(qtbot, settings_
         assert tick == QApplication.font().pointSizeF() > 1.3 * small, (tab, tick, small)
     key(qtbot, window, Qt.Key.Key_F5)
     dark.trigger()
+
+
+def test_sgd_steps_leave_the_error_plot_where_it_is(qtbot, window):
+    """Stochastic gradient descent, Step pressed again and again: the readout's line of the point's gradient term
+    wraps to more or fewer lines as its numbers change, and the E(w) plot under it jumped up and down (13 times
+    in 60 steps), each jump drawing its axes and grid anew; its axis also moved with every new low
+    or high of E. Within a run the readout now only grows and the axis keeps a margin: the plot stays put."""
+    from probviz.data.dataset import Dataset
+    from probviz.data.synthetic import blobs
+
+    window.resize(1000, 700)  # the bench's window and points: the readout's last line wraps there now and then
+    window.load(Dataset(*blobs(1000, 2), ["1", "2"]))
+    window.doc.set_model("logistic")
+    settle(window)
+    t = window.training
+    click_dock_tab(qtbot, window, "Training")
+    t.optimizer.setCurrentIndex(t.optimizer.findData("sgd"))
+    settle(window)
+    heights, ranges, texts = [], [], set()
+    for _ in range(40):
+        qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)
+        settle(window)
+        qtbot.wait(1)  # the plot's room follows the readout on the next turn of the event loop
+        settle(window)
+        heights.append(t.plot.height())
+        ranges.append(tuple(t.plot.plotItem.vb.viewRange()[1]))
+        texts.add(t.readout.heightForWidth(t.readout.width()))
+        assert t.readout.height() >= t.readout.heightForWidth(t.readout.width())  # its text whole
+        lo, hi = ranges[-1]
+        assert lo <= min(np.min(e) for _, e, _ in t.runs.values()) and hi >= t.view.error  # every step in view
+    assert t.view.index == 40 and t.view.optimizer == "sgd"
+    changes = lambda v: sum(a != b for a, b in zip(v, v[1:]))  # noqa: E731
+    assert changes(heights) <= 2, heights
+    assert changes(ranges) <= 3, ranges
+    # a run that starts near the optimum (the Gaussian model's log-odds): the axis is not kept that loose
+    from pressing import choose
+
+    choose(qtbot, t.start, t.start.findData("generative"))
+    qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)
+    settle(window)
+    shown = np.r_[[t.view.optimum], np.concatenate([e for _, e, _ in t.runs.values()])]
+    lo, hi = t.plot.plotItem.vb.viewRange()[1]
+    assert lo <= shown.min() and hi >= shown.max() and hi - lo < 3 * np.ptp(shown), (lo, hi, shown)
