@@ -10,7 +10,7 @@ import numpy as np
 import pyqtgraph as pg
 import shiboken6
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QFont, QIcon, QKeySequence, QPainter, QPainterPath, QPalette, QPen, QPixmap, QPolygonF, QValidator,
 )
@@ -81,7 +81,16 @@ class WhenSeen:
 class Dock(QDockWidget):
     """A dock widget whose title is drawn in the dock's own font. Qt draws a docked title in the font the
     application had for dock titles when the dock was made, whenever the dock's font is the application's:
-    presentation mode's larger font left the titles small over a title bar made tall for them."""
+    presentation mode's larger font left the titles small over a title bar made tall for them. A floated dock
+    docked again among tabbed docks comes to the front: Qt put it back behind another tab, as if it had gone."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.topLevelChanged.connect(self._docked_again)
+
+    def _docked_again(self, floating: bool) -> None:
+        if not floating and self.isVisible():
+            QTimer.singleShot(0, self, self.raise_)  # once Qt has put it among the tabs
 
     def paintEvent(self, event):  # noqa: N802
         if self.isFloating() or self.titleBarWidget() is not None:

@@ -349,3 +349,23 @@ def test_the_posterior_and_the_key_follow_the_theme_and_the_samples_layer(qtbot,
     settle(win)
     assert "samples" in win.doc.layers
     assert "dots the weights of the canvas's sampled boundaries" in win.weights.key.text()
+
+
+def test_a_panel_floated_and_docked_again_comes_back_in_front(qtbot, window):
+    """The Weights panel floated with its title bar's float button, then docked again with the same button: Qt
+    put it back behind the Lab's tab, as if it had gone. It comes back in front, drawn."""
+    from PySide6.QtWidgets import QAbstractButton
+
+    _weights_shown(qtbot, window)
+    dock = window.weights_dock
+    button = dock.findChild(QAbstractButton, "qt_dockwidget_floatbutton")
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    settle(window)
+    assert dock.isFloating()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    settle(window)
+    qtbot.wait(20)
+    settle(window)
+    assert not dock.isFloating()
+    assert not dock.visibleRegion().isEmpty() and window.lab_dock.visibleRegion().isEmpty()
+    assert window.weights.seen.on_screen and isinstance(window.weights.frame.weights, WeightSpace)
