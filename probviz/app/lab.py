@@ -469,20 +469,23 @@ class LabPanel(QWidget):
         self.errors_label.setText("  ·  ".join(f"{name} {v}" for name, v in parts if v is not None))
 
     def _draw_section(self):
-        plot = self.section_plot
-        plot.clear()
         frame = self.frame
         line = self.doc.view_state.section
         self.section_hint.setVisible(line is None)
         self.section_key.setVisible(line is not None)
         self.section = None
-        if frame is None or line is None or frame.fit.model is None or frame.section is None:
+        drawn = frame is not None and line is not None and frame.fit.model is not None and frame.section is not None
+        probabilistic = drawn and getattr(frame.fit.model, "probabilistic", True)
+        self._section_slot.setVisible(probabilistic)  # no empty axes (their 1.0 cut in half): the hint says why
+        if self._section_slot.made:
+            self.section_plot.clear()
+        if not drawn:
             return
-        model = frame.fit.model
-        if not getattr(model, "probabilistic", True):
+        if not probabilistic:
             self.section_hint.setText("A discriminant function has no p(C_k|x) to plot (Bishop 4.1).")
             self.section_hint.setVisible(True)
             return
+        plot = self.section_plot
         self.section_hint.setText("Choose the Section tool (X) and drag a line across the canvas.")
         self.section_key.setText(section_key(frame.section, [frame.request.class_names[i] for i in frame.fit.class_index]))
         theta = frame.request.theta if "decision" in frame.request.layers else 0.0

@@ -292,6 +292,8 @@ def test_a_dragged_handle_keeps_to_the_hand_when_frames_are_far_apart(which, deg
 def test_the_section_tool_plots_the_posterior_along_the_line(qtbot, window):
     doc = _fruit(window)
     show_lab(window)  # its tab in front: a Lab behind another tab draws nothing
+    slot = window.lab._section_slot
+    assert not slot.isVisible() and window.lab.section_hint.isVisible()  # no empty axes before there is a line
     key(qtbot, window, Qt.Key.Key_X)
     assert window.canvas.tool == "section"
     drag(qtbot, window, (0.0, 0.0), (2.5, 3.5))
@@ -307,10 +309,12 @@ def test_the_section_tool_plots_the_posterior_along_the_line(qtbot, window):
     assert len(curves) == 6  # two posteriors, two scaled joints, the truth's two posteriors
     np.testing.assert_allclose(curves[0].yData, sec.posterior[:, 0])
     np.testing.assert_allclose(curves[4].yData, doc.truth.posterior(X)[:, 0], atol=1e-12)
+    assert slot.isVisible()
     drawn = _ink_along(window, (0.0, 0.0), (2.5, 3.5))
     qtbot.mouseClick(window.lab.clear_section, Qt.MouseButton.LeftButton)
     assert doc.view_state.section is None
     settle(window)
+    assert not slot.isVisible() and window.lab.section_hint.isVisible()
     cleared = _ink_along(window, (0.0, 0.0), (2.5, 3.5))
     assert drawn > 0.4 and cleared < 0.1, (drawn, cleared)  # the dashed line was on the canvas, and is gone
 
