@@ -387,8 +387,9 @@ def bayes_lines(lap) -> list[str]:
     return lines
 
 
-def section_key(section, names) -> str:
-    """The key to a cross-section's curves (the Lab's plot and an exported section figure)."""
+def section_key(section, names, dark: bool = False) -> str:
+    """The key to a cross-section's curves (the Lab's plot and an exported section figure); ``dark``: the theme's,
+    whose ink (the other link's curve) is white."""
     parts = ["Solid: p(C_k|x)"]
     if section is not None and section.predictive is not None:
         parts.append("dash-dot: the predictive p(C_k|x,D) (Bayesian view, Bishop eq. 4.155)")
@@ -398,7 +399,7 @@ def section_key(section, names) -> str:
         parts.append("dashed: p(x|C_k)p(C_k), scaled to a top of 1")
     if section is not None and section.link is not None:
         of = f" of p({names[1]}|x)" if len(names) == 2 else ""
-        parts.append(f"black dotted: {section.link[0]}{of}, the approximation σ(a) ≈ Φ(λa), λ² = π/8 (Bishop 4.5.2)")
+        parts.append(f"{'white' if dark else 'black'} dotted: {section.link[0]}{of}, the approximation σ(a) ≈ Φ(λa), λ² = π/8 (Bishop 4.5.2)")
     if section is None or section.true_posterior is not None:
         parts.append("grey dotted: the true model's p(C_k|x) (inference)")
     return "; ".join(parts) + ". The vertical lines are the boundaries crossed, grey the reject band (decision)."

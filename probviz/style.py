@@ -39,6 +39,9 @@ LOOK = {
     "hatch": Stroke("fg", 2.2, opacity=120 / 255),  # a stripe of one-vs-rest's undecided regions' hatching
 }
 
+#: a curve's colour that means the theme's foreground, whatever it is (black on light, white on dark)
+INK = "ink"
+
 #: the diameter of a cross-section's end marks, filled discs of the foreground (pixels at scale 1)
 SECTION_END = 7.0
 

@@ -28,7 +28,7 @@ from probviz.data.session import Session
 from probviz.figure_layout import layout as figure_layout
 from probviz.figure_layout import drawn_step, legend_key, shown_label, view_of
 from probviz.snapshot import Snapshot, frame_request, from_session
-from probviz.style import Style
+from probviz.style import INK, Style
 
 FORMATS = (".png", ".svg", ".pdf")
 SCREEN_DPI = 96
@@ -272,7 +272,7 @@ def section_curves(section, names, colors, theta: float = 0.0):
         for k, (n, c) in enumerate(zip(names, colors)):
             curves.append((f"p({n}|x,D)", t, section.predictive[:, k], c, "dashdot"))
     if section.link is not None:
-        curves.append((f"{section.link[0]}, λ² = π/8", t, section.link[1], "#222222", "dot"))
+        curves.append((f"{section.link[0]}, λ² = π/8", t, section.link[1], INK, "dot"))
     if section.joint is not None:
         top = float(section.joint.max()) or 1.0
         for k, (n, c) in enumerate(zip(names, colors)):

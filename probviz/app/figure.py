@@ -22,7 +22,7 @@ from probviz.app.pens import line_pen, outline_pen
 from probviz.colors import class_marker, marker_outline
 from probviz.figure_layout import Layout, clip_polyline, length_inside, marks_hidden, stripes, tick_labels
 from probviz.scene import SHADE_ALPHA, SHADE_RGB, miscalibration_ramp
-from probviz.style import HATCH_PERIOD, SECTION_END, Style
+from probviz.style import HATCH_PERIOD, INK, SECTION_END, Style
 
 
 def _hatch(p: QPainter, rings_px, style: Style) -> None:
@@ -520,9 +520,11 @@ def paint_curves(p: QPainter, layout: Layout, curves, style: Style, axis_names=(
     in order, with the axes of ``layout`` and a legend of their labels (the error against the step,
     the learning curves, a cross-section); ``dashed`` False, True, "dashdot" or "dot". ``bands`` are
     (x0, x1, colour) shaded across the plot's height, ``fills`` (xs, low, high, colour) shaded between
-    two curves, both under the curves (the reject band, the predictive band of a cross-section)."""
+    two curves, both under the curves (the reject band, the predictive band of a cross-section). A colour of
+    ``INK`` is the style's foreground."""
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
     fg, bg = style.foreground, style.background
+    curves = [(label, xs, ys, fg if color == INK else color, dashed) for label, xs, ys, color, dashed in curves]
     if not transparent:
         p.fillRect(QRectF(0, 0, layout.width, layout.height), _color(bg))
     p.save()

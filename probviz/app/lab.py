@@ -487,7 +487,8 @@ class LabPanel(QWidget):
             return
         plot = self.section_plot
         self.section_hint.setText("Choose the Section tool (X) and drag a line across the canvas.")
-        self.section_key.setText(section_key(frame.section, [frame.request.class_names[i] for i in frame.fit.class_index]))
+        self.section_key.setText(section_key(frame.section, [frame.request.class_names[i] for i in frame.fit.class_index],
+                                             self.style.dark))
         theta = frame.request.theta if "decision" in frame.request.layers else 0.0
         sec = self.section = frame.section
         names = [frame.request.class_names[i] for i in frame.fit.class_index]
@@ -509,7 +510,8 @@ class LabPanel(QWidget):
                 plot.plot(sec.t, sec.predictive[:, k], pen=pg.mkPen(c, width=2.5, style=Qt.PenStyle.DashDotLine),
                           name=f"p({n}|x,D)")
         if sec.link is not None:
-            plot.plot(sec.t, sec.link[1], pen=pg.mkPen("#222222", width=1.2, style=Qt.PenStyle.DotLine), name=sec.link[0])
+            ink = pg.mkColor(*self.style.foreground)  # the theme's: black on light, white on dark
+            plot.plot(sec.t, sec.link[1], pen=pg.mkPen(ink, width=1.2, style=Qt.PenStyle.DotLine), name=sec.link[0])
         if sec.joint is not None:
             top = float(sec.joint.max()) or 1.0
             for k, (n, c) in enumerate(zip(names, colors)):

@@ -263,12 +263,29 @@ def test_the_lab_section_draws_the_predictive_curve_and_its_band(qtbot, window):
     assert len(fills) == 2
     upper = fills[1].curves[1].getData()[1]
     np.testing.assert_allclose(upper, expit(mu + np.sqrt(s2)), rtol=1e-9)
-    dotted = [c for c in items if isinstance(c, pg.PlotDataItem) and c.opts["pen"].style() == Qt.PenStyle.DotLine
-              and c.opts["pen"].color().name() == "#222222"]
-    assert len(dotted) == 1
-    np.testing.assert_allclose(dotted[0].yData, ndtr(np.sqrt(np.pi / 8) * mu), rtol=1e-9)
+    ink = pg.mkColor(*win.canvas.style.foreground).name()  # the theme's: black here
+
+    def dotted():
+        return [c for c in win.lab.section_plot.plotItem.items if isinstance(c, pg.PlotDataItem)
+                and c.opts["pen"].style() == Qt.PenStyle.DotLine and c.opts["pen"].color().name() == ink]
+
+    assert len(dotted()) == 1 and pg.mkColor(ink).lightness() < 40
+    np.testing.assert_allclose(dotted()[0].yData, ndtr(np.sqrt(np.pi / 8) * mu), rtol=1e-9)
     text = win.lab.section_key.text()
     assert "predictive p(C_k|x,D)" in text and "central 68% under q(w)" in text and "Φ(λa) of p(peach|x)" in text
+    assert "black dotted" in text
+    # the dark theme: that curve was drawn in #222222 on the plot's near-black, unseen, while the key said black
+    from guihelp import menu_action
+
+    menu_action(win, "Dark theme").trigger()
+    settle(win)
+    try:
+        ink = pg.mkColor(*win.canvas.style.foreground).name()
+        assert pg.mkColor(ink).lightness() > 200 and len(dotted()) == 1
+        assert "white dotted" in win.lab.section_key.text()
+    finally:
+        menu_action(win, "Dark theme").trigger()
+        settle(win)
 
 
 def test_an_evidence_answer_for_points_edited_meanwhile_is_not_applied(qtbot, window, monkeypatch):

@@ -261,6 +261,26 @@ def test_curves_sit_where_the_ticks_say(qapp, tmp_path, ext, dpi, reader):
     assert abs(xs.min() - x_of(1)) < 2.5 and abs(xs.max() - x_of(4)) < 2.5
 
 
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_a_curve_in_the_ink_is_drawn_in_the_themes_foreground(qapp, tmp_path, dark):
+    """A cross-section's Φ(λa) curve was coloured #222222 in every figure: unseen on the dark theme's background.
+    A curve of colour INK is drawn in the theme's foreground, light or dark, where the ticks say."""
+    from probviz.app.export import export_curves
+    from probviz.style import INK
+
+    style = Style(1.0, dark)
+    path = str(tmp_path / "ink.png")
+    export_curves(path, [("", [1, 4], [3, 3], INK, False)], width=W, height=H, bounds=(0, 5, 0, 5), style=style)
+    rgb = raster(path, "png")
+    xt, yt, _, _ = axis_ticks(rgb, style.foreground)
+    y3 = yt[-1] - 3 * np.mean(np.diff(yt))
+    band = rgb[int(round(y3)) - 2:int(round(y3)) + 3, int(xt[1] + 5):int(xt[4] - 5)].astype(int)  # along the curve
+    ink = np.array(style.foreground[:3])
+    nearest = np.abs(band - ink).max(axis=2).min(axis=0)  # each column's pixel nearest the ink, across the line
+    assert np.all(nearest <= 40), nearest
+    assert np.abs(ink - np.array(style.background[:3])).max() > 150
+
+
 @pytest.mark.parametrize("ext,reader", [("png", "png"), ("svg", "svg-resvg"), ("pdf", "pdf")])
 def test_held_out_points_are_hollow_in_figures(qapp, tmp_path, grid_session, ext, reader):
     """A session's train/test split: the held-out points are drawn with a hole in the middle (the
