@@ -595,6 +595,10 @@ def error_text(v: float) -> str:
     return f"{v:.{places}f}"
 
 
+def _name(names, k: int) -> str:
+    return names[k] if 0 <= k < len(names) else str(k)
+
+
 def readout_text(view, names) -> str:
     """The readout of one step: E(w) and the optimum, the misclassified count, ||w||, the SGD point's
     gradient term, and what the run means (Bishop 4.1.7, 4.3.2)."""
@@ -617,9 +621,17 @@ def readout_text(view, names) -> str:
         lines.append(f"{view.tied} of them on a boundary, their largest p(C_k|x) shared: undecided, counted as "
                      "misclassified")
     if view.point >= 0:
-        name = names[view.point_class] if 0 <= view.point_class < len(names) else str(view.point_class)
-        term = "−t_n φ_n" if perceptron else "(y_n − t_n) φ_n"
-        lines.append(f"point {view.point + 1} ({name}): {term} = " + "; ".join(_vector(r) for r in view.contribution))
+        name = _name(names, view.point_class)
+        rows = view.contribution
+        if perceptron:
+            term, values = "−t_n φ_n", _vector(rows[0])
+        elif len(rows) == 1:
+            term, values = "(y_n − t_n) φ_n", _vector(rows[0])
+        else:  # a row per class, each named: unlabelled, three vectors read as one
+            term = "(y_nk − t_nk) φ_n"
+            values = "; ".join(f"{_name(names, c)} {_vector(r)}" for c, r in zip(view.row_classes, rows))
+        # one term, never broken inside: "(y_n − t_n)" at a line's end read as if φ_n were the vector after it
+        lines.append(f"point {view.point + 1} ({name}): {term.replace(' ', chr(0xA0))} = {values}")
     if view.rose:
         lines.append("E(w) rose on this step: " + (
             "the pure Newton step overshot (far from the optimum it need not descend)"

@@ -1,6 +1,7 @@
 """The Training dock, driven as a student drives it: keys, buttons, Play; the canvas draws each step."""
 
 import numpy as np
+import pytest
 from PySide6.QtCore import QPointF, Qt
 
 from guihelp import click, click_dock_tab, key, settle, type_into
@@ -86,7 +87,33 @@ def test_sgd_rings_the_point_it_used(qtbot, window):
     assert t.view.point == 2
     np.testing.assert_allclose(window.result.training.highlight, window.doc.X[2])
     np.testing.assert_allclose(window.canvas.spotlight.getData()[0], [window.doc.X[2][0]])
-    assert "point 3 (" in t.readout.text() and "(y_n − t_n) φ_n" in t.readout.text()
+    text = t.readout.text()
+    assert "point 3 (" in text and "(y_n − t_n) φ_n" in text.replace("\u00a0", " ")
+    assert "(y_n − t_n) φ_n" not in text  # one term: no line breaks inside it ("(y_n − t_n)" ended a line)
+
+
+def test_an_sgd_step_names_each_class_row_of_its_gradient_term(qtbot, window):
+    """Softmax on three classes, one SGD step from w = 0: the readout gave the point's gradient term as three
+    unlabelled vectors. Each is named by its class; at w = 0 every y_nk = 1/3, so each row's bias entry
+    (φ_n0 = 1) is 1/3 - t_nk: -0.667 for the point's own class, 0.333 for the others."""
+    import re
+
+    _open(qtbot, window, "iris", "softmax")
+    t = window.training
+    click_dock_tab(qtbot, window, "Training")
+    t.optimizer.setCurrentIndex(OPTIMIZERS.index("sgd"))
+    qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)
+    settle(window)
+    names = [c.name for c in window.doc.classes]
+    own = names[window.doc.labels[0]]
+    text = t.readout.text().replace("\u00a0", " ").replace("\u2060", "")  # (no-break spaces, word joiners)
+    line = next(ln for ln in text.split("\n") if ln.startswith("point 1 "))
+    assert line.startswith(f"point 1 ({own}): (y_nk − t_nk) φ_n = "), line
+    rows = dict(re.findall(r"(\w+) \(([^)]*)\)", line.split(" = ", 1)[1]))
+    assert sorted(rows) == sorted(names), line
+    for name, values in rows.items():
+        first = float(values.split(",")[0])
+        assert first == pytest.approx(-2 / 3 if name == own else 1 / 3, abs=6e-4), (name, values)
 
 
 def test_the_perceptron_cycles_on_overlapping_data_and_has_no_newton(qtbot, window):
@@ -756,6 +783,11 @@ def test_plots_made_after_f5_and_the_dark_theme_have_their_look(qtbot, settings_
     assert window.presentation_action.isChecked() and dark.isChecked()
     background = QColor(*window.canvas.style.background)
     assert background.lightness() < 80
+    from guihelp import drag
+
+    key(qtbot, window, Qt.Key.Key_X)  # a cross-section for the Lab to plot (without one it shows no plot)
+    drag(qtbot, window, (0.0, 0.0), (2.5, 3.5))
+    assert window.doc.view_state.section is not None
     # F5 folds the panels away: each comes back from the View menu, as the only panel on screen
     for tab, slot in (("Training panel", window.training.plot_slot),
                       ("Weights panel (the Bayesian view's weight space)", window.weights._slot),
