@@ -84,6 +84,18 @@ def _packed(parts, fm: QFontMetricsF, room: float, sep: str = CAPTION_SEP, title
     return lines
 
 
+def _abbreviated(parts) -> list[str]:
+    """The caption with the training step's optimizer named short ("SGD" for "Stochastic gradient descent")."""
+    from probviz.models.training import OPTIMIZER_LABELS, OPTIMIZER_SHORT
+
+    def short(part):
+        for name, label in OPTIMIZER_LABELS.items():
+            part = part.replace(f", {label}, step ", f", {OPTIMIZER_SHORT[name]}, step ")
+        return part
+
+    return [short(part) for part in parts]
+
+
 def _wrapped(part: str, fm: QFontMetricsF, room: float) -> list[str]:
     """One caption part on lines of at most ``room`` pixels, broken between words: a part cut with "…"
     would lose its end, and the end is what changes (a training run's "step 3")."""
@@ -604,8 +616,9 @@ class MainWindow(QMainWindow):
         """The presentation caption, redone only when its text, style or width changed (it is called
         with every frame, and a new title relays the plot). Its font is CAPTION_SCALE times the
         presentation's text, or smaller down to that text's own size to fit one line; then two lines; then the
-        same without the layer set's name; then two or three lines broken after a part's commas too; then one a
-        part, a part too wide broken between its words; cut with "…" only where one word does not fit."""
+        same without the layer set's name; then two or three lines broken after a part's commas too, then so with
+        a training step's optimizer named short; then one a part, a part too wide broken between its words; cut
+        with "…" only where one word does not fit."""
         presenting = self.presentation_action.isChecked()
         key = ((tuple(self.caption_parts()), self.canvas.style, self.canvas.width(),
                 self.canvas.plotItem.getAxis("left").width()) if presenting else None)
@@ -628,8 +641,10 @@ class MainWindow(QMainWindow):
         # too): on a projector the plot's height matters more; then a part may break after a comma
         layers = self._caption_layers()
         short = [p for p in parts if p != layers]
+        brief = _abbreviated(short)  # then the optimizer's short name: a Bayesian training step took four lines
         tries = [(parts, 1, False), (parts, 2, False), (short, 1, False), (short, 2, False), (short, 2, True),
-                 (short, 3, True), (short, len(short), False), (short, len(_pieces(short, split=True)), True)]
+                 (short, 3, True), (brief, 2, True), (brief, 3, True), (short, len(short), False),
+                 (brief, len(_pieces(brief, split=True)), True)]
         for shown, most, split in tries:  # the fewest lines at any size allowed, the largest size for them
             for size in sizes:
                 font.setPointSizeF(size)
@@ -641,7 +656,7 @@ class MainWindow(QMainWindow):
                 continue
             break
         else:  # a part too wide even alone at the smallest size: broken between its words
-            lines = _packed(short, fm, room, title=titled, wrap=True)
+            lines = _packed(brief, fm, room, title=titled, wrap=True)
         lines = [fm.elidedText(line, Qt.TextElideMode.ElideRight, room) for line in lines]  # a narrow window
         item.setTitle("<br>".join(html.escape(line) for line in lines), size=f"{size:.1f}pt",
                       color=QColor(*s.foreground))

@@ -35,6 +35,7 @@ from probviz.models.poly import design_matrix
 
 OPTIMIZERS = ("gd", "sgd", "newton")
 OPTIMIZER_LABELS = {"gd": "Gradient descent", "sgd": "Stochastic gradient descent", "newton": "Newton / IRLS"}
+OPTIMIZER_SHORT = {"gd": "GD", "sgd": "SGD", "newton": "Newton"}  # where room is short (a projector's caption)
 TRAINABLE = ("logistic", "softmax", "perceptron")
 DEFAULT_ETA = {"gd": 0.01, "sgd": 0.1, "newton": 1.0}
 MAX_STEPS = 1_000_000

@@ -595,3 +595,48 @@ def test_the_training_settings_in_f5_show_whole_rows_above_the_buttons(qtbot, wi
         assert any(w.mapTo(controls, QPointF(0, 0).toPoint()).y() + w.height() <= shown for w in rows[1:])
     finally:
         qtbot.keyClick(window, Qt.Key.Key_F5)
+
+
+def test_a_bayesian_training_steps_caption_in_f5_keeps_to_three_lines(qtbot, window):
+    """Logistic regression with the Bayesian view, trained by SGD, in F5 at 1024 x 768 with the Training panel:
+    "Logistic regression, Bayesian, α = 1, Stochastic gradient descent, step 3" took four caption lines, one of
+    them "α = 1," alone. Where the full names need more than three lines the optimizer is named short (SGD; the
+    Training panel beside it names it in full), down to the narrowest window tried."""
+    from pressing import choose, press_button
+
+    from probviz.models import MODEL_NAMES
+
+    window.resize(1024, 768)
+    assert window.open_path("example:fruit")
+    settle(window)
+    choose(qtbot, window.panel.model, MODEL_NAMES.index("logistic"))
+    press_button(qtbot, window.panel.param_widgets["bayes"])
+    settle(window)
+    assert window.doc.params["logistic"]["bayes"] is True
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    try:
+        qtbot.keyClick(window, Qt.Key.Key_Period)  # the Training panel, then SGD chosen in it, then steps
+        settle(window)
+        t = window.training
+        choose(qtbot, t.optimizer, t.optimizer.findData("sgd"))
+        window.activateWindow()
+        for _ in range(3):
+            qtbot.keyClick(window, Qt.Key.Key_Period)
+            settle(window)
+        qtbot.wait(50)
+        settle(window)
+        assert t.view.optimizer == "sgd" and t.view.index == 3
+        for width in (1024, 940, 860):
+            window.resize(width, 768)
+            settle(window)
+            lines = _title_lines(window)
+            words = " ".join(lines)
+            assert len(lines) <= 3, (width, lines)
+            assert "Logistic regression, Bayesian, α = 1," in words and "step 3" in words, (width, lines)
+            assert "Stochastic gradient descent, step 3" in words or "SGD, step 3" in words, (width, lines)
+            assert not any(line.rstrip(",").endswith(("α =", "step")) for line in lines), (width, lines)
+    finally:
+        qtbot.keyClick(window, Qt.Key.Key_F5)
