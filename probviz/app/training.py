@@ -359,6 +359,7 @@ class TrainingPanel(QWidget):
             self.changed.emit()  # a long replay is drawn in parts: ask for the rest
 
     def _describe(self, view):
+        self.plot_slot.setVisible(self.trainable and self.can_train())  # no empty E(w) axes for a fit in one go
         if not self.trainable:
             self.readout.setText(f"{REGISTRY[self.doc.model_name].label} is fitted in one go. Choose logistic "
                                  "regression, softmax regression or the perceptron (Model menu) to watch one "

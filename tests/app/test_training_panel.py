@@ -850,3 +850,24 @@ def test_sgd_steps_leave_the_error_plot_where_it_is(qtbot, window):
     shown = np.r_[[t.view.optimum], np.concatenate([e for _, e, _ in t.runs.values()])]
     lo, hi = t.plot.plotItem.vb.viewRange()[1]
     assert lo <= shown.min() and hi >= shown.max() and hi - lo < 3 * np.ptp(shown), (lo, hi, shown)
+
+
+def test_a_model_fitted_in_one_go_shows_no_empty_error_plot(qtbot, window):
+    """LDA in the Training panel: the readout says it is fitted in one go, and the E(w) plot under it was an
+    empty 0-1 square. It shows only for a model that trains; choosing one from the Model menu brings it."""
+    from guihelp import menu_action
+
+    from probviz.models import REGISTRY
+
+    window.open_example("fruit")
+    settle(window)
+    click_dock_tab(qtbot, window, "Training")
+    t = window.training
+    assert window.doc.model_name == "lda" and "fitted in one go" in t.readout.text()
+    assert not t.plot_slot.isVisible()
+    menu_action(window, REGISTRY["logistic"].label).trigger()
+    settle(window)
+    assert t.plot_slot.isVisible() and t.plot.isVisible()
+    menu_action(window, REGISTRY["qda"].label).trigger()
+    settle(window)
+    assert not t.plot_slot.isVisible()
