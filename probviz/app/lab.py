@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from shiboken6 import isValid
 
 from probviz.app.collect import collect_on_gui_thread
+from probviz.app.teaching import unbroken
 from probviz.models.learning import shown_labels
 from probviz.app.widgets import (
     NEEDS_TRUTH, IntBox, NumberField, PanelScroll, PlotSlot, SmallPlot, WhenSeen, guard_wheel,
@@ -234,7 +235,8 @@ class LabPanel(QWidget):
         self.section_hint.setWordWrap(True)
         v.addWidget(self.section_hint)
         self._section_slot = PlotSlot(self._make_section_plot, height=200)
-        self.section_key = QLabel(section_key(None, []))
+        self.section_key = QLabel(unbroken(section_key(None, [])))
+        self.section_key.setTextFormat(Qt.TextFormat.PlainText)  # class names are text, never markup
         self.section_key.setWordWrap(True)
         v.addWidget(self.section_key)
         v.addWidget(self._section_slot)
@@ -487,8 +489,8 @@ class LabPanel(QWidget):
             return
         plot = self.section_plot
         self.section_hint.setText("Choose the Section tool (X) and drag a line across the canvas.")
-        self.section_key.setText(section_key(frame.section, [frame.request.class_names[i] for i in frame.fit.class_index],
-                                             self.style.dark))
+        names = [frame.request.class_names[i] for i in frame.fit.class_index]
+        self.section_key.setText(unbroken(section_key(frame.section, names, self.style.dark)))  # p(C_k|x,D) whole
         theta = frame.request.theta if "decision" in frame.request.layers else 0.0
         sec = self.section = frame.section
         names = [frame.request.class_names[i] for i in frame.fit.class_index]

@@ -15,6 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from probviz.app.teaching import unbroken
 from probviz.app.widgets import NEEDS_TRUTH, IntBox, PlotSlot, SmallPlot, WhenSeen, guard_wheel
 from probviz.layers import MAX_SAMPLES
 from probviz.style import Style
@@ -62,7 +63,7 @@ class WeightPanel(QWidget):
         # it scrolls and the plot keeps this height, not squeezed under the text; a taller window gives it more
         self._slot = PlotSlot(self._make_plot, height=self.LEAST_PLOT)
         lay.addWidget(self._slot, 1)
-        self.key = QLabel(key_text())
+        self.key = QLabel(unbroken(key_text()))
         self.key.setTextFormat(Qt.TextFormat.PlainText)
         self.key.setWordWrap(True)
         lay.addWidget(self.key)
@@ -200,7 +201,7 @@ class WeightPanel(QWidget):
                                 "Weight space shows logistic regression's Bayesian view: choose logistic "
                                 "regression and tick 'Bayesian view (Laplace)'.")
             return
-        self.key.setText(key_text(self._dark, "samples" in frame.request.layers))
+        self.key.setText(unbroken(key_text(self._dark, "samples" in frame.request.layers)))  # "(eq. 4.140)" whole
         sd = np.sqrt(np.diag(ws.cov)[1:])
         features = "the standardized features" if np.any(ws.scale != 1.0) or np.any(ws.center != 0.0) else "x₁, x₂"
         self.status.setText(f"{ws.n} points, α = {ws.alpha:.4g}; weights on {features}, the bias held at "

@@ -272,6 +272,8 @@ def test_the_lab_section_draws_the_predictive_curve_and_its_band(qtbot, window):
     assert len(dotted()) == 1 and pg.mkColor(ink).lightness() < 40
     np.testing.assert_allclose(dotted()[0].yData, ndtr(np.sqrt(np.pi / 8) * mu), rtol=1e-9)
     text = win.lab.section_key.text()
+    assert "p(C_k|\u2060x,D)" in text and "λ²\u00a0=\u00a0π/\u20608" in text  # never broken inside (unbroken)
+    text = text.replace("\u2060", "").replace("\u00a0", " ")
     assert "predictive p(C_k|x,D)" in text and "central 68% under q(w)" in text and "Φ(λa) of p(peach|x)" in text
     assert "black dotted" in text
     # the dark theme: that curve was drawn in #222222 on the plot's near-black, unseen, while the key said black
@@ -282,7 +284,7 @@ def test_the_lab_section_draws_the_predictive_curve_and_its_band(qtbot, window):
     try:
         ink = pg.mkColor(*win.canvas.style.foreground).name()
         assert pg.mkColor(ink).lightness() > 200 and len(dotted()) == 1
-        assert "white dotted" in win.lab.section_key.text()
+        assert "white dotted" in win.lab.section_key.text().replace("\u00a0", " ")
     finally:
         menu_action(win, "Dark theme").trigger()
         settle(win)

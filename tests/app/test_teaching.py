@@ -275,3 +275,15 @@ def test_cli_fit_reports_the_windows_fit(qtbot, fruit, tmp_path, model, param, v
         np.testing.assert_allclose(out["coef"], m.coef_, rtol=1e-9, atol=1e-12)
         np.testing.assert_allclose(out["intercept"], m.intercept_, rtol=1e-9, atol=1e-12)
     assert out["accuracy"] == fruit.result.fit.summary["accuracy"]
+
+
+def test_unbroken_keeps_short_fractions_equation_numbers_and_values_whole():
+    """Breaks a new user saw in a real window: "p(C_k|x) = 1/" then "K", "(eq." then "4.140)", "(accuracy" then
+    "33.3%)", "λ²" then "= π/8". Glued here; a slash before a longer word (a path, an address) is left free."""
+    from probviz.app.teaching import unbroken
+
+    assert unbroken("p(C_k|x) = 1/K at") == "p(C_k|\u2060x)\u00a0=\u00a01/\u2060K at"
+    assert unbroken("λ² = π/8 (eq. 4.140) (accuracy 33.3%)") == \
+        "λ²\u00a0=\u00a0π/\u20608 (eq.\u00a04.140) (accuracy\u00a033.3%)"
+    assert unbroken("eqs. 4.92-4.99") == "eqs.\u00a04.92-4.99"
+    assert unbroken("data/fruit/points.csv and Newton / IRLS") == "data/fruit/points.csv and Newton / IRLS"

@@ -332,6 +332,7 @@ def test_the_posterior_and_the_key_follow_the_theme_and_the_samples_layer(qtbot,
         return {c.opts["pen"].color().name() for c in _items(win, Qt.PenStyle.SolidLine)}
 
     assert "samples" not in win.doc.layers
+    assert "(eq.\u00a04.140)" in win.weights.key.text()  # never broken between "eq." and its number
     assert "black the exact posterior" in win.weights.key.text() and "draws their boundaries" in win.weights.key.text()
     ink = pg.mkColor(*win.canvas.style.foreground)
     assert posterior_colours() == {ink.name()} and ink.lightness() < 40  # black enough to be called black
