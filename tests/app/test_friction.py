@@ -46,6 +46,12 @@ def test_undo_and_redo_are_curved_arrows_not_back_and_forward(qtbot, window):
 
 
 def test_no_plot_shows_pyqtgraphs_auto_range_button(qtbot, window):
+    from guihelp import drag, key, menu_action
+
+    window.open_example("fruit")  # a model that trains and a cross-section: the side panels have their plots
+    menu_action(window, REGISTRY["logistic"].label).trigger()
+    key(qtbot, window, Qt.Key.Key_X)
+    drag(qtbot, window, (0.0, 0.0), (2.5, 3.5))
     for dock in (window.training_dock, window.lab_dock):
         dock.show()
         dock.raise_()
