@@ -33,7 +33,7 @@ class TrainingView:
     point: int = -1  # sgd: the point the step used (an index into the training points)
     point_class: int = -1  # its class, as an index into the request's classes
     contribution: np.ndarray | None = None
-    row_classes: tuple = ()  # the class of each row of W (and of ``contribution``), as indices like point_class
+    row_classes: tuple = ()  # the trainer's classes (indices like point_class): of W's rows when it has one a class
     highlight: tuple | None = None  # that point's (x, y), ringed on the canvas
     steps: list = field(default_factory=list)
     errors: list = field(default_factory=list)
@@ -133,7 +133,7 @@ def training_fit(spec, training: TrainingSpec, X, labels, names=None):
     model = t.model(s)
     view.index, view.error, view.wrong, view.norm = s.index, s.error, s.wrong, s.norm
     view.point, view.contribution = s.point, s.contribution
-    view.row_classes = tuple(int(c) for c in t.classes[-len(s.W):])  # two classes, one row: the second's
+    view.row_classes = tuple(int(c) for c in t.classes)
     if s.point >= 0:
         view.highlight = tuple(float(v) for v in t.X[s.point])
         view.point_class = int(t.classes[t.codes[s.point]])
