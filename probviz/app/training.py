@@ -375,7 +375,6 @@ class TrainingPanel(QWidget):
         else:
             # wrapped between terms, never inside one ("p(C_k|" on one line and "x)" on the next)
             self.readout.setText(unbroken(readout_text(view, [c.name for c in self.doc.classes])))
-        self.readout.setMinimumHeight(0)  # (a label's height for its width is at least its least height)
         lines = self.readout.heightForWidth(self.readout.width())
         # within a run the readout only grows: an SGD step's numbers wrap to more or fewer lines, and the plot under
         # it jumped (drawn anew, axes and all); step 0's note on w = 0 is a line that goes at step 1
@@ -383,7 +382,6 @@ class TrainingPanel(QWidget):
         if run is not None and run == self._readout_run:
             lines = max(lines, self._readout_lines)
         self._readout_run = run
-        self.readout.setMinimumHeight(max(lines, 0))
         if lines != self._readout_lines:  # more or fewer lines: the plot's room follows (a readout that shrinks
             self._readout_lines = lines  # keeps its height, the plot held at its largest: no resize tells)
             QTimer.singleShot(0, self, self._fit_controls)
@@ -502,7 +500,9 @@ class TrainingPanel(QWidget):
         margins = lay.contentsMargins()
         readout = self.readout.heightForWidth(self.readout.width()) if self.readout.hasHeightForWidth() else -1
         readout = readout if readout >= 0 else self.readout.sizeHint().height()  # its lines at its width
-        readout = max(readout, self.readout.minimumHeight())  # or the most a run's steps took
+        # or the most a run's steps took: the plot gives up that room and the readout takes it (not a least height
+        # of the readout: that held the whole window taller, and F5's large text made it grow past the screen)
+        readout = max(readout, self._readout_lines)
         buttons = lay.itemAt(1).sizeHint().height()  # the row of Step, Play and Reset
         # the room the controls and the plot share: the panel less its margins, the buttons, the readout and
         # the three gaps between the four rows (what the layout gives them, so nothing is left over)
@@ -532,7 +532,6 @@ class TrainingPanel(QWidget):
     def _forget_readout_height(self):
         """The readout's kept height is for its width and text size: another width or size starts afresh."""
         self._readout_run, self._readout_lines = None, -1
-        self.readout.setMinimumHeight(0)
 
     def eventFilter(self, obj, ev):  # noqa: N802 (Qt's name)
         if ((obj is self.controls_scroll.widget() and ev.type() == QEvent.Type.LayoutRequest)

@@ -642,3 +642,41 @@ def test_a_bayesian_training_steps_caption_in_f5_keeps_to_three_lines(qtbot, win
             assert not any(line.rstrip(",").endswith(("α =", "step")) for line in lines), (width, lines)
     finally:
         qtbot.keyClick(window, Qt.Key.Key_F5)
+
+
+def test_f5_with_a_bayesian_sgd_step_leaves_the_window_its_height(qtbot, window):
+    """At 1024 x 691 with logistic regression's Bayesian view and SGD, F5 and "." made the window 828 px tall
+    (off a 768 px screen) and F5 again left it so: the readout's kept height (its most lines in a run) was a least
+    height of the label, which the window's least height followed. The window keeps the height it was given."""
+    from guihelp import click_dock_tab
+    from pressing import choose, press_button
+
+    from probviz.models import MODEL_NAMES
+
+    window.resize(1024, 691)
+    assert window.open_path("example:fruit")
+    settle(window)
+    choose(qtbot, window.panel.model, MODEL_NAMES.index("logistic"))
+    press_button(qtbot, window.panel.param_widgets["bayes"])
+    t = window.training
+    click_dock_tab(qtbot, window, "Training")
+    choose(qtbot, t.optimizer, t.optimizer.findData("sgd"))
+    settle(window)
+    height = window.height()
+    assert height == 691
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    for _ in range(3):
+        qtbot.keyClick(window, Qt.Key.Key_Period)
+        settle(window)
+    qtbot.wait(30)
+    settle(window)
+    assert t.view is not None and t.view.optimizer == "sgd" and t.view.index == 3
+    assert window.height() == height, window.height()
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    qtbot.wait(30)
+    settle(window)
+    assert not window.presentation_action.isChecked() and window.height() == height, window.height()
