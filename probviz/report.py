@@ -399,7 +399,8 @@ def section_key(section, names, dark: bool = False) -> str:
         parts.append("dashed: p(x|C_k)p(C_k), scaled to a top of 1")
     if section is not None and section.link is not None:
         of = f" of p({names[1]}|x)" if len(names) == 2 else ""
-        parts.append(f"{'white' if dark else 'black'} dotted: {section.link[0]}{of}, the approximation σ(a) ≈ Φ(λa), λ² = π/8 (Bishop 4.5.2)")
+        ink = "white" if dark else "black"
+        parts.append(f"{ink} dotted: {section.link[0]}{of}, the approximation σ(a) ≈ Φ(λa), λ² = π/8 (Bishop 4.5.2)")
     if section is None or section.true_posterior is not None:
         parts.append("grey dotted: the true model's p(C_k|x) (inference)")
     return "; ".join(parts) + ". The vertical lines are the boundaries crossed, grey the reject band (decision)."

@@ -481,8 +481,8 @@ class Canvas(pg.PlotWidget):
         for item in (self.heatmap, self.decision, self.reject, self.ambiguous, self.undecided, self.shade, self.samples,
                      self.boundary_outline, self.boundary, self.weight_outline, self.weight_line,
                      self.overlay, self.truth_outline, self.truth_boundary, self.section_line, self.section_ends,
-                     self.holes, self.truth_handles, self.means, self.density, self.wrong, self.carried, self.selected, self.spotlight,
-                     self.probe, self.probe_label):
+                     self.holes, self.truth_handles, self.means, self.density, self.wrong, self.carried, self.selected,
+                     self.spotlight, self.probe, self.probe_label):
             self._add_passive(item)
         self._add_passive(self.rbf_centers)
         self._add_passive(self.rbf_outline)

@@ -22,13 +22,15 @@ WHOLE_GROUP = 36
 
 def unbroken(text: str) -> str:
     """Text for a wrapping label that breaks lines between terms, never inside one: no break after
-    the bar of p(C|x) or a slash (1/K), around " = ", after ln or exp (they keep their argument), between "eq."
-    and its number or "accuracy" and its value, or after the commas of a coordinate pair or a short vector. A
+    the bar of p(C|x) or a slash (1/K), around " = ", " ≈ ", " ∝ " or " ∓ ", after ln or exp (they keep their
+    argument), between "eq." or "Bishop" and its number or "accuracy" and its value, or after the commas of a
+    coordinate pair or a short vector. A
     vector longer than WHOLE_GROUP characters (nine RBF weights) breaks after its commas: kept whole, it made the
     panel as wide as itself."""
-    text = text.replace("|", "|\u2060").replace(" = ", "\u00a0=\u00a0")
-    text = re.sub(r"(?<=\S)/(?=[^\s/]{1,3}(?![^\s/]))", "/\u2060", text)  # 1/K, π/8 (not a path or an address)
-    text = re.sub(r"\b(ln|exp|eqs?\.|accuracy) ", "\\1\u00a0", text)
+    text = text.replace("|", "|\u2060")
+    text = re.sub(r" ([=≈∝∓±]) ", "\u00a0\\1\u00a0", text)  # a relation keeps both its sides
+    text = re.sub(r"(?<=\S)/(?=[^\s/]{1,8}(?![^\s/]))", "/\u2060", text)  # 1/K, (α/2)‖w‖² (not a long path)
+    text = re.sub(r"\b(ln|exp|eqs?\.|accuracy|Bishop) ", "\\1\u00a0", text)
     return re.sub(r"\(([^()]*)\)", lambda m: "(" + (m.group(1).replace(", ", ",\u00a0")
                                                     if len(m.group(1)) <= WHOLE_GROUP else m.group(1)) + ")", text)
 

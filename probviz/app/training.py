@@ -624,14 +624,14 @@ def readout_text(view, names) -> str:
         name = _name(names, view.point_class)
         rows = view.contribution
         if perceptron:
-            term, values = "−t_n φ_n", _vector(rows[0])
+            term, values = "−t_n φ_n", " " + _vector(rows[0])
         elif len(rows) == 1:
-            term, values = "(y_n − t_n) φ_n", _vector(rows[0])
-        else:  # a row per class, each named: unlabelled, three vectors read as one
-            term = "(y_nk − t_nk) φ_n"
-            values = "; ".join(f"{_name(names, c)} {_vector(r)}" for c, r in zip(view.row_classes, rows))
+            term, values = "(y_n − t_n) φ_n", " " + _vector(rows[0])
+        else:  # a line per class, each named: unlabelled, three vectors read as one; on one line a name that ended
+            term = "(y_nk − t_nk) φ_n"  # a line read as the vector's under it
+            values = "".join(f"\n  {_name(names, c)} {_vector(r)}" for c, r in zip(view.row_classes, rows))
         # one term, never broken inside: "(y_n − t_n)" at a line's end read as if φ_n were the vector after it
-        lines.append(f"point {view.point + 1} ({name}): {term.replace(' ', chr(0xA0))} = {values}")
+        lines.append(f"point {view.point + 1} ({name}): {term.replace(' ', chr(0xA0))} ={values}")
     if view.rose:
         lines.append("E(w) rose on this step: " + (
             "the pure Newton step overshot (far from the optimum it need not descend)"

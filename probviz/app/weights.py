@@ -204,9 +204,10 @@ class WeightPanel(QWidget):
         self.key.setText(unbroken(key_text(self._dark, "samples" in frame.request.layers)))  # "(eq. 4.140)" whole
         sd = np.sqrt(np.diag(ws.cov)[1:])
         features = "the standardized features" if np.any(ws.scale != 1.0) or np.any(ws.center != 0.0) else "x₁, x₂"
-        self.status.setText(f"{ws.n} points, α = {ws.alpha:.4g}; weights on {features}, the bias held at "
-                            f"w₀ = {ws.bias:.3f}. w_MAP = ({ws.w_map[1]:.3f}, {ws.w_map[2]:.3f}); q(w)'s standard "
-                            f"deviations ({sd[0]:.3f}, {sd[1]:.3f}): they shrink as points are added.")
+        self.status.setText(unbroken(  # "w_MAP = (0.600, 1.356)" whole
+            f"{ws.n} points, α = {ws.alpha:.4g}; weights on {features}, the bias held at w₀ = {ws.bias:.3f}. "
+            f"w_MAP = ({ws.w_map[1]:.3f}, {ws.w_map[2]:.3f}); q(w)'s standard deviations ({sd[0]:.3f}, {sd[1]:.3f}): "
+            "they shrink as points are added."))
 
     def _draw(self):
         self._describe()

@@ -279,11 +279,17 @@ def test_cli_fit_reports_the_windows_fit(qtbot, fruit, tmp_path, model, param, v
 
 def test_unbroken_keeps_short_fractions_equation_numbers_and_values_whole():
     """Breaks a new user saw in a real window: "p(C_k|x) = 1/" then "K", "(eq." then "4.140)", "(accuracy" then
-    "33.3%)", "λ²" then "= π/8". Glued here; a slash before a longer word (a path, an address) is left free."""
+    "33.3%)", "λ²" then "= π/8", "(α/" then "2)‖w‖²", "σ(a) ≈" then "Φ(λa)", "(Bishop" then "4.5.2)". Glued here;
+    a slash before a longer word (a path, an address) is left free."""
     from probviz.app.teaching import unbroken
 
     assert unbroken("p(C_k|x) = 1/K at") == "p(C_k|\u2060x)\u00a0=\u00a01/\u2060K at"
     assert unbroken("λ² = π/8 (eq. 4.140) (accuracy 33.3%)") == \
         "λ²\u00a0=\u00a0π/\u20608 (eq.\u00a04.140) (accuracy\u00a033.3%)"
     assert unbroken("eqs. 4.92-4.99") == "eqs.\u00a04.92-4.99"
-    assert unbroken("data/fruit/points.csv and Newton / IRLS") == "data/fruit/points.csv and Newton / IRLS"
+    assert unbroken("examples/trainingdata/observations.csv and Newton / IRLS") == \
+        "examples/trainingdata/observations.csv and Newton / IRLS"
+    assert unbroken("(α/2)‖w‖² and σ(a) ≈ Φ(λa) (Bishop 4.5.2)") == \
+        "(α/\u20602)‖w‖² and σ(a)\u00a0≈\u00a0Φ(λa) (Bishop\u00a04.5.2)"
+    assert unbroken("p(w|t) ∝ p(t|w)p(w); σ(μ_a ∓ σ_a)") == \
+        "p(w|\u2060t)\u00a0∝\u00a0p(t|\u2060w)p(w); σ(μ_a\u00a0∓\u00a0σ_a)"

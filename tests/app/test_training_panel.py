@@ -94,8 +94,8 @@ def test_sgd_rings_the_point_it_used(qtbot, window):
 
 def test_an_sgd_step_names_each_class_row_of_its_gradient_term(qtbot, window):
     """Softmax on three classes, one SGD step from w = 0: the readout gave the point's gradient term as three
-    unlabelled vectors. Each is named by its class; at w = 0 every y_nk = 1/3, so each row's bias entry
-    (φ_n0 = 1) is 1/3 - t_nk: -0.667 for the point's own class, 0.333 for the others."""
+    unlabelled vectors. Each is on a line of its own, named by its class; at w = 0 every y_nk = 1/3, so each
+    row's bias entry (φ_n0 = 1) is 1/3 - t_nk: -0.667 for the point's own class, 0.333 for the others."""
     import re
 
     _open(qtbot, window, "iris", "softmax")
@@ -107,10 +107,11 @@ def test_an_sgd_step_names_each_class_row_of_its_gradient_term(qtbot, window):
     names = [c.name for c in window.doc.classes]
     own = names[window.doc.labels[0]]
     text = t.readout.text().replace("\u00a0", " ").replace("\u2060", "")  # (no-break spaces, word joiners)
-    line = next(ln for ln in text.split("\n") if ln.startswith("point 1 "))
-    assert line.startswith(f"point 1 ({own}): (y_nk − t_nk) φ_n = "), line
-    rows = dict(re.findall(r"(\w+) \(([^)]*)\)", line.split(" = ", 1)[1]))
-    assert sorted(rows) == sorted(names), line
+    lines = text.split("\n")
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("point 1 "))
+    assert lines[at] == f"point 1 ({own}): (y_nk − t_nk) φ_n =", lines[at]
+    rows = dict(re.fullmatch(r"  (\w+) \(([^)]*)\)", ln).groups() for ln in lines[at + 1:at + 4])  # a line each
+    assert sorted(rows) == sorted(names), lines
     for name, values in rows.items():
         first = float(values.split(",")[0])
         assert first == pytest.approx(-2 / 3 if name == own else 1 / 3, abs=6e-4), (name, values)
