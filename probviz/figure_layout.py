@@ -267,12 +267,13 @@ def drawn_step(frame):
     return view if t is not None and t.shown and view is not None and not view.problem else None
 
 
-def shown_label(frame) -> str:
+def shown_label(frame, short: bool = False) -> str:
     """What the picture shows, as its legend and caption name it: the model, and while a training step is
     drawn instead of the fit, the optimizer and the step ("Logistic regression, Gradient descent, step 3");
     with the Bayesian view, its prior ("Logistic regression, Bayesian, α = 0.111"), the steps' too (they go to
-    w_MAP: "Logistic regression, Bayesian, α = 1, Newton / IRLS, step 8")."""
-    from probviz.models.training import OPTIMIZER_LABELS
+    w_MAP: "Logistic regression, Bayesian, α = 1, Newton / IRLS, step 8"). ``short``: the optimizer's short name
+    ("SGD"), where room is short (a projector's caption)."""
+    from probviz.models.training import OPTIMIZER_LABELS, OPTIMIZER_SHORT
     from probviz.pipeline import shown_loss
     from probviz.stepping import training_alpha
 
@@ -281,7 +282,8 @@ def shown_label(frame) -> str:
     if view is not None:
         alpha = training_alpha(spec)
         prior = f", Bayesian, α = {alpha:.3g}" if alpha is not None else ""
-        return f"{spec.label}{prior}, {OPTIMIZER_LABELS.get(view.optimizer, view.optimizer)}, step {view.index}"
+        names = OPTIMIZER_SHORT if short else OPTIMIZER_LABELS
+        return f"{spec.label}{prior}, {names.get(view.optimizer, view.optimizer)}, step {view.index}"
     lap = getattr(frame.fit.model, "laplace_", None) if frame.fits else None
     label = f"{spec.label}, Bayesian, α = {lap.alpha:.3g}" if lap is not None else spec.label  # which prior
     if frame.fits and shown_loss(frame.request, frame.fit) is not None:  # the decision's losses

@@ -84,18 +84,6 @@ def _packed(parts, fm: QFontMetricsF, room: float, sep: str = CAPTION_SEP, title
     return lines
 
 
-def _abbreviated(parts) -> list[str]:
-    """The caption with the training step's optimizer named short ("SGD" for "Stochastic gradient descent")."""
-    from probviz.models.training import OPTIMIZER_LABELS, OPTIMIZER_SHORT
-
-    def short(part):
-        for name, label in OPTIMIZER_LABELS.items():
-            part = part.replace(f", {label}, step ", f", {OPTIMIZER_SHORT[name]}, step ")
-        return part
-
-    return [short(part) for part in parts]
-
-
 def _wrapped(part: str, fm: QFontMetricsF, room: float) -> list[str]:
     """One caption part on lines of at most ``room`` pixels, broken between words: a part cut with "…"
     would lose its end, and the end is what changes (a training run's "step 3")."""
@@ -400,10 +388,6 @@ class MainWindow(QMainWindow):
         weights = self.weights_dock.toggleViewAction()
         weights.setText("&Weights panel (the Bayesian view's weight space)")
         view.addAction(weights)
-        for dock in (self.dock, self.training_dock, self.lab_dock, self.weights_dock):
-            # a panel turned on comes to the front: shown as a tab behind another (F5 brings back the Training
-            # panel first), nothing seemed to happen
-            dock.toggleViewAction().triggered.connect(lambda on, d=dock: d.raise_() if on else None)
 
         help_ = mb.addMenu("&Help")
         self.slides.add_menu(mb, before=help_.menuAction())
@@ -498,12 +482,13 @@ class MainWindow(QMainWindow):
         self._legend_shown = (on, label, tuple(self.legend_entries()), self._legend_key())
         self.canvas.set_legend(*self._legend_shown)
 
-    def _shown_label(self, frame=None) -> str:
-        """The model on screen, and the training step while one is drawn instead of its fit."""
+    def _shown_label(self, frame=None, short: bool = False) -> str:
+        """The model on screen, and the training step while one is drawn instead of its fit (``short``: its
+        optimizer's short name)."""
         frame = frame if frame is not None else self.result
         if frame is None or frame.request is None or not frame.request.specs:
             return REGISTRY[self.doc.model_name].label
-        return shown_label(frame)
+        return shown_label(frame, short)
 
     def _legend_key(self) -> tuple:
         """The legend's rows for the other line styles and markers on screen, as the exported figure has them."""
@@ -579,9 +564,10 @@ class MainWindow(QMainWindow):
             if width > dock.width():
                 self.resizeDocks([dock], [width], Qt.Orientation.Horizontal)
 
-    def caption_parts(self) -> list[str]:
-        """What presentation mode writes above the plot: the model, its accuracy, the layer set."""
-        parts = [self._shown_label()]
+    def caption_parts(self, short: bool = False) -> list[str]:
+        """What presentation mode writes above the plot: the model, its accuracy, the layer set (``short``: a
+        training step's optimizer by its short name)."""
+        parts = [self._shown_label(short=short)]
         res = self.result.fit if self.result is not None else None
         if self.result is not None and self.result.decided:  # decided with a loss matrix or the reject option
             decided = self.result.decided
@@ -641,7 +627,7 @@ class MainWindow(QMainWindow):
         # too): on a projector the plot's height matters more; then a part may break after a comma
         layers = self._caption_layers()
         short = [p for p in parts if p != layers]
-        brief = _abbreviated(short)  # then the optimizer's short name: a Bayesian training step took four lines
+        brief = [p for p in self.caption_parts(short=True) if p != layers]  # a Bayesian step took four lines
         tries = [(parts, 1, False), (parts, 2, False), (short, 1, False), (short, 2, False), (short, 2, True),
                  (short, 3, True), (brief, 2, True), (brief, 3, True), (short, len(short), False),
                  (brief, len(_pieces(brief, split=True)), True)]

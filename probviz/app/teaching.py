@@ -24,9 +24,8 @@ def unbroken(text: str) -> str:
     """Text for a wrapping label that breaks lines between terms, never inside one: no break after
     the bar of p(C|x) or a slash (1/K), around " = ", " ≈ ", " ∝ " or " ∓ ", after ln or exp (they keep their
     argument), between "eq." or "Bishop" and its number or "accuracy" and its value, or after the commas of a
-    coordinate pair or a short vector. A
-    vector longer than WHOLE_GROUP characters (nine RBF weights) breaks after its commas: kept whole, it made the
-    panel as wide as itself."""
+    coordinate pair or a short vector. A vector longer than WHOLE_GROUP characters (nine RBF weights) breaks after
+    its commas: kept whole, it made the panel as wide as itself."""
     text = text.replace("|", "|\u2060")
     text = re.sub(r" ([=≈∝∓±]) ", "\u00a0\\1\u00a0", text)  # a relation keeps both its sides
     text = re.sub(r"(?<=\S)/(?=[^\s/]{1,8}(?![^\s/]))", "/\u2060", text)  # 1/K, (α/2)‖w‖² (not a long path)

@@ -81,12 +81,14 @@ class WhenSeen:
 class Dock(QDockWidget):
     """A dock widget whose title is drawn in the dock's own font. Qt draws a docked title in the font the
     application had for dock titles when the dock was made, whenever the dock's font is the application's:
-    presentation mode's larger font left the titles small over a title bar made tall for them. A floated dock
-    docked again among tabbed docks comes to the front: Qt put it back behind another tab, as if it had gone."""
+    presentation mode's larger font left the titles small over a title bar made tall for them. A dock turned on
+    from its View menu action, or floated and docked again, comes to the front among tabbed docks: Qt showed it
+    behind another tab (F5 brings back the Training panel first), as if nothing had happened."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.topLevelChanged.connect(self._docked_again)
+        self.toggleViewAction().triggered.connect(lambda on: self.raise_() if on else None)
 
     def _docked_again(self, floating: bool) -> None:
         if not floating and self.isVisible():
