@@ -179,24 +179,42 @@ class PanelScroll(QScrollArea):
 
 class ElidedLabel(QLabel):
     """One line of plain text that ends in "…" when it does not fit (the whole text is its tooltip),
-    so that a long message never pushes or overlaps its neighbours."""
+    so that a long message never pushes or overlaps its neighbours.
+
+    It keeps its text itself and paints it: QLabel's own setText asks its layout to lay out again at every
+    change, and a status bar then repaints all of itself, which the readout under the cursor would do at every
+    move of the mouse. Its size asks for a line's height and a width of 40 pixels (it stretches)."""
 
     def __init__(self, text: str = "", parent=None):
         super().__init__(parent)
+        self._text = ""
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setMinimumWidth(40)
         self.setText(text)
 
+    def text(self) -> str:
+        return self._text
+
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
-        super().setText(text)
+        if text == self._text:
+            return
+        self._text = text
         self.setToolTip(text)
+        self._text_changed()
         self.update()
 
+    def _text_changed(self) -> None:
+        """The text changed: a width that follows it is asked for here."""
+
+    def _line_height(self) -> int:
+        m = self.contentsMargins()
+        return self.fontMetrics().height() + m.top() + m.bottom() + 2 * self.margin()
+
     def sizeHint(self) -> QSize:  # noqa: N802
-        return QSize(40, super().sizeHint().height())
+        return QSize(40, self._line_height())
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802
-        return QSize(40, super().minimumSizeHint().height())
+        return QSize(40, self._line_height())
 
     def shown_text(self) -> str:
         return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, self.contentsRect().width())
@@ -210,10 +228,33 @@ class ElidedLabel(QLabel):
 
 class ReadoutLabel(ElidedLabel):
     """An :class:`ElidedLabel` that asks for its whole text's width: beside a stretching message it takes what it
-    needs up to its maximum width, and is cut with "…" beyond it."""
+    needs up to its maximum width, and is cut with "…" beyond it.
+
+    The width it asks for only grows, in steps of four average characters, until its text is emptied (the cursor
+    left the canvas) or its font changes: a readout that changes at every move of the mouse then no longer lays
+    the status bar out again at every move, and its neighbour does not shift by a digit's width."""
+
+    _width = 0  # the width asked for
+
+    def _text_changed(self) -> None:
+        m = self.contentsMargins()
+        need = (self.fontMetrics().horizontalAdvance(self.text()) + m.left() + m.right() + 2 * self.margin()
+                if self.text() else 0)
+        if need > self._width or not need:
+            step = 4 * max(1, self.fontMetrics().averageCharWidth())
+            width = step * -(-need // step)
+            if width != self._width:
+                self._width = width
+                self.updateGeometry()
+
+    def changeEvent(self, event):  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._width = 0
+            self._text_changed()
 
     def sizeHint(self) -> QSize:  # noqa: N802
-        return QLabel.sizeHint(self)
+        return QSize(self._width, self._line_height())
 
 
 class WheelGuard(QObject):

@@ -470,6 +470,58 @@ def test_trying_models_and_layers_on_an_example_is_not_work_to_save(qtbot, windo
     assert len(asked) == 1 and "“xor”" in asked[0] and window.doc.title == "circles"
 
 
+def test_the_readout_under_a_moving_cursor_leaves_the_rest_of_the_status_line_alone(qtbot, window):
+    """The mouse moves over the canvas and the readout under it changes at every move. The status line beside it
+    is neither moved nor repainted: a relayout of the bar repainted all of it at every move (the message, the busy
+    sign, the size grip), which the real window's drag paid for. Its width grows in steps, so only a
+    longer text moves the message, a few times. The readout still says where the cursor is, and when it leaves
+    the canvas the readout empties and gives its width back to the message."""
+    from PySide6.QtCore import QEvent, QObject
+
+    assert window.open_path("example:fruit")
+    settle(window)
+    vp = window.canvas.viewport()
+    painted = []
+
+    class Paints(QObject):
+        def eventFilter(self, obj, ev):  # noqa: N802
+            if ev.type() == QEvent.Type.Paint:
+                painted.append(obj)
+            return False
+
+    watch = Paints()
+    for w in (window.message, window.busy_label):
+        w.installEventFilter(watch)
+    start = QPoint(vp.width() // 3, vp.height() // 3)
+    qtbot.mouseMove(vp, start)
+    settle(window)
+    qtbot.mouseMove(vp, start + QPoint(37, 23))  # the readout's width settles in a move or two
+    settle(window)
+    painted.clear()
+    texts, places = set(), [window.message.geometry()]
+    for i in range(30):
+        here = start + QPoint(3 * i, 2 * i)
+        qtbot.wait(12)  # pyqtgraph drops mouse moves closer than 10 ms
+        qtbot.mouseMove(vp, here)
+        settle(window)
+        x = window.canvas.vb.mapSceneToView(window.canvas.mapToScene(here))
+        assert window.hover.text().startswith(f"x = {x.x():.3g}, y = {x.y():.3g}"), window.hover.text()
+        texts.add(window.hover.text())
+        if window.message.geometry() != places[-1]:
+            places.append(window.message.geometry())
+    assert len(texts) > 20  # it did change at the moves
+    assert len(places) <= 3, places  # the readout's width grows in steps, a few times at most
+    assert len(painted) <= 2 * (len(places) - 1), painted  # repainted only when the bar is laid out again
+    assert all(p.width() < places[0].width() for p in places[1:])  # only ever gives the readout more room
+    for w in (window.message, window.busy_label):
+        w.removeEventFilter(watch)
+    wide = window.message.width()
+    qtbot.mouseMove(window.statusBar(), QPoint(5, 5))  # off the canvas: the readout empties
+    settle(window)
+    assert window.hover.text() == ""
+    assert window.message.width() > wide
+
+
 def test_a_long_readout_under_the_cursor_leaves_the_status_line_its_counts(qtbot, window):
     """Five classes with long names at a projector's width: the readout under the cursor (five posteriors) is
     longer than the bar. It takes at most 55% of the window's width, cut with "…" (whole in its tooltip); the
