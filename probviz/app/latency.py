@@ -256,15 +256,11 @@ def measure_real(models, n: int = 10_000, k: int = 3, moves: int = 60, size=(100
         g = vp.mapToGlobal(start)
         done = threading.Event()
 
-        def drag():
-            run = lambda *a: subprocess.run(["xdotool", *map(str, a)], check=False)  # noqa: E731
-            run("mousemove", g.x(), g.y())
-            time.sleep(0.2)
-            run("mousedown", 1)
+        def drag():  # one xdotool for the whole drag, as one mouse: a process started per move took the cores
+            steps = ["mousemove", g.x(), g.y(), "sleep", 0.2, "mousedown", 1]
             for m in range(moves + 5):
-                time.sleep(0.016)
-                run("mousemove", g.x() + 2 * (m % 25) + 4, g.y() + (m % 9))
-            run("mouseup", 1)
+                steps += ["sleep", 0.016, "mousemove", g.x() + 2 * (m % 25) + 4, g.y() + (m % 9)]
+            subprocess.run(["xdotool", *map(str, steps), "mouseup", "1"], check=False)
             time.sleep(0.3)
             done.set()
 
