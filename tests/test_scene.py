@@ -428,7 +428,8 @@ def _sides(model, xy, eps):
     return model.decide(xy + eps * n), model.decide(xy - eps * n)
 
 
-def _pieces(xy):
+def _segments(xy):
+    """The pieces of a polyline that are lines (two vertices or more)."""
     parts = [p[~np.isnan(p[:, 0])] for p in np.split(xy, np.flatnonzero(np.isnan(xy[:, 0])))]
     return [p for p in parts if len(p) >= 2]
 
@@ -437,7 +438,7 @@ def _check_lines_are_the_decision_changes(model, bounds, rng):
     from probviz.scene import discriminant_lines
 
     size = max(bounds[1] - bounds[0], bounds[3] - bounds[2])
-    drawn = [p for b in discriminant_lines(model, bounds) for p in _pieces(b.xy)]
+    drawn = [p for b in discriminant_lines(model, bounds) for p in _segments(b.xy)]
     for p in drawn:  # every drawn piece separates two different decisions, all along
         t = rng.uniform(0.001, 0.999, 200)
         xy = p[0] + np.outer(t, p[-1] - p[0])

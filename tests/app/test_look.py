@@ -8,11 +8,9 @@ import sys
 
 import numpy as np
 import pytest
-from PySide6.QtGui import QImage
 
 from guihelp import settle
 from probviz.style import LOOK, Style
-from test_figures import to_array
 
 MEASURE = r"""
 import json, os, sys
