@@ -338,6 +338,7 @@ class MainWindow(QMainWindow):
         tb.addWidget(QLabel(" radius "))
         tb.addWidget(self.brush_radius)
         tb.addSeparator()
+        self._history_actions = (undo, redo)  # their icons drawn in the theme's ink (_restyle)
         for action, icon in ((undo, undo_icon()), (redo, undo_icon(redo=True))):
             action.setIcon(icon)
             tb.addAction(action)
@@ -740,6 +741,8 @@ class MainWindow(QMainWindow):
         dark = self.dark_action.isChecked()
         scale = PRESENTATION_SCALE if presenting else 1.0
         apply_theme(dark)  # the panel folds away when presenting: only the canvas grows
+        for action, redo in zip(self._history_actions, (False, True)):
+            action.setIcon(undo_icon(redo))  # drawn in the new palette's ink
         self.canvas.apply_style(Style(scale, dark))
         self.training.apply_style(Style(scale, dark))
         self.panel.fisher.apply_style(Style(scale, dark))

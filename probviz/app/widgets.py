@@ -12,7 +12,7 @@ import shiboken6
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
-    QFont, QIcon, QKeySequence, QPainter, QPainterPath, QPalette, QPen, QPixmap, QPolygonF, QValidator,
+    QColor, QFont, QIcon, QKeySequence, QPainter, QPainterPath, QPalette, QPen, QPixmap, QPolygonF, QValidator,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
@@ -558,14 +558,18 @@ def undo_icon(redo: bool = False) -> QIcon:
     if QIcon.hasThemeIcon(name):
         return QIcon.fromTheme(name)
     icon = QIcon()
-    for size in (16, 22, 24, 32, 48):
-        icon.addPixmap(_curved_arrow(size, redo))
+    palette = QApplication.palette()
+    for mode, group in ((QIcon.Mode.Normal, QPalette.ColorGroup.Active),
+                        (QIcon.Mode.Disabled, QPalette.ColorGroup.Disabled)):  # dimmed as the palette dims text
+        color = palette.color(group, QPalette.ColorRole.WindowText)
+        for size in (16, 22, 24, 32, 48):
+            icon.addPixmap(_curved_arrow(size, redo, color), mode)
     return icon
 
 
-def _curved_arrow(size: int, redo: bool) -> QPixmap:
-    """An arrow that comes over the top from the right and points down-left at its end (undo); redo is
-    its mirror image."""
+def _curved_arrow(size: int, redo: bool, color: QColor) -> QPixmap:
+    """An arrow in ``color`` that comes over the top from the right and points down-left at its end (undo); redo
+    is its mirror image."""
     pix = QPixmap(size, size)
     pix.fill(Qt.GlobalColor.transparent)
     p = QPainter(pix)
@@ -573,7 +577,6 @@ def _curved_arrow(size: int, redo: bool) -> QPixmap:
     if redo:
         p.translate(size, 0)
         p.scale(-1, 1)
-    color = QApplication.palette().color(QPalette.ColorRole.WindowText)
     s = size / 24
     pen = QPen(color, 2.4 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
     p.setPen(pen)

@@ -25,7 +25,8 @@ def menu_action(win, title, text):
 
 
 def image(icon) -> np.ndarray:
-    img = icon.pixmap(24, 24).toImage().convertToFormat(QImage.Format.Format_ARGB32)
+    """Premultiplied: a pixel all but transparent has all but no colour, whatever ink the icon is drawn in."""
+    img = icon.pixmap(24, 24).toImage().convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
     return np.frombuffer(img.constBits(), np.uint8).reshape(24, 24, 4).astype(int)
 
 
@@ -43,6 +44,48 @@ def test_undo_and_redo_are_curved_arrows_not_back_and_forward(qtbot, window):
     qtbot.mouseClick(redo, Qt.MouseButton.LeftButton)
     settle(window)
     assert len(window.doc.X) == 1
+
+
+def _contrast(widget) -> float:
+    """The WCAG contrast ratio between a widget's background (its most common colour) and the pixel of it that
+    stands out most from that background."""
+    img = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    rgb = np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), img.bytesPerLine() // 4, 4)[
+        :, :img.width(), 2::-1].reshape(-1, 3) / 255.0
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    lum = linear @ [0.2126, 0.7152, 0.0722]
+    values, counts = np.unique(np.round(lum, 4), return_counts=True)
+    ground = values[np.argmax(counts)]
+    lo, hi = sorted((ground, lum[np.argmax(np.abs(lum - ground))]))
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_the_dark_theme_draws_undo_and_the_panels_buttons_light_on_dark(qtbot, window):
+    """Turned on from the View menu, the dark theme draws the toolbar's Undo and Redo arrows and the panels'
+    float and close buttons light on the dark window, at a contrast of at least 3:1 (WCAG's for the parts of a
+    control): Undo was drawn black on the dark grey once it was made (1.4:1), and Fusion's title bar buttons
+    dark grey. A disabled arrow is dimmer than an enabled one, as disabled text is; the light theme is back,
+    dark on light, when the theme is turned off."""
+    from guihelp import menu_action as through_menu
+
+    bar = window.findChild(QToolBar, "tools")
+    undo, redo = (bar.widgetForAction(a) for a in (window.undo_action, window.redo_action))
+    click(qtbot, window, 1.0, 1.0)  # Undo has something to undo; Redo has nothing
+    through_menu(window, "Dark theme").trigger()
+    settle(window)
+    assert window.dark_action.isChecked()
+    close = window.dock.findChild(QWidget, "qt_dockwidget_closebutton")
+    float_ = window.dock.findChild(QWidget, "qt_dockwidget_floatbutton")
+    assert undo.isEnabled() and not redo.isEnabled()
+    for widget in (undo, close, float_):
+        assert _contrast(widget) >= 3.0, widget
+    assert 1.5 < _contrast(redo) < 0.5 * _contrast(undo)  # seen, and dimmer (disabled text is 120 of 255)
+    light = lambda w: np.asarray(w.grab().toImage().pixelColor(w.width() // 2, 2).lightness())  # noqa: E731
+    assert light(undo) < 80  # the dark window behind it
+    through_menu(window, "Dark theme").trigger()
+    settle(window)
+    assert light(undo) > 180
+    assert _contrast(undo) >= 3.0
 
 
 def test_no_plot_shows_pyqtgraphs_auto_range_button(qtbot, window):
