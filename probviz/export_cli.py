@@ -145,7 +145,7 @@ def main(args) -> int:
                       title=args.title, dpi=args.dpi, style=style, transparent=args.transparent)
     frame = export_figure(snap, args.output, args.width, args.height, layers=layers, title=args.title,
                           legend=not args.no_legend, transparent=args.transparent, dpi=args.dpi,
-                          style=style, spec=spec, fits=first.fits, model_label=label)
+                          style=style, spec=spec, fits=first.fits, model_label=label, training=first.training)
     if section is not None and args.section_out:
         from probviz.app.export import export_curves, section_curves
         from probviz.scene import cross_section

@@ -40,7 +40,7 @@ from probviz.layers import LAYERS
 from probviz.models import REGISTRY
 from probviz.scene import SHADE_ALPHA, SHADE_RGB, miscalibration_ramp
 from probviz.snapshot import Snapshot, frame_request, from_session, with_model
-from probviz.style import LOOK, SECTION_END, Style
+from probviz.style import LOOK, SECTION_END, SGD_RING, SGD_RING_WIDTH, Style
 
 PX_TO_PT = 72.0 / 96.0  # probviz sizes lines and markers in pixels at 96 dpi; matplotlib in points
 DASHES = {"solid": "-", "dash": "--", "dot": ":", "dashdot": "-."}
@@ -53,7 +53,7 @@ class Drawing:
     """What :func:`plot` drew: the ``ax`` it drew into, the pipeline ``frame`` (fits, scene, probe) and
     the matplotlib ``artists`` of each part, by name ("heatmap", "decision", "reject", "undecided",
     "density", "ellipses", "boundaries", "compared", "truth", "points", "held_out", "misclassified",
-    "means", "section", "probe", "note", "legend"); a part not drawn has no entry. In Jupyter it
+    "means", "sgd_point", "section", "probe", "note", "legend"); a part not drawn has no entry. In Jupyter it
     shows its figure."""
 
     ax: object
@@ -246,6 +246,11 @@ def _draw(d: Drawing, snap: Snapshot, style: Style) -> None:
         art["means"] = [ax.plot(m[:, 0], m[:, 1], linestyle="none", marker="+", markersize=size, markeredgewidth=mew,
                                 color=c, zorder=5)[0]
                         for c, mew in ((bg, 4.5 * style.scale * PX_TO_PT), (fg, 2.0 * style.scale * PX_TO_PT))]
+    spot = frame.training.highlight if frame.training is not None else None
+    if spot is not None:  # the point the SGD step shown used: ringed in the ink, as on the canvas
+        art["sgd_point"] = ax.plot([spot[0]], [spot[1]], linestyle="none", marker="o", markerfacecolor="none",
+                                   markersize=SGD_RING * style.point_size * PX_TO_PT, markeredgecolor=fg,
+                                   markeredgewidth=SGD_RING_WIDTH * style.scale * PX_TO_PT, zorder=5.4)
     if getattr(frame, "rbf_centers", None) is not None:  # an rbf fit's centres: open diamonds over a halo
         C, kw = frame.rbf_centers, _line_kw(style, "rbf_center")
         kw.pop("path_effects", None)

@@ -45,6 +45,10 @@ INK = "ink"
 #: the diameter of a cross-section's end marks, filled discs of the foreground (pixels at scale 1)
 SECTION_END = 7.0
 
+#: the ring round the point a stochastic gradient descent step used, in the foreground: its diameter in marker
+#: sizes and its line's width in pixels at scale 1 (the canvas, the figures and matplotlib alike)
+SGD_RING, SGD_RING_WIDTH = 2.2, 3.0
+
 #: the hatching's stripes rise to the right, this many pixels apart (along x) at scale 1
 HATCH_PERIOD = 9.0
 

@@ -211,3 +211,34 @@ def test_the_reject_option_s_grey_has_its_legend_row():
     s.theta = 0.0
     legend = probviz.plot(s, ax=_axes()).artists["legend"][0]
     assert not any(t.get_text().startswith("rejected") for t in legend.get_texts())
+
+
+def test_a_session_at_an_sgd_step_rings_the_point_the_step_used():
+    """A session saved at a stochastic gradient descent step draws, as the window does, a ring in the ink round
+    the point the step used: nearly all the way round at the ring's radius, nothing between it and the marker."""
+    from probviz.data.dataset import Dataset
+    from probviz.data.session import Session
+    from probviz.models.training import TrainingSpec
+    from probviz.style import SGD_RING, Style
+
+    X = np.array([[-3.0, -2.0], [-1.0, 2.5], [-2.5, 1.0], [2.0, -2.5], [3.0, 1.5], [1.0, 2.0]])
+    session = Session(Dataset(X, np.array([0, 0, 0, 1, 1, 1]), ["a", "b"]), model="logistic",
+                      training=TrainingSpec(optimizer="sgd", steps=2, run=1, shown=True))
+    ax = _axes()
+    drawing = probviz.plot(session, ax=ax, view=(-5, 5, -4, 4), legend=False)
+    spot = drawing.frame.training.highlight
+    assert any(np.array_equal(spot, x) for x in X)
+    rgb = _pixels(ax)
+    cx, cy = _to_px(ax, *spot)
+    style = Style()
+    dpi_scale = ax.figure.dpi / 96  # probviz's sizes are pixels at 96 dpi
+    r = SGD_RING * style.point_size / 2 * dpi_scale
+    turn = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+
+    def inked(radius):
+        return np.mean([rgb[int(round(cy + radius * np.sin(a))), int(round(cx + radius * np.cos(a)))].max() < 90
+                        for a in turn])
+
+    assert inked(r) > 0.9, inked(r)
+    assert inked((style.point_size / 2 * dpi_scale + r) / 2 - 1) < 0.2
+    assert "sgd_point" in drawing.artists

@@ -30,7 +30,7 @@ from probviz.app.figure import RBF_CENTER_SIZE, marker_path, rings_path
 from probviz.colors import class_marker
 from probviz.figure_layout import length_inside, marks_hidden, view_of
 from probviz.layers import DEFAULT_LAYERS
-from probviz.style import HATCH_PERIOD, SECTION_END, Style
+from probviz.style import HATCH_PERIOD, SECTION_END, SGD_RING, SGD_RING_WIDTH, Style
 
 GRAB_TOLERANCE = 3  # screen pixels beyond a marker's edge that still grab it
 DENSITY_THRESHOLD = scenes.DENSITY_THRESHOLD  # more points than this: the frame's density image
@@ -529,7 +529,7 @@ class Canvas(pg.PlotWidget):
         self.selected.setPen(pg.mkPen(fg, width=2.0 * style.scale, style=Qt.PenStyle.DashLine))
         self.probe.setPen(line_pen(style, "probe", ratio=r))
         self.probe.setBrush(pg.mkBrush(*style.background))
-        self.spotlight.setPen(pg.mkPen(fg, width=3.0 * style.scale))
+        self.spotlight.setPen(pg.mkPen(fg, width=SGD_RING_WIDTH * style.scale))
         self.overlay.setPen(line_pen(style, "compared", ratio=r))
         self.samples.setPen(line_pen(style, "sample", ratio=r))
         self.weight_line.setPen(line_pen(style, "weight_probe", ratio=r))
@@ -739,7 +739,7 @@ class Canvas(pg.PlotWidget):
             return
         self._show_density(frame)
         spot = frame.training.highlight if frame.training is not None else None  # the point SGD's step used
-        self.spotlight.setData(pos=np.empty((0, 2)) if spot is None else [spot], size=2.2 * s.point_size)
+        self.spotlight.setData(pos=np.empty((0, 2)) if spot is None else [spot], size=SGD_RING * s.point_size)
         self._set_image(self.heatmap, sc.image, sc.bounds)
         self._set_image(self.decision, sc.decision, sc.bounds)
         self.reject.setPath(rings_path(sc.reject))

@@ -49,15 +49,16 @@ def figure_format(path: str) -> str:
 def export_figure(source: Snapshot | Session, path: str, width: int = 1200, height: int = 900, bounds=None,
                   layers=None, title: str | None = None, legend: bool = True, transparent: bool = False,
                   dpi: int | None = None, style: Style | None = None, spec=None, fits=None, model_label=None,
-                  compare=None, section=None):
+                  compare=None, section=None, training=None):
     """Draw a snapshot (or a session, read as one) into a figure file; returns the pipeline Frame it
     shows. Its compared model, split, section line and truth are drawn as on screen. ``bounds``
     default to the snapshot's view, else the data's extent; ``spec`` overrides its model, ``compare``
     (a ModelSpec) its compared model and ``section`` its line; ``fits`` (a trainer's step, see
-    :func:`probviz.stepping.training_fit`) replace the fit, ``model_label`` the legend's title."""
+    :func:`probviz.stepping.training_fit`) replace the fit, ``training`` (its TrainingView) says which point an
+    SGD step used (ringed), ``model_label`` the legend's title."""
     ext = _check(path, width, height, dpi)
     frame, draw = figure_painter(source, width, height, bounds, layers, title, legend, transparent, style, spec,
-                                 fits, model_label, compare, section)
+                                 fits, model_label, compare, section, training)
 
     def paint(device):
         painter = QPainter(device)
@@ -74,7 +75,8 @@ def export_figure(source: Snapshot | Session, path: str, width: int = 1200, heig
 
 def figure_painter(source: Snapshot | Session, width: int = 1200, height: int = 900, bounds=None, layers=None,
                    title: str | None = None, legend: bool = True, transparent: bool = False,
-                   style: Style | None = None, spec=None, fits=None, model_label=None, compare=None, section=None):
+                   style: Style | None = None, spec=None, fits=None, model_label=None, compare=None, section=None,
+                   training=None):
     """(the Frame, a function of a QPainter that draws the figure in its own pixels, 0..width by
     0..height): what :func:`export_figure` writes into a file, for a page that holds more (a lesson
     deck's handout). The arguments are :func:`export_figure`'s."""
@@ -98,6 +100,8 @@ def figure_painter(source: Snapshot | Session, width: int = 1200, height: int = 
     if fits is not None and len(fits) < len(specs):  # the compared model is fitted here
         fits = list(fits) + pipeline.fit_all(request)[len(fits):]
     frame = pipeline.compute(request) if fits is None else pipeline.build_frame(request, fits)
+    if fits is not None and training is not None:  # the step's fits came without their run: the ring comes with it
+        frame.training = training
     entries = [(n, c, class_marker(i))
                for i, (n, c, k) in enumerate(zip(data.class_names, data.colors, data.counts())) if k > 0]
     legend_spec = (model_label or shown_label(frame), entries, legend_key(specs, frame, request)) if legend else None

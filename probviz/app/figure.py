@@ -22,7 +22,7 @@ from probviz.app.pens import line_pen, outline_pen
 from probviz.colors import class_marker, marker_outline
 from probviz.figure_layout import Layout, clip_polyline, length_inside, marks_hidden, stripes, tick_labels
 from probviz.scene import SHADE_ALPHA, SHADE_RGB, miscalibration_ramp
-from probviz.style import HATCH_PERIOD, INK, SECTION_END, Style
+from probviz.style import HATCH_PERIOD, INK, SECTION_END, SGD_RING, SGD_RING_WIDTH, Style
 
 
 def _hatch(p: QPainter, rings_px, style: Style) -> None:
@@ -231,6 +231,14 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
         for x, y in px[_inside(layout, px, d)]:
             p.drawLine(QPointF(x - d, y - d), QPointF(x + d, y + d))
             p.drawLine(QPointF(x - d, y + d), QPointF(x + d, y - d))
+    spot = frame.training.highlight if frame is not None and frame.training is not None else None
+    if spot is not None:  # the point the SGD step shown used: ringed in the ink, as on the canvas
+        r = SGD_RING * style.point_size / 2
+        px = layout.to_px([spot])
+        p.setPen(_pen(fg, SGD_RING_WIDTH * style.scale))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        for x, y in px[_inside(layout, px, 0)]:
+            p.drawEllipse(QPointF(x, y), r, r)
     if frame is not None and getattr(frame, "rbf_centers", None) is not None:  # an rbf fit's centres: open diamonds
         px = layout.to_px(frame.rbf_centers)
         _rbf_diamonds(p, px[_inside(layout, px, 0)], style)

@@ -251,3 +251,45 @@ def test_an_exports_probe_label_goes_where_it_hides_no_points(qtbot, window, tmp
     cx, cy = lay.to_px(np.array([[-2.0, 0.0]]))[0]
     near = rgb[int(cy) - 45:int(cy) + 45, int(cx) - 200:int(cx) + 200].max(axis=2) < 90
     assert near.sum() > 40  # the label's text (and the ring) beside the probe
+
+
+@pytest.mark.parametrize("ext,kind", [("png", "png"), ("svg", "svg-resvg"), ("pdf", "pdf")])
+def test_file_export_rings_the_point_an_sgd_step_used(qtbot, window, tmp_path, monkeypatch, ext, kind):
+    """The canvas rings the point a stochastic gradient descent step used; File › Export drew the step's
+    boundary without the ring. Read back from every format: round the point, at the ring's radius, the ink is
+    drawn nearly all the way round, and between the point's marker and the ring it is not."""
+    from pressing import choose, press_button
+
+    from probviz.data.dataset import Dataset
+    from probviz.models import REGISTRY
+    from probviz.style import SGD_RING, SGD_RING_WIDTH
+
+    X = np.array([[-3.0, -2.0], [-1.0, 2.5], [-2.5, 1.0], [2.0, -2.5], [3.0, 1.5], [1.0, 2.0]])
+    window.load(Dataset(X, np.array([0, 0, 0, 1, 1, 1]), ["a", "b"]))
+    _menu_action(window, "Model", REGISTRY["logistic"].label).trigger()
+    window.training_dock.show()
+    window.training_dock.raise_()
+    settle(window)
+    t = window.training
+    choose(qtbot, t.optimizer, t.optimizer.findData("sgd"))
+    for _ in range(2):
+        press_button(qtbot, t.step_button)
+        settle(window)
+    spot = np.asarray(window.result.training.highlight)
+    assert any(np.array_equal(spot, x) for x in window.doc.X)  # one of the points, ringed on the canvas too
+    np.testing.assert_allclose(window.canvas.spotlight.getData()[0], [spot[0]])
+    path = _export_through_the_menu(window, monkeypatch, tmp_path / f"figure.{ext}")
+    rgb = raster(path, kind).astype(int)
+    style = Style(window.canvas.style.scale)
+    lay = figure_layout(W, H, window.canvas.view_bounds(), style.font_px, False)
+    (cx, cy), = lay.to_px(spot[None, :])
+    r = SGD_RING * style.point_size / 2
+    turn = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+
+    def inked(radius):
+        return np.mean([_dark(rgb, (cx + radius * np.cos(a), cy + radius * np.sin(a)), radius=0) for a in turn])
+
+    assert inked(r) > 0.9, inked(r)
+    gap = (style.point_size / 2 + r - SGD_RING_WIDTH * style.scale / 2) / 2  # past the marker's edge, inside the ring
+    assert gap > style.point_size / 2 + 1
+    assert inked(gap) < 0.2, inked(gap)

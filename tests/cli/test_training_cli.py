@@ -98,6 +98,34 @@ def test_export_draws_the_step_and_its_curve(tmp_path):
     assert r.returncode == 2 and "unknown figure type .txt" in r.stderr
 
 
+def test_export_of_an_sgd_step_rings_the_point_it_used(tmp_path):
+    """``export --optimizer sgd --steps 3`` rings the third point of the file (SGD takes one point per step, in
+    file order), as the window does: the command line drew the step's boundary without the ring. Read from the
+    PNG: the ink nearly all the way round the point at the ring's radius, none between it and the marker."""
+    from probviz.data.examples import session
+    from probviz.figure_layout import layout
+    from probviz.style import SGD_RING, Style
+
+    out = tmp_path / "s.png"
+    W, H = 800, 600
+    r = run("export", "example:fruit", "--model", "logistic", "--optimizer", "sgd", "--steps", "3", "--no-legend",
+            "-o", str(out), "--width", str(W), "--height", str(H))
+    assert r.returncode == 0, r.stderr
+    fruit = session("fruit")
+    style = Style()
+    (cx, cy), = layout(W, H, fruit.view, style.font_px, False).to_px(fruit.dataset.X[2:3])
+    image = QImage(str(out))
+    radius = SGD_RING * style.point_size / 2
+    turn = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+
+    def inked(rho):
+        return np.mean([max(image.pixelColor(round(cx + rho * np.cos(a)), round(cy + rho * np.sin(a))).getRgb()[:3])
+                        < 90 for a in turn])
+
+    assert inked(radius) > 0.9, inked(radius)
+    assert inked((style.point_size / 2 + radius) / 2 - 1) < 0.2
+
+
 def test_export_of_a_bayesian_step_names_its_prior_in_the_legend(tmp_path):
     """``export --bayes --optimizer``: the steps went toward w_MAP (the window's Training panel and legend say
     "Bayesian, α = 2") while the figure's legend and the printed line named only the optimizer."""
