@@ -356,8 +356,7 @@ REAL_WINDOW_WHY = (" - each move is fitted and painted in its own turn of the GU
                    "edit, the fit and its frame (6-9 ms; probit's heatmap, ln Phi at 196,608 nodes read from a "
                    "table and normalised in float32, about 3 ms of it), "
                    "the canvas's paint (6-8 ms: the heatmap drawn scaled, the strokes of the curves that changed), "
-                   "while Xvfb draws the window in software and xdotool starts a process per move on the same two "
-                   "cores")
+                   "while Xvfb draws the window in software and xdotool moves the mouse on the same two cores")
 REAL_WINDOW_WHY_DENSE = (" - after a drag's first move every model's frame follows the moved point alone "
                          "and is made in the move's own event, as at 10,000 points (the summary waits for the "
                          "hand to rest), but the move, the frame and the paint still take 20-30 ms of the GUI "

@@ -8,6 +8,7 @@ turns clicks and drags into Document edits. Without a document (an export) it on
 from __future__ import annotations
 
 import html
+import time
 
 import numpy as np
 import pyqtgraph as pg
@@ -35,6 +36,7 @@ from probviz.style import HATCH_PERIOD, SECTION_END, SGD_RING, SGD_RING_WIDTH, S
 GRAB_TOLERANCE = 3  # screen pixels beyond a marker's edge that still grab it
 DENSITY_THRESHOLD = scenes.DENSITY_THRESHOLD  # more points than this: the frame's density image
 CARRIED_MAX = 2_000  # with many points, a drag draws the points it carries as markers, up to this many
+MOVE_INTERVAL = 0.010  # seconds: mouse moves closer than this are paced (pyqtgraph's own rate, 100 a second)
 FEW_MARKS = 32  # a scatter of no more marks than this is painted mark by mark (Marks._paint_few)
 
 
@@ -491,6 +493,13 @@ class Canvas(pg.PlotWidget):
         self.vb.addItem(self.band, ignoreBounds=True)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.scene().sendHoverEvents = _hover_unless_dragging(self.scene())
+        # pyqtgraph drops a mouse move that comes within 10 ms of the last: the cursor's last move before it rests
+        # was lost (the readout said where it had been, a point held still sat short of the hand). The canvas
+        # paces the moves itself (mouseMoveEvent) and delivers the last one held back.
+        self.scene()._moveEventIsAllowed = lambda: True
+        self._move_at, self._held_move = -np.inf, None
+        self._move_timer = QTimer(self, singleShot=True)
+        self._move_timer.timeout.connect(self._deliver_held_move)
         self.vb.sigResized.connect(lambda *_: self._place_texts())
         self.vb.sigRangeChanged.connect(lambda *_: self._place_texts())
         self.apply_style(self.style)
@@ -1364,7 +1373,41 @@ class Canvas(pg.PlotWidget):
         box = (rect.left(), rect.top(), rect.width(), rect.height())
         return (over_label, *marks_hidden(px, codes, box, self.style.point_size / 2))
 
+    def mouseMoveEvent(self, ev):  # noqa: N802
+        """At most one move every MOVE_INTERVAL reaches the plot, as pyqtgraph paces them; a move that comes
+        sooner is held back and delivered when its time comes, unless another replaces it first."""
+        wait = self._move_at + MOVE_INTERVAL - time.perf_counter()
+        if wait > 0:
+            self._held_move = ev.clone()  # Qt reuses the event it hands over
+            if not self._move_timer.isActive():
+                self._move_timer.start(max(1, int(np.ceil(1000 * wait))))
+            return
+        self._move_timer.stop()
+        self._held_move = None
+        self._move_at = time.perf_counter()
+        super().mouseMoveEvent(ev)
+
+    def _deliver_held_move(self) -> None:
+        ev, self._held_move = self._held_move, None
+        if ev is not None:
+            self._move_at = time.perf_counter()
+            super().mouseMoveEvent(ev)
+
+    def _drop_held_move(self) -> None:
+        """A press or a release carries its own position; the cursor that left takes its readout away."""
+        self._move_timer.stop()
+        self._held_move = None
+
+    def mousePressEvent(self, ev):  # noqa: N802
+        self._drop_held_move()
+        super().mousePressEvent(ev)
+
+    def mouseReleaseEvent(self, ev):  # noqa: N802
+        self._drop_held_move()
+        super().mouseReleaseEvent(ev)
+
     def leaveEvent(self, ev):
+        self._drop_held_move()
         self._hover_global = None
         self.left.emit()
         super().leaveEvent(ev)

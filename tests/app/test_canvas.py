@@ -243,6 +243,46 @@ def test_the_hover_readout_follows_a_dragged_point_with_the_fit_it_makes(qtbot, 
     settle(window)
 
 
+def test_the_last_move_before_the_hand_rests_is_not_lost(qtbot, window):
+    """pyqtgraph drops a mouse move that comes within 10 ms of the one before. When that was the cursor's last
+    move before it rested, the readout kept saying where the cursor had been, and a point held still mid-drag
+    sat short of the hand until let go. The canvas now holds such a move back and delivers it: a quick second
+    move, then rest, and the readout names the cursor's place; in a drag the point goes under the hand."""
+    build_three_classes(qtbot, window)
+    vp = window.canvas.viewport()
+    pw, ph = window.canvas.vb.viewPixelSize()
+
+    def at(pixel):
+        p = window.canvas.vb.mapSceneToView(window.canvas.mapToScene(pixel))
+        return p.x(), p.y()
+
+    start = QPoint(vp.width() // 4, vp.height() // 4)
+    qtbot.mouseMove(vp, start)
+    settle(window)
+    QTest.qWait(15)
+    for step in (QPoint(9, 4), QPoint(23, 11)):  # the second comes at once
+        qtbot.mouseMove(vp, start + step)
+    QTest.qWait(40)
+    settle(window)
+    x, y = (float(v) for v in re.match(r"x = (\S+), y = (\S+)", window.hover.text()).groups())
+    want = at(start + QPoint(23, 11))
+    assert abs(x - want[0]) <= pw + 0.005 * abs(want[0]) and abs(y - want[1]) <= ph + 0.005 * abs(want[1])
+
+    i = 0
+    a = to_pixel(window, *window.doc.X[i])
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    QTest.qWait(15)
+    for step in (QPoint(10, 6), QPoint(20, 12), QPoint(31, 17)):  # quicker than pyqtgraph takes them
+        qtbot.mouseMove(vp, a + step)
+    QTest.qWait(40)
+    settle(window)
+    held = window.doc.X[i].copy()  # the hand holds still, the button down
+    want = np.array(at(a + QPoint(31, 17)))
+    assert np.all(np.abs(held - want) <= [1.5 * pw, 1.5 * ph]), (held, want)
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=a + QPoint(31, 17))
+    settle(window)
+
+
 def _lda_log_likelihood(X, t) -> float:
     """ln p(X, t) of the maximum-likelihood shared-covariance Gaussians (Bishop 4.2.2), from scipy."""
     from scipy.stats import multivariate_normal
