@@ -145,7 +145,7 @@ def export_handout(args) -> int:
             raise ValueError(f"{name}: slide {n}: cannot fit: {first.fit.error}")
         _, draw = figure_painter(snap, args.width, args.height, layers=layers, legend=not args.no_legend,
                                  transparent=args.transparent, style=style, spec=spec, fits=first.fits,
-                                 model_label=shown_step(first))
+                                 model_label=shown_step(first), training=first.training)
         footer = f"{deck.title + ' · ' if deck.title else ''}{n} / {count}"
         pages.append((slide.title, slide.notes, footer, draw))
     write_handout(args.output, pages, args.width, args.height, args.dpi or 96, style, args.transparent,
