@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout
 
 from probviz.app.figure import marker_path
-from probviz.app.widgets import SmallPlot
+from probviz.app.widgets import SmallPlot, fit_on_screen
 from probviz.colors import class_marker
 from probviz.style import Style
 
@@ -43,7 +43,7 @@ class FeatureSpaceDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.close)
         lay.addWidget(buttons)
-        self.resize(560, 600)
+        fit_on_screen(self, 560, 600)
 
     def show_frame(self, frame) -> None:
         """Draw the frame's fit in its feature space, or say why there is none."""

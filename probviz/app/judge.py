@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from shiboken6 import isValid
 
-from probviz.app.widgets import SmallPlot
+from probviz.app.widgets import SmallPlot, fit_on_screen
 from probviz.colors import OKABE_ITO
 from probviz.style import Style
 from probviz.models.truth import Cancelled
@@ -189,7 +189,7 @@ class JudgeDialog(QDialog):
         buttons.rejected.connect(self.close)
         lay.addWidget(buttons)
         self.positive.currentIndexChanged.connect(lambda _i: self.refresh())
-        self.resize(900, 760)
+        fit_on_screen(self, 900, 760)
         self._fill_classes()
         self.refresh()
 

@@ -26,7 +26,7 @@ from probviz.app.collect import collect_on_gui_thread
 from probviz.app.teaching import unbroken
 from probviz.models.learning import shown_labels
 from probviz.app.widgets import (
-    NEEDS_TRUTH, IntBox, NumberField, PanelScroll, PlotSlot, SmallPlot, WhenSeen, guard_wheel,
+    NEEDS_TRUTH, IntBox, NumberField, PanelScroll, PlotSlot, SmallPlot, WhenSeen, fit_on_screen, guard_wheel,
 )
 from probviz.colors import OKABE_ITO
 from probviz.figure_layout import drawn_step
@@ -688,11 +688,8 @@ class LearningDialog(QDialog):
         lay.addWidget(self.status)
         lay.addWidget(self.plot, 1)
         # as large as its text asks (presentation mode's left the plot 140 pixels tall at 1024 x 768), on the screen
-        hint, room = self.sizeHint(), self.screen().availableGeometry() if self.screen() is not None else None
-        width, height = max(640, hint.width()), max(640, hint.height() + 160)
-        if room is not None and room.width() > 0:
-            width, height = min(width, int(0.95 * room.width())), min(height, int(0.92 * room.height()))
-        self.resize(width, height)
+        hint = self.sizeHint()
+        fit_on_screen(self, max(640, hint.width()), max(640, hint.height() + 160))
         self.run_button.clicked.connect(lambda _checked=False: self.run())
         self.cancel_button.clicked.connect(lambda _checked=False: self.cancel())
         self.export_button.clicked.connect(lambda _checked=False: self.export())

@@ -603,6 +603,17 @@ class DocumentLineEdit(QLineEdit):
         return super().event(ev)
 
 
+def fit_on_screen(widget: QWidget, width: int, height: int) -> None:
+    """Resize a window about to be shown to ``width`` x ``height``, or to what its screen's free area holds: 95% of
+    its width and 92% of its height, leaving room for the window manager's title bar and frame (a dialog sized
+    for a large screen put its buttons below the bottom of a projector's 1024 x 768)."""
+    screen = widget.screen()
+    room = screen.availableGeometry() if screen is not None else None
+    if room is not None and room.width() > 0 and room.height() > 0:
+        width, height = min(width, int(0.95 * room.width())), min(height, int(0.92 * room.height()))
+    widget.resize(width, height)
+
+
 class SmallPlot(pg.PlotWidget):
     """A plot that asks for little room: the dock beside the canvas sets its size, not the plot."""
 

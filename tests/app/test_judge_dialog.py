@@ -248,3 +248,18 @@ def test_precision_recall_on_the_points_and_under_the_truth(qtbot, window, monke
     mc = np.mean(ls[ps >= v] == 1)
     assert abs(mc - p_i) < 0.01, (mc, p_i)
     dialog.close()
+
+
+def test_the_dialog_fits_on_the_screen_it_opens_on(qtbot, window, monkeypatch):
+    """It opened at 900 x 760 whatever the screen: on a projector's 1024 x 768 its bottom, with the Close button,
+    was below the screen's edge. It now takes at most 95% of the screen's free width and 92% of its height (room
+    for the window manager's title bar), here on the test platform's 800 x 800 screen."""
+    assert window.open_path("example:fruit")
+    settle(window)
+    dialog = _press_judge(qtbot, window, monkeypatch)
+    settle(window)
+    room = dialog.screen().availableGeometry()
+    assert room.width() < 900  # (the test means something only on a screen smaller than the old size)
+    assert dialog.width() <= 0.95 * room.width() and dialog.height() <= 0.92 * room.height()
+    assert dialog.width() >= 0.9 * room.width()  # as large as it may be: the plots keep their room
+    dialog.close()
