@@ -2,31 +2,69 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QColor, QGuiApplication, QIcon, QImage, QPalette, QPixmap
+import numpy as np
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QGuiApplication, QIcon, QImage, QPainter, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle
 
 
 class DarkStyle(QProxyStyle):
-    """Fusion, whose dock title bars' float and close buttons are drawn dark on light: in the dark theme they
-    are drawn inverted, light on dark, as legible as the rest of the window."""
+    """Fusion for the dark palette. Fusion draws the dock title bars' float and close buttons dark grey, and an
+    unticked box (in a panel or a menu) with an outline darker than the window: on the dark window both all but
+    vanished. Here the buttons are drawn in the palette's text colour, and a box's or a radio button's outline
+    in that colour half-way to the window's."""
 
-    INVERTED = (QStyle.StandardPixmap.SP_TitleBarNormalButton, QStyle.StandardPixmap.SP_TitleBarCloseButton,
-                QStyle.StandardPixmap.SP_DockWidgetCloseButton)
+    INKED = (QStyle.StandardPixmap.SP_TitleBarNormalButton, QStyle.StandardPixmap.SP_TitleBarCloseButton,
+             QStyle.StandardPixmap.SP_DockWidgetCloseButton)
 
     def __init__(self):
         super().__init__("Fusion")
 
     def standardIcon(self, standard, option=None, widget=None):  # noqa: N802 (Qt's name)
         icon = super().standardIcon(standard, option, widget)
-        if standard not in self.INVERTED:
+        if standard not in self.INKED:
             return icon
-        inverted = QIcon()
+        ink = QApplication.palette().color(QPalette.ColorRole.WindowText)
+        inked = QIcon()
         for size in icon.availableSizes() or [QSize(16, 16)]:
-            image = icon.pixmap(size).toImage().convertToFormat(QImage.Format.Format_ARGB32)
-            image.invertPixels(QImage.InvertMode.InvertRgb)  # the alpha kept: the same shape, light
-            inverted.addPixmap(QPixmap.fromImage(image))
-        return inverted
+            inked.addPixmap(_in_ink(icon.pixmap(size).toImage(), ink))
+        return inked
+
+    def drawPrimitive(self, element, option, painter, widget=None):  # noqa: N802 (Qt's name)
+        super().drawPrimitive(element, option, painter, widget)
+        box = element == QStyle.PrimitiveElement.PE_IndicatorCheckBox
+        if not box and element != QStyle.PrimitiveElement.PE_IndicatorRadioButton:
+            return
+        enabled = bool(option.state & QStyle.StateFlag.State_Enabled)
+        text = option.palette.color(QPalette.ColorRole.WindowText)
+        back = option.palette.color(QPalette.ColorRole.Window)
+        mix = 0.55 if enabled else 0.25  # of the text's colour: an outline, quieter than the text
+        outline = QColor(*(round(mix * a + (1 - mix) * b) for a, b in zip(text.getRgb()[:3], back.getRgb()[:3])))
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(outline, 1.0))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        rect = QRectF(option.rect).adjusted(0.5, 0.5, -1.5, -1.5)  # Fusion's own outline, on its pixels
+        if box:
+            painter.drawRect(rect)
+        else:
+            painter.drawEllipse(rect)
+        painter.restore()
+
+
+def _in_ink(image: QImage, ink: QColor) -> QPixmap:
+    """The image's shape in ``ink``: each pixel as opaque as it was dark (the darkest fully), its colour ink's."""
+    argb = image.convertToFormat(QImage.Format.Format_ARGB32)
+    h, w = argb.height(), argb.width()
+    px = np.frombuffer(argb.constBits(), np.uint8).reshape(h, argb.bytesPerLine() // 4, 4)[:, :w]  # B, G, R, A
+    alpha = px[..., 3] / 255.0
+    dark = (1.0 - px[..., :3].mean(axis=2) / 255.0) * alpha
+    weight = dark / dark.max() if dark.max() > 0 else dark
+    out = np.empty((h, w, 4), np.uint8)
+    out[..., 0], out[..., 1], out[..., 2] = ink.blue(), ink.green(), ink.red()
+    out[..., 3] = np.round(255 * weight).astype(np.uint8)
+    result = QImage(out.tobytes(), w, h, 4 * w, QImage.Format.Format_ARGB32)
+    return QPixmap.fromImage(result.copy())
 
 
 def desktop_prefers_dark() -> bool:
@@ -43,7 +81,6 @@ def apply_theme(dark: bool) -> None:
         app.setStyle("Fusion")
         app.setPalette(app.style().standardPalette())
         return
-    app.setStyle(DarkStyle())  # the application owns it
     p = QPalette()
     base, window, text = QColor(30, 30, 34), QColor(44, 44, 50), QColor(232, 232, 232)
     for role, color in ((QPalette.ColorRole.Window, window), (QPalette.ColorRole.WindowText, text),
@@ -58,3 +95,4 @@ def apply_theme(dark: bool) -> None:
     p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, QColor(120, 120, 120))
     p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor(120, 120, 120))
     app.setPalette(p)
+    app.setStyle(DarkStyle())  # after the palette, whose ink it draws the title bar buttons in (it owns it)

@@ -46,10 +46,10 @@ def test_undo_and_redo_are_curved_arrows_not_back_and_forward(qtbot, window):
     assert len(window.doc.X) == 1
 
 
-def _contrast(widget) -> float:
+def _contrast(widget, rect=None) -> float:
     """The WCAG contrast ratio between a widget's background (its most common colour) and the pixel of it that
-    stands out most from that background."""
-    img = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    stands out most from that background (in ``rect`` of it, when given)."""
+    img = (widget.grab() if rect is None else widget.grab(rect)).toImage().convertToFormat(QImage.Format.Format_RGB32)
     rgb = np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), img.bytesPerLine() // 4, 4)[
         :, :img.width(), 2::-1].reshape(-1, 3) / 255.0
     linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
@@ -62,9 +62,9 @@ def _contrast(widget) -> float:
 
 def test_the_dark_theme_draws_undo_and_the_panels_buttons_light_on_dark(qtbot, window):
     """Turned on from the View menu, the dark theme draws the toolbar's Undo and Redo arrows and the panels'
-    float and close buttons light on the dark window, at a contrast of at least 3:1 (WCAG's for the parts of a
-    control): Undo was drawn black on the dark grey once it was made (1.4:1), and Fusion's title bar buttons
-    dark grey. A disabled arrow is dimmer than an enabled one, as disabled text is; the light theme is back,
+    float and close buttons light on the dark window, at 7:1: Undo was drawn black on the dark grey once it was
+    made (1.4:1), and Fusion's title bar buttons dark grey. An unticked box's outline shows at 3:1 at least
+    (WCAG's for the parts of a control). A disabled arrow is dimmer than an enabled one, as disabled text is; the light theme is back,
     dark on light, when the theme is turned off."""
     from guihelp import menu_action as through_menu
 
@@ -78,7 +78,14 @@ def test_the_dark_theme_draws_undo_and_the_panels_buttons_light_on_dark(qtbot, w
     float_ = window.dock.findChild(QWidget, "qt_dockwidget_floatbutton")
     assert undo.isEnabled() and not redo.isEnabled()
     for widget in (undo, close, float_):
-        assert _contrast(widget) >= 3.0, widget
+        assert _contrast(widget) >= 7.0, widget  # as light as the text (the float button was mid-grey, 3.6:1)
+    from PySide6.QtWidgets import QCheckBox, QStyleOptionButton
+
+    box = next(b for b in window.panel.findChildren(QCheckBox) if b.isVisible() and not b.isChecked())
+    option = QStyleOptionButton()
+    box.initStyleOption(option)
+    square = box.style().subElementRect(QStyle.SubElement.SE_CheckBoxIndicator, option, box)
+    assert _contrast(box, square.adjusted(-3, -3, 3, 3)) >= 3.0, box.text()  # an unticked box is seen (1.2:1)
     assert 1.5 < _contrast(redo) < 0.5 * _contrast(undo)  # seen, and dimmer (disabled text is 120 of 255)
     light = lambda w: np.asarray(w.grab().toImage().pixelColor(w.width() // 2, 2).lightness())  # noqa: E731
     assert light(undo) < 80  # the dark window behind it
