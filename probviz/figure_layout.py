@@ -220,8 +220,8 @@ def legend_key(specs, frame, request, brief: bool = False) -> list[tuple[str, st
     (text, how its sample is drawn: "solid", "dashed", "dashdot", "hatch", "hollow", "cross", "plus", and for
     the Bayesian view "sample" (a thin translucent line), "veil" (the grey of the predictive variance), "reject"
     (the reject option's region, in the style's reject grey) and
-    "dotted" (the boundary of weights clicked in weight space), and "ramp" (the miscalibration map's scale, its
-    darkest shade)). Only what is drawn. ``brief`` (a projector's legend, beside a caption that names the model):
+    "dotted" (the boundary of weights clicked in weight space), "ramp" (the miscalibration map's scale, its
+    darkest shade) and "ring" (the point a stochastic gradient descent step used)). Only what is drawn. ``brief`` (a projector's legend, beside a caption that names the model):
     the boundaries by the models' short names ("QDA boundary", "Bayes boundary"), so the legend stays small."""
     key = []
 
@@ -254,6 +254,9 @@ def legend_key(specs, frame, request, brief: bool = False) -> list[tuple[str, st
         key.append(("boundary of the weights clicked", "dotted"))
     if getattr(frame, "rbf_centers", None) is not None:
         key.append(("RBF centres", "diamond"))
+    training = getattr(frame, "training", None)
+    if training is not None and training.highlight is not None:  # the point a stochastic step used, ringed
+        key.append(("point of this step" if brief else "the point this SGD step used", "ring"))
     if frame.scene is not None and frame.scene.miscalibration is not None:
         from probviz.scene import MISCAL_TOP
 

@@ -350,6 +350,10 @@ def _legend(d: Drawing, snap: Snapshot, style: Style) -> None:
         elif kind == "hollow":
             handles.append(Line2D([], [], linestyle="none", marker="o", markersize=size, markerfacecolor="none",
                                   markeredgecolor=fg, label=text))
+        elif kind == "ring":  # the SGD step's ring
+            handles.append(Line2D([], [], linestyle="none", marker="o", markersize=1.6 * size, markerfacecolor="none",
+                                  markeredgecolor=fg, markeredgewidth=0.7 * SGD_RING_WIDTH * style.scale * PX_TO_PT,
+                                  label=text))
         else:  # "cross" (misclassified) or "plus" (class means)
             handles.append(Line2D([], [], linestyle="none", marker="x" if kind == "cross" else "+",
                                   markersize=0.6 * size, color=fg, label=text))

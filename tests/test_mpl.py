@@ -242,3 +242,5 @@ def test_a_session_at_an_sgd_step_rings_the_point_the_step_used():
     assert inked(r) > 0.9, inked(r)
     assert inked((style.point_size / 2 * dpi_scale + r) / 2 - 1) < 0.2
     assert "sgd_point" in drawing.artists
+    legend = probviz.plot(session, ax=_axes(), view=(-5, 5, -4, 4)).artists["legend"][0]
+    assert "the point this SGD step used" in [t.get_text() for t in legend.get_texts()]

@@ -743,12 +743,16 @@ class Canvas(pg.PlotWidget):
             self._update_wrong()
             self._draw_probe(None)
             self.spotlight.setData(pos=np.empty((0, 2)))
+            self._spot_drawn = None
             self._draw_analysis(frame)
             self._show_density(frame)
             return
         self._show_density(frame)
         spot = frame.training.highlight if frame.training is not None else None  # the point SGD's step used
         self.spotlight.setData(pos=np.empty((0, 2)) if spot is None else [spot], size=SGD_RING * s.point_size)
+        if spot != self._spot_drawn:
+            self._spot_drawn = spot
+            self.place_legend()  # off the ring
         self._set_image(self.heatmap, sc.image, sc.bounds)
         self._set_image(self.decision, sc.decision, sc.bounds)
         self.reject.setPath(rings_path(sc.reject))
@@ -902,6 +906,7 @@ class Canvas(pg.PlotWidget):
                 item.setVisible(False)
 
     _probe_drawn = None  # (where, text) of the probe's label when the legend last made way for it
+    _spot_drawn = None  # where the SGD step's ring is drawn (data coordinates), None when it is not
     _probe_at = None  # where the probe is drawn (data coordinates), None when it is not
     _probe_side = None  # (below, right): the diagonal its label was last given
 
@@ -1252,6 +1257,9 @@ class Canvas(pg.PlotWidget):
         if kind == "diamond":  # an rbf fit's centres
             return pg.ScatterPlotItem(size=RBF_CENTER_SIZE * s.point_size, symbol="d", brush=None,
                                       pen=line_pen(s, "rbf_center", ratio=self.devicePixelRatioF()))
+        if kind == "ring":  # the SGD step's ring, as tall as a row
+            return pg.ScatterPlotItem(size=1.6 * s.point_size, symbol="o", brush=None,
+                                      pen=pg.mkPen(s.foreground, width=0.7 * SGD_RING_WIDTH * s.scale))
         if kind == "hollow":
             return pg.ScatterPlotItem(size=s.point_size, symbol="o", brush=pg.mkBrush(*s.background),
                                       pen=pg.mkPen(s.foreground, width=1.5 * s.scale))
@@ -1333,13 +1341,23 @@ class Canvas(pg.PlotWidget):
         return QRectF(x, y, b.width(), b.height())
 
     def emptiest_corner(self) -> tuple[int, int]:
-        """The legend's offset: the corner where its box hides the least, worst first: the probe's label, a whole
-        class (every point of it), the points, then the boundaries (top left on a tie)."""
+        """The legend's offset: the corner where its box hides the least, worst first: the SGD step's ring, the
+        probe's label, a whole class (every point of it), the points, then the boundaries (top left on a tie)."""
         corners = ((10, 10), (-10, 10), (10, -10), (-10, -10))
         if self.legend is None:
             return corners[0]
+        ring = self._spot_box()
+        return corners[self.least_hiding([self.legend_rect(c) for c in corners], self._obstacles(),
+                                         first=lambda box: (ring is not None and box.intersects(ring),))]
 
-        return corners[self.least_hiding([self.legend_rect(c) for c in corners], self._obstacles())]
+    def _spot_box(self) -> QRectF | None:
+        """The SGD step's ring, in the ViewBox's pixels (None when there is none)."""
+        spot = self._spot_drawn
+        px = self._to_vb_pixels(np.array([spot])) if spot is not None else None
+        if px is None:
+            return None
+        reach = SGD_RING * self.style.point_size / 2 + SGD_RING_WIDTH * self.style.scale
+        return QRectF(px[0, 0] - reach, px[0, 1] - reach, 2 * reach, 2 * reach)
 
     def least_hiding(self, boxes, obstacles, first=lambda box: ()) -> int:
         """The index of the box (the ViewBox's own pixels) that hides the least: ``first(box)`` before all (what it

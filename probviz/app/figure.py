@@ -144,7 +144,14 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
     marks = layout.to_px(points[0]) if "points" in layers and len(points[0]) else None
     lines = _boundary_px(layout, frame) if legend else None
     classes = np.asarray(points[1]) if marks is not None else None
-    legend_box = _legend_box(layout, style, *legend, marks=marks, lines=lines, classes=classes) if legend else None
+    spot = frame.training.highlight if frame is not None and frame.training is not None else None
+    ring = None
+    if spot is not None:  # the point the SGD step shown used: the legend keeps off its ring
+        (sx, sy), = layout.to_px([spot])
+        reach = SGD_RING * style.point_size / 2 + SGD_RING_WIDTH * style.scale
+        ring = QRectF(sx - reach, sy - reach, 2 * reach, 2 * reach)
+    legend_box = _legend_box(layout, style, *legend, marks=marks, lines=lines, classes=classes,
+                             avoid=ring) if legend else None
 
     p.save()
     p.setClipRect(plot)
@@ -231,7 +238,6 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
         for x, y in px[_inside(layout, px, d)]:
             p.drawLine(QPointF(x - d, y - d), QPointF(x + d, y + d))
             p.drawLine(QPointF(x - d, y + d), QPointF(x + d, y - d))
-    spot = frame.training.highlight if frame is not None and frame.training is not None else None
     if spot is not None:  # the point the SGD step shown used: ringed in the ink, as on the canvas
         r = SGD_RING * style.point_size / 2
         px = layout.to_px([spot])
@@ -385,12 +391,13 @@ def _legend_metrics(style):
     return bold, plain, fm_b, fm, row, sw
 
 
-def _legend_box(layout, style, model_label, entries, key=(), marks=None, lines=None, classes=None) -> QRectF | None:
+def _legend_box(layout, style, model_label, entries, key=(), marks=None, lines=None, classes=None,
+                avoid: QRectF | None = None) -> QRectF | None:
     """Where the legend goes: as wide as its longest text (at most the plot's width), as tall as its rows, in
-    the plot's corner where it hides no class whole (every one of its ``marks``, the points' pixel centres, of
-    the labels ``classes``) if it can, then the fewest marks, then the least length of ``lines`` (the
-    boundaries in pixels, NaN rows between pieces; the top left on a tie, and without either), as the canvas
-    places its own; None without classes."""
+    the plot's corner off ``avoid`` (the SGD step's ring) if it can, then where it hides no class whole (every
+    one of its ``marks``, the points' pixel centres, of the labels ``classes``) if it can, then the fewest marks,
+    then the least length of ``lines`` (the boundaries in pixels, NaN rows between pieces; the top left on a tie,
+    and without either), as the canvas places its own; None without classes."""
     if not entries:
         return None
     _, _, fm_b, fm, row, sw = _legend_metrics(style)
@@ -408,7 +415,8 @@ def _legend_box(layout, style, model_label, entries, key=(), marks=None, lines=N
     def hidden(box):
         rect = (box.left(), box.top(), box.width(), box.height())
         whole, points = marks_hidden(marks, codes, rect, r) if marks is not None else (0, 0)
-        return whole, points, 0.0 if lines is None else length_inside(lines, rect), corners.index(box)
+        return (avoid is not None and box.intersects(avoid), whole, points,
+                0.0 if lines is None else length_inside(lines, rect), corners.index(box))
     return min(corners, key=hidden)
 
 
@@ -493,6 +501,11 @@ def _key_sample(p, kind: str, box: QRectF, style) -> None:
         p.drawRect(QRectF(box.center().x() - side / 2, mid - side / 2, side, side))
     elif kind == "diamond":
         _rbf_diamonds(p, [(box.center().x(), mid)], style)
+    elif kind == "ring":  # the SGD step's ring, as tall as the row
+        r = min(box.height() - 2, SGD_RING * style.point_size) / 2
+        p.setPen(_pen(fg, SGD_RING_WIDTH * style.scale * r / (SGD_RING * style.point_size / 2)))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(QPointF(box.center().x(), mid), r, r)
     elif kind == "hollow":
         p.setPen(_pen(fg, 1.5 * style.scale))
         p.setBrush(QBrush(_color(bg)))

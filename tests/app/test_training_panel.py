@@ -92,6 +92,45 @@ def test_sgd_rings_the_point_it_used(qtbot, window):
     assert "(y_n − t_n) φ_n" not in text  # one term: no line breaks inside it ("(y_n − t_n)" ended a line)
 
 
+def test_the_legend_keeps_off_the_ring_and_names_it(qtbot, window):
+    """The legend went to the corner that hid the fewest points, over the ring of the point the SGD step used
+    when that corner's one point was it. It now keeps off the ring first, and has a row for it. Every corner
+    holds points; the top left only the first point, which the first step uses."""
+    from guihelp import menu_action
+    from pressing import choose, press_button
+
+    from probviz.data.dataset import Dataset
+    from probviz.models import REGISTRY
+
+    X = np.array([[-4.0, 4.0], [4.0, 3.5], [-3.0, -4.2], [4.0, -3.5], [3.0, 4.0], [-4.0, -4.0], [3.0, -4.0],
+                  [-1.0, 0.5], [1.0, -0.5]])
+    window.load(Dataset(X, np.array([0, 0, 0, 0, 1, 1, 1, 0, 1]), ["a", "b"]))
+    window.canvas.vb.setRange(xRange=(-5, 5), yRange=(-5, 5), padding=0)
+    menu_action(window, REGISTRY["logistic"].label).trigger()
+    menu_action(window, "Legend").trigger()
+    click_dock_tab(qtbot, window, "Training")
+    settle(window)
+    canvas = window.canvas
+
+    def legend_rect():
+        return canvas.vb.mapRectFromScene(canvas.legend.sceneBoundingRect())
+
+    first = X[0]
+    ring_at = canvas.vb.mapFromView(QPointF(*first))
+    assert legend_rect().contains(ring_at)  # (the fit's legend is in the top left corner, over the first point)
+    t = window.training
+    choose(qtbot, t.optimizer, t.optimizer.findData("sgd"))
+    r = 1.1 * canvas.style.point_size + 3 * canvas.style.scale  # the ring's reach, its line included
+    for step in range(len(X)):  # one point after another, in file order: the legend makes way for each
+        press_button(qtbot, t.step_button)
+        settle(window)
+        np.testing.assert_array_equal(window.result.training.highlight, X[step])
+        ring_at = canvas.vb.mapFromView(QPointF(*X[step]))
+        assert not legend_rect().adjusted(-r, -r, r, r).contains(ring_at), (step, legend_rect(), ring_at)
+    rows = [label.text for _sample, label in canvas.legend.items]
+    assert "the point this SGD step used" in rows
+
+
 def test_an_sgd_step_names_each_class_row_of_its_gradient_term(qtbot, window):
     """Softmax on three classes, one SGD step from w = 0: the readout gave the point's gradient term as three
     unlabelled vectors. Each is on a line of its own, named by its class; at w = 0 every y_nk = 1/3, so each

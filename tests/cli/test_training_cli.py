@@ -126,6 +126,34 @@ def test_export_of_an_sgd_step_rings_the_point_it_used(tmp_path):
     assert inked((style.point_size / 2 + radius) / 2 - 1) < 0.2
 
 
+def test_an_sgd_steps_legend_names_the_ring_and_keeps_off_it(tmp_path):
+    """With its legend, at 850 x 611, the figure put the legend in the top left corner, over the ring's top third
+    (the corner hid the fewest points). The legend now keeps off the ring, and has a row for it. Read from the
+    PDF (pypdfium2): the row's text, and the ring inked all the way round."""
+    import pypdfium2 as pdfium
+
+    from probviz.data.examples import session
+    from probviz.figure_layout import layout
+    from probviz.style import SGD_RING, Style
+
+    out = tmp_path / "s.pdf"
+    W, H = 850, 611
+    r = run("export", "example:fruit", "--model", "logistic", "--optimizer", "sgd", "--steps", "3",
+            "-o", str(out), "--width", str(W), "--height", str(H))
+    assert r.returncode == 0, r.stderr
+    page = pdfium.PdfDocument(str(out))[0]
+    assert "the point this SGD step used" in page.get_textpage().get_text_range()
+    w_pt, _ = page.get_size()
+    rgb = page.render(scale=W / w_pt).to_numpy()[:H, :W, :3].astype(int)
+    fruit = session("fruit")
+    style = Style()
+    (cx, cy), = layout(W, H, fruit.view, style.font_px, False).to_px(fruit.dataset.X[2:3])
+    radius = SGD_RING * style.point_size / 2
+    turn = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    inked = np.mean([rgb[round(cy + radius * np.sin(a)), round(cx + radius * np.cos(a))].max() < 90 for a in turn])
+    assert inked > 0.9, inked
+
+
 def test_export_of_a_bayesian_step_names_its_prior_in_the_legend(tmp_path):
     """``export --bayes --optimizer``: the steps went toward w_MAP (the window's Training panel and legend say
     "Bayesian, α = 2") while the figure's legend and the printed line named only the optimizer."""
