@@ -141,7 +141,7 @@ def main(args) -> int:
     if training is not None and args.curve:
         from probviz.app.export import export_curves, training_curves
 
-        export_curves(args.curve, *training_curves([first.training]), width=args.width, height=args.height,
+        export_curves(args.curve, *training_curves([first.training]), width=args.width, height=args.height, x_step=1,
                       title=args.title, dpi=args.dpi, style=style, transparent=args.transparent)
     frame = export_figure(snap, args.output, args.width, args.height, layers=layers, title=args.title,
                           legend=not args.no_legend, transparent=args.transparent, dpi=args.dpi,

@@ -32,11 +32,13 @@ def view_of(X: np.ndarray, margin: float = 0.15) -> Bounds:
     return (float(x0), float(x1), float(y0), float(y1))
 
 
-def nice_ticks(lo: float, hi: float, length_px: float, target_px: float = 80.0) -> tuple[list[float], float]:
-    """Tick values at 1, 2 or 5 times a power of ten, about ``target_px`` apart, inside [lo, hi]."""
+def nice_ticks(lo: float, hi: float, length_px: float, target_px: float = 80.0,
+               least: float = 0.0) -> tuple[list[float], float]:
+    """Tick values at 1, 2 or 5 times a power of ten, about ``target_px`` apart (``least`` apart at the least: 1
+    on an axis of counts, which has no half steps), inside [lo, hi]."""
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo or length_px <= 0:
         return [], 0.0
-    raw = (hi - lo) * target_px / length_px
+    raw = max((hi - lo) * target_px / length_px, least)
     power = 10.0 ** math.floor(math.log10(raw))
     spacing = next(m * power for m in (1.0, 2.0, 5.0, 10.0) if m * power >= raw)
     first = math.ceil(lo / spacing - 1e-9)
@@ -74,6 +76,7 @@ class Layout:
     plot: tuple[float, float, float, float]
     bounds: Bounds
     x_labels: tuple | None = None  # ((value, text), ...): ticks of their own (a log axis), else nice ones
+    x_step: float = 0.0  # the least spacing of the x ticks (1: the x axis counts steps)
 
     def x_px(self, x):
         left, _, w, _ = self.plot
@@ -91,7 +94,7 @@ class Layout:
         return np.column_stack([self.x_px(xy[:, 0]), self.y_px(xy[:, 1])])
 
     def x_ticks(self):
-        return nice_ticks(self.bounds[0], self.bounds[1], self.plot[2])
+        return nice_ticks(self.bounds[0], self.bounds[1], self.plot[2], least=self.x_step)
 
     def y_ticks(self):
         return nice_ticks(self.bounds[2], self.bounds[3], self.plot[3], target_px=60.0)

@@ -373,6 +373,12 @@ def test_ticks_are_round_numbers_inside_the_view():
     assert tick_labels([-0.1, -1e-17, 0.1], 0.1) == ["-0.1", "0.0", "0.1"]  # -0 rounds to 0.0, no sign
     assert tick_labels([-1.0, 0.0, 1.0], 1.0) == ["-1", "0", "1"]
     assert tick_labels([1e6, 2e6], 1e6) == ["1e+06", "2e+06"]
+    values, spacing = nice_ticks(0.0, 3.0, 700)  # three steps across a wide plot: half steps
+    assert spacing == 0.5
+    values, spacing = nice_ticks(0.0, 3.0, 700, least=1.0)  # an axis of steps has none
+    assert spacing == 1.0 and values == [0.0, 1.0, 2.0, 3.0]
+    values, spacing = nice_ticks(0.0, 300.0, 700, least=1.0)  # and many steps keep their round spacing
+    assert spacing == 50.0
 
 
 @pytest.mark.parametrize("point", [(0.5, 1.0), (0.0, 0.0), (-3e-7, 2e-6), (1e6, -1e6)])

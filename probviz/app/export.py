@@ -144,16 +144,18 @@ def curve_bounds(curves, x_from_zero: bool = True) -> tuple[float, float, float,
 
 def export_curves(path: str, curves, axis_names=("step", "E(w)"), width: int = 1200, height: int = 900,
                   title: str | None = None, dpi: int | None = None, style: Style | None = None,
-                  transparent: bool = False, bounds=None, bands=(), x_labels=None, fills=()) -> None:
+                  transparent: bool = False, bounds=None, bands=(), x_labels=None, fills=(), x_step=0.0) -> None:
     """Line plots (label, xs, ys, colour, dashed) as a figure file, like :func:`export_figure`;
-    ``x_labels`` ((value, text), ...) replaces the x axis's ticks; ``bands`` and ``fills`` as
-    :func:`probviz.app.figure.paint_curves` takes them."""
+    ``x_labels`` ((value, text), ...) replaces the x axis's ticks, ``x_step`` is their least spacing (1 for
+    steps); ``bands`` and ``fills`` as :func:`probviz.app.figure.paint_curves` takes them."""
     ext = _check(path, width, height, dpi)
     style = style or Style()
     bounds = bounds or curve_bounds(curves)
     lay = figure_layout(width, height, bounds, style.font_px, bool(title))
     if x_labels is not None:
         lay = replace(lay, x_labels=tuple(x_labels))
+    if x_step:
+        lay = replace(lay, x_step=float(x_step))
 
     def paint(device):
         painter = QPainter(device)

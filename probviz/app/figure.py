@@ -578,12 +578,13 @@ def paint_curves(p: QPainter, layout: Layout, curves, style: Style, axis_names=(
     left, top, w, h = layout.plot
     corners = [(left + w - width - 10, top + 10), (left + 10, top + 10), (left + w - width - 10, top + h - height - 10),
                (left + 10, top + h - height - 10)]
-    px = [layout.to_px(np.column_stack([xs, ys]).astype(float)) for _, xs, ys, _, _ in curves if len(xs)]
+    gap = np.full((1, 2), np.nan)
+    px = [part for _, xs, ys, _, _ in curves if len(xs)
+          for part in (layout.to_px(np.column_stack([xs, ys]).astype(float)), gap)]
     px = np.vstack(px) if px else np.empty((0, 2))
 
-    def covered(corner):  # how much of the curves the box would hide
-        x, y = corner
-        return np.count_nonzero((px[:, 0] > x) & (px[:, 0] < x + width) & (px[:, 1] > y) & (px[:, 1] < y + height))
+    def covered(corner):  # how much of the curves the box would hide: their length under it (a few steps' line
+        return length_inside(px, (*corner, width, height))  # runs under a box that holds none of its vertices)
 
     x0, y0 = min(corners, key=covered)  # the first corner (top right) unless another hides less
     p.setPen(_pen(fg, 1))

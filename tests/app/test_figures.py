@@ -699,3 +699,28 @@ def test_on_the_canvas_too_the_cross_is_drawn_over_the_mean(qtbot, window):
             c = image.pixelColor(int(round((at.x() + dx) * ratio)), int(round((at.y() + dy) * ratio)))
             arms.append(np.array([c.red(), c.green(), c.blue()]))
     assert all(np.abs(a - fg).sum() < 300 for a in arms), arms
+
+
+def test_a_curves_legend_keeps_off_a_line_that_has_no_vertex_under_it(qtbot):
+    """E(w) of three steps: four vertices, the line between them crossing the top right corner where the legend
+    goes first. The legend counted the vertices under it, none, and sat on the line. It now weighs the length
+    of line under it and goes to a corner the line does not cross: every pixel of the line keeps its colour."""
+    from probviz.app.figure import paint_curves
+    from probviz.figure_layout import Layout
+
+    w, h = 800, 600
+    lay = Layout(w, h, (60.0, 20.0, 720.0, 540.0), (0.0, 3.0, 0.0, 200.0))
+    xs, ys = [0, 1, 2, 3], [60.0, 100.0, 140.0, 199.0]  # its last step rises through the top right corner
+    img = QImage(w, h, QImage.Format.Format_RGBA8888)
+    img.fill(Qt.GlobalColor.white)
+    p = QPainter(img)
+    paint_curves(p, lay, [("E(w), Stochastic gradient descent", xs, ys, "#0072B2", False),
+                          ("optimum E(w*) = 40.19", [0, 3], [40.0, 40.0], "#555555", True)], Style())
+    p.end()
+    rgb = to_array(img)
+    blue = np.array([0x00, 0x72, 0xB2])
+    t = np.linspace(0, 1, 40)[1:-1]
+    for (x0, y0), (x1, y1) in zip(zip(xs, ys), zip(xs[1:], ys[1:])):
+        for px, py in lay.to_px(np.column_stack([x0 + t * (x1 - x0), y0 + t * (y1 - y0)])):
+            patch = rgb[int(py) - 1:int(py) + 2, int(px) - 1:int(px) + 2].reshape(-1, 3)
+            assert np.abs(patch - blue).max(axis=1).min() < 40, (px, py)

@@ -154,6 +154,20 @@ def test_an_sgd_steps_legend_names_the_ring_and_keeps_off_it(tmp_path):
     assert inked > 0.9, inked
 
 
+def test_the_curve_of_three_steps_has_no_half_steps(tmp_path):
+    """``--curve`` of three steps: its step axis was ticked 0, 0.5, 1, ... 3 (steps come whole). Read from the
+    PDF's text: the ticks 0, 1, 2, 3 and no fraction of a step."""
+    import pypdfium2 as pdfium
+
+    curve = tmp_path / "c.pdf"
+    r = run("export", "example:fruit", "--model", "logistic", "--optimizer", "sgd", "--steps", "3",
+            "-o", str(tmp_path / "s.png"), "--curve", str(curve), "--width", "800", "--height", "600")
+    assert r.returncode == 0, r.stderr
+    words = pdfium.PdfDocument(str(curve))[0].get_textpage().get_text_range().split()
+    assert {"0", "1", "2", "3"} <= set(words), words
+    assert not {"0.5", "1.5", "2.5"} & set(words), words
+
+
 def test_export_of_a_bayesian_step_names_its_prior_in_the_legend(tmp_path):
     """``export --bayes --optimizer``: the steps went toward w_MAP (the window's Training panel and legend say
     "Bayesian, α = 2") while the figure's legend and the printed line named only the optimizer."""
