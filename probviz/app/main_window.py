@@ -471,7 +471,11 @@ class MainWindow(QMainWindow):
         current = next((i for i, (_, ls) in enumerate(LAYER_SETS) if ls == self.doc.layers), -1)
         name, layers = LAYER_SETS[(current + 1) % len(LAYER_SETS)]
         self.doc.view_state.set_layers(layers)
-        self.flash(f"Layers: {name}  ({names.index(name) + 1}/{len(names)}, L for the next)")
+        spec = REGISTRY[self.doc.model_name]
+        why = ""  # a discriminative model has no class-conditionals: the set would show the points alone, unsaid
+        if not spec.generative and layers - {"points"} and layers - {"points"} <= GENERATIVE_ONLY:
+            why = f" — {spec.label} models p(C_k|x) directly: it has no p(x|C_k) to draw"
+        self.flash(f"Layers: {name}  ({names.index(name) + 1}/{len(names)}, L for the next){why}")
 
     def legend_entries(self):
         return [(c.name, c.color, class_marker(k))

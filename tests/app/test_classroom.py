@@ -5,7 +5,7 @@ import re
 
 import numpy as np
 import pytest
-from guihelp import key, settle, to_pixel, type_into
+from guihelp import key, menu_action, settle, to_pixel, type_into
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QAction, QKeySequence, QWheelEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -520,6 +520,32 @@ def test_the_readout_under_a_moving_cursor_leaves_the_rest_of_the_status_line_al
     settle(window)
     assert window.hover.text() == ""
     assert window.message.width() > wide
+
+
+def test_l_says_why_a_discriminative_model_draws_no_class_conditionals(qtbot, window):
+    """L's fourth set, the class-conditionals p(x|C_k), drew the points alone under logistic regression, with
+    nothing saying why. Its message now says the model has no p(x|C_k); under LDA it does not."""
+    from probviz.models import REGISTRY
+
+    assert window.open_path("example:fruit")
+    settle(window)
+    menu_action(window, REGISTRY["logistic"].label).trigger()
+    settle(window)
+    said, conditionals = [], frozenset({"ellipses", "density", "points"})
+    while window.doc.layers != conditionals and len(said) < 4:
+        key(qtbot, window, Qt.Key.Key_L)
+        settle(window)
+        said.append(window.message.text())
+    assert window.doc.layers == conditionals
+    assert "no p(x|C_k) to draw" in said[-1] and "Logistic regression" in said[-1], said[-1]
+    assert not any("no p(x|C_k)" in s for s in said[:-1])  # the sets it can draw say nothing of it
+    menu_action(window, REGISTRY["lda"].label).trigger()
+    settle(window)
+    for _ in range(4):  # round to the same set again
+        key(qtbot, window, Qt.Key.Key_L)
+        settle(window)
+    assert window.doc.layers == conditionals
+    assert "Layers: class-conditionals" in window.message.text() and "no p(x|C_k)" not in window.message.text()
 
 
 def test_a_long_readout_under_the_cursor_leaves_the_status_line_its_counts(qtbot, window):
