@@ -1257,8 +1257,8 @@ class Canvas(pg.PlotWidget):
         if kind == "diamond":  # an rbf fit's centres
             return pg.ScatterPlotItem(size=RBF_CENTER_SIZE * s.point_size, symbol="d", brush=None,
                                       pen=line_pen(s, "rbf_center", ratio=self.devicePixelRatioF()))
-        if kind == "ring":  # the SGD step's ring, as tall as a row
-            return pg.ScatterPlotItem(size=1.6 * s.point_size, symbol="o", brush=None,
+        if kind == "ring":  # the SGD step's ring, a little larger than a marker (within the sample's room)
+            return pg.ScatterPlotItem(size=1.25 * s.point_size, symbol="o", brush=None,
                                       pen=pg.mkPen(s.foreground, width=0.7 * SGD_RING_WIDTH * s.scale))
         if kind == "hollow":
             return pg.ScatterPlotItem(size=s.point_size, symbol="o", brush=pg.mkBrush(*s.background),
