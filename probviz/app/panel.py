@@ -252,6 +252,7 @@ class Panel(QWidget):
         for changed in (doc.points_changed, doc.points_moved, doc.classes_changed, doc.model_changed,
                         doc.truth_changed):  # a lesson's text quotes the example's numbers as it opened
             changed.connect(self._lesson_outdated)
+        doc.undo_stack.indexChanged.connect(self._lesson_outdated)  # undone back to it: true again
         self._on_reset()
 
     # --- document -> widgets --------------------------------------------------------------
@@ -497,11 +498,17 @@ class Panel(QWidget):
         self._evidence_job.done.connect(answer)
         self._evidence_job.start()
 
-    def _lesson_outdated(self):
+    def _lesson_outdated(self, *_):
         """The document changed since it opened: its description (the fruit's "the probe gets p(apple|x) =
-        0.823") says so under it, instead of contradicting the probe a sample or another model has changed."""
-        if self.doc.description and self.CHANGED_SINCE not in self.lesson.text():
-            self.lesson.setText(unbroken(self.doc.description) + "\n" + self.CHANGED_SINCE)
+        0.823") says so under it, instead of contradicting the probe a sample or another model has changed. Every
+        change is a step of the undo history, which opening a file empties: undone back to its start, the document
+        is as it opened, and the line goes."""
+        if not self.doc.description:
+            return
+        changed = self.doc.undo_stack.index() != 0
+        text = unbroken(self.doc.description) + ("\n" + self.CHANGED_SINCE if changed else "")
+        if self.lesson.text() != text:
+            self.lesson.setText(text)
 
     def _evidence_outdated(self):
         """What the evidence said (alpha maximises it) held for the points and the model it saw: gone once they

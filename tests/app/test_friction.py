@@ -444,7 +444,7 @@ def test_the_shortcut_sheet_in_presentation_mode_cuts_no_text(qtbot, window, mon
 def test_an_examples_text_says_it_was_written_for_the_example_as_it_opened_once_it_changes(qtbot, window):
     """The fruit's text says "the probe x = (2.3, 1.5) gets p(apple|x) = 0.823"; after M (another model) or a
     point clicked in, the probe says otherwise and the text went on saying 0.823 as if it were so. A line under it
-    says the text is about the example as it opened, until another document opens."""
+    says the text is about the example as it opened, until another document opens or the change is undone."""
     from guihelp import click, key
     from PySide6.QtCore import Qt
 
@@ -459,6 +459,13 @@ def test_an_examples_text_says_it_was_written_for_the_example_as_it_opened_once_
         settle(window)
         assert "0.823" in lesson.text() and lesson.text().endswith("\n" + Panel.CHANGED_SINCE)
         assert "0.823" not in window.canvas.probe_label.textItem.toPlainText()
+        qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # undone: as it opened again
+        settle(window)
+        assert "0.823." in lesson.text() and Panel.CHANGED_SINCE not in lesson.text()
+        assert "0.823" in window.canvas.probe_label.textItem.toPlainText()
+        qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+        settle(window)  # redone: changed again
+        assert lesson.text().endswith("\n" + Panel.CHANGED_SINCE)
     assert window.open_path("example:xor")
     settle(window)
     assert Panel.CHANGED_SINCE not in lesson.text()
