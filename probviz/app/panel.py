@@ -252,7 +252,7 @@ class Panel(QWidget):
         for changed in (doc.points_changed, doc.points_moved, doc.classes_changed, doc.model_changed,
                         doc.truth_changed):  # a lesson's text quotes the example's numbers as it opened
             changed.connect(self._lesson_outdated)
-        doc.undo_stack.indexChanged.connect(self._lesson_outdated)  # undone back to it: true again
+        doc.undo_stack.indexChanged.connect(self._lesson_at)  # undone back to it: true again
         self._on_reset()
 
     # --- document -> widgets --------------------------------------------------------------
@@ -503,10 +503,14 @@ class Panel(QWidget):
         0.823") says so under it, instead of contradicting the probe a sample or another model has changed. Every
         change is a step of the undo history, which opening a file empties: undone back to its start, the document
         is as it opened, and the line goes."""
+        self._lesson_at(self.doc.undo_stack.index())
+
+    def _lesson_at(self, index: int) -> None:
+        """The lesson's text at the undo history's step ``index`` (0: as the document opened). (The index comes
+        with the stack's signal: a stack being destroyed empties itself, and is not asked.)"""
         if not self.doc.description:
             return
-        changed = self.doc.undo_stack.index() != 0
-        text = unbroken(self.doc.description) + ("\n" + self.CHANGED_SINCE if changed else "")
+        text = unbroken(self.doc.description) + ("\n" + self.CHANGED_SINCE if index != 0 else "")
         if self.lesson.text() != text:
             self.lesson.setText(text)
 
