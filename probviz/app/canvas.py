@@ -15,7 +15,7 @@ import pyqtgraph as pg
 from pyqtgraph.graphicsItems.LegendItem import ItemSample
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
-    QBrush, QColor, QFont, QFontMetrics, QFontMetricsF, QImage, QPainter, QPainterPath, QPen, QPixmap, QTransform,
+    QBrush, QColor, QCursor, QFont, QFontMetrics, QFontMetricsF, QImage, QPainter, QPainterPath, QPen, QPixmap, QTransform,
 )
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem
 
@@ -1429,6 +1429,14 @@ class Canvas(pg.PlotWidget):
         self._hover_global = None
         self.left.emit()
         super().leaveEvent(ev)
+
+    def enterEvent(self, ev):  # noqa: N802
+        """The cursor is over the canvas again without a move (a dialog over it closed): the readout under it
+        comes back at once, not at the next move."""
+        super().enterEvent(ev)
+        pixel = self.viewport().mapFromGlobal(QCursor.pos())
+        if self.viewport().rect().contains(pixel):
+            self._on_mouse_moved(self.mapToScene(pixel))
 
 
 def _joined(lines) -> np.ndarray:

@@ -283,6 +283,35 @@ def test_the_last_move_before_the_hand_rests_is_not_lost(qtbot, window):
     settle(window)
 
 
+def test_the_readout_comes_back_when_a_dialog_over_the_canvas_closes(qtbot, window):
+    """F1 opens the key sheet over the canvas and Esc closes it, the cursor resting on the canvas all along: the
+    readout under it stayed empty until the mouse moved. It now comes back as the canvas is entered again."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    assert window.open_path("example:fruit")
+    settle(window)
+    vp = window.canvas.viewport()
+    qtbot.mouseMove(vp, QPoint(200, 200))
+    QTest.qWait(15)
+    qtbot.mouseMove(vp, QPoint(210, 205))
+    settle(window)
+    before = window.hover.text()
+    assert before.startswith("x = ")
+    closed = []
+
+    def close():
+        sheet = QApplication.activeModalWidget() or QApplication.activeWindow()
+        closed.append(sheet is not window and sheet.windowTitle())
+        qtbot.keyClick(sheet, Qt.Key.Key_Escape)
+    QTimer.singleShot(200, close)
+    qtbot.keyClick(window, Qt.Key.Key_F1)
+    qtbot.waitUntil(lambda: bool(closed))
+    settle(window)
+    assert closed[0]  # the key sheet, over the window, was closed
+    assert window.hover.text() == before
+
+
 def _lda_log_likelihood(X, t) -> float:
     """ln p(X, t) of the maximum-likelihood shared-covariance Gaussians (Bishop 4.2.2), from scipy."""
     from scipy.stats import multivariate_normal
