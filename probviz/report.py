@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from probviz.models import PROBABILISTIC_NAMES, REGISTRY, parameter_count
@@ -32,6 +34,22 @@ def decimals(v: float, places: int = 4) -> str:
     if v != 0 and abs(v) < 0.5 * 10.0 ** -places:
         return f"{v:.3g}"
     return f"{v:.{places}f}"
+
+
+def at_pixel(v: float, pixel: float) -> str:
+    """A coordinate under the cursor, to the digit a screen pixel of size ``pixel`` (data units) tells: as many
+    decimals as make a pixel's step show, the same for every value of the view, so the readout keeps its width
+    as the mouse moves ("0.100", not "0.1" after "0.0321"), and a view far from the origin still reads to the
+    pixel ("1000000.51", where three significant digits said "1e+06"). Beyond what a float's 15 digits hold, or
+    for a pixel that is not a size, three significant digits."""
+    v = float(v) + 0.0  # no -0
+    if not (math.isfinite(v) and math.isfinite(pixel) and pixel > 0):
+        return f"{v:.3g}"
+    places = max(0, math.ceil(-math.log10(pixel)))
+    if places > 15 or (v != 0 and math.floor(math.log10(abs(v))) + 1 + places > 15):
+        return f"{v:.3g}"
+    text = f"{v:.{places}f}"
+    return text.lstrip("-") if float(text) == 0 else text
 
 
 def _fmt(v: float) -> str:

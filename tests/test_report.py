@@ -265,3 +265,19 @@ def test_the_probe_of_one_vs_rest_gives_each_link_and_their_normalisation(name, 
 def test_counts_of_one_are_singular_and_others_plural():
     assert [counted(n, "point") for n in (0, 1, 2, 1000)] == ["0 points", "1 point", "2 points", "1000 points"]
     assert [counted(n, "class") for n in (1, 3)] == ["1 class", "3 classes"]
+
+
+def test_a_coordinate_is_written_to_the_pixel():
+    """As many decimals as a pixel's size needs, whatever the value: the same for every value of a view."""
+    from probviz.report import at_pixel
+
+    assert at_pixel(0.1, 0.008) == "0.100" and at_pixel(0.0321, 0.008) == "0.032"  # one width in one view
+    assert at_pixel(-0.0004, 0.008) == "0.000"  # no "-0.000"
+    assert at_pixel(1000000.512, 0.008) == "1000000.512"  # far from the origin: still to the pixel
+    assert at_pixel(1234567.0, 1e4) == "1234567" and at_pixel(123.456, 0.5) == "123.5"
+    assert at_pixel(2e-6, 1e-9) == "0.000002000"  # a view a micron across
+    assert at_pixel(0.25, 0.01) == "0.25" and at_pixel(0.25, 0.011) == "0.25"  # 0.01 needs two, 0.011 two
+    assert at_pixel(1e20, 1.0) == "1e+20"  # beyond a float's digits: three significant ones
+    assert at_pixel(1e14 + 0.5, 0.01) == "1e+14"  # 15 digits and 2 decimals: more than a float holds
+    assert at_pixel(3e-19, 1e-20) == "3e-19"  # more than 15 decimals: a float's digits again
+    assert at_pixel(3.0, float("nan")) == "3" and at_pixel(3.0, 0.0) == "3"  # no pixel size to go by

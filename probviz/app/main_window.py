@@ -38,7 +38,7 @@ from probviz.app.widgets import (
 from probviz.data import examples
 from probviz.layers import BAYESIAN_ONLY, GENERATIVE_ONLY, LAYER_LABELS, LAYER_SETS, LAYERS, TRUTH_ONLY
 from probviz.models import MODEL_NAMES, REGISTRY
-from probviz.report import decimals
+from probviz.report import at_pixel, decimals
 
 PRESENTATION_SCALE = 1.8
 PRESENTATION_FONT = 1.6  # menus, panel, status line
@@ -1075,7 +1075,8 @@ class MainWindow(QMainWindow):
             self.hover.setText("")
             return
         x, y = pos
-        text = f"x = {x:.3g}, y = {y:.3g}"
+        pw, ph = self.canvas.vb.viewPixelSize()  # to the pixel: a steady width, and exact far from the origin
+        text = f"x = {at_pixel(x, pw)}, y = {at_pixel(y, ph)}"
         if self.result is not None and len(self.doc.X):
             values = self.result.readout_at(x, y)
             if values:

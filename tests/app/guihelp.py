@@ -110,3 +110,19 @@ def present(qtbot, win, source: str, size=(1024, 768)):
     qtbot.waitUntil(win.isActiveWindow)
     qtbot.keyClick(win, Qt.Key.Key_F5)
     settle(win)
+
+
+def assert_reads(window, here) -> None:
+    """The readout under the cursor names ``here`` (a QPointF in data coordinates) to the pixel: each coordinate
+    within a pixel of it, written with as many decimals as a pixel's size needs (ceil(-log10 of it), none for a
+    pixel of 1 or more)."""
+    import math
+    import re
+
+    text = window.hover.text()
+    found = re.match(r"x = (-?\d+(?:\.(\d+))?), y = (-?\d+(?:\.(\d+))?)(?:\s|$)", text)
+    assert found is not None, text
+    for value, places, want, pixel in ((found.group(1), found.group(2), here.x(), window.canvas.vb.viewPixelSize()[0]),
+                                       (found.group(3), found.group(4), here.y(), window.canvas.vb.viewPixelSize()[1])):
+        assert abs(float(value) - want) <= pixel, (text, want, pixel)
+        assert len(places or "") == max(0, math.ceil(-math.log10(pixel))), (text, pixel)

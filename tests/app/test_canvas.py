@@ -10,7 +10,7 @@ from PySide6.QtTest import QTest
 
 from probviz.models import MODEL_NAMES
 
-from guihelp import click, drag, key, menu_action, settle, to_pixel
+from guihelp import assert_reads, click, drag, key, menu_action, settle, to_pixel
 
 THREE_CLASSES = {
     Qt.Key.Key_1: [(-3, -3), (-2.5, -2), (-3.5, -2.2), (-2, -3.2)],
@@ -312,6 +312,30 @@ def test_the_readout_comes_back_when_a_dialog_over_the_canvas_closes(qtbot, wind
     assert window.hover.text() == before
 
 
+@pytest.mark.parametrize("offset,scale", [(1e6, 1.0), (0.0, 1e-6), (-3e5, 1e5), (0.0, 1.0)])
+def test_the_readout_names_the_cursors_place_to_the_pixel_far_from_the_origin(qtbot, window, offset, scale):
+    """The readout wrote three significant digits: among points near (1e6, 1e6) every place read "x = 1e+06,
+    y = 1e+06". It now writes as many decimals as a pixel of the view needs (the same for every place in the
+    view, so its width holds still as the mouse moves), at any offset and scale."""
+    from probviz.data.dataset import Dataset
+
+    rng = np.random.default_rng(3)
+    X = offset + scale * np.vstack([rng.normal((-1, 0), 0.5, (6, 2)), rng.normal((1, 0.5), 0.5, (6, 2))])
+    window.load(Dataset(X, np.repeat([0, 1], 6), ["a", "b"]))
+    key(qtbot, window, Qt.Key.Key_F)  # View > Fit view
+    settle(window)
+    vp = window.canvas.viewport()
+    widths = set()
+    for pixel in (QPoint(vp.width() // 3, vp.height() // 3), QPoint(vp.width() // 2 + 17, vp.height() // 2 + 9),
+                  QPoint(2 * vp.width() // 3, vp.height() // 4)):
+        QTest.qWait(15)
+        qtbot.mouseMove(vp, pixel)
+        settle(window)
+        assert_reads(window, window.canvas.vb.mapSceneToView(window.canvas.mapToScene(pixel)))
+        widths.add(len(window.hover.text().split("   ")[0]))
+    assert max(widths) - min(widths) <= 2  # (a sign or an integer digit more, at most, for x and y)
+
+
 def _lda_log_likelihood(X, t) -> float:
     """ln p(X, t) of the maximum-likelihood shared-covariance Gaussians (Bishop 4.2.2), from scipy."""
     from scipy.stats import multivariate_normal
@@ -519,6 +543,11 @@ def test_a_new_document_clears_the_selection(qtbot, window):
     window.open_example("xor")
     settle(window)
     assert len(window.canvas.selection) == 0 and len(window.canvas.selected.data) == 0
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.sendEvent(window.canvas, QEvent(QEvent.Type.Leave))  # the cursor off the canvas (Delete takes
+    settle(window)  # the point under a cursor on it)
     key(qtbot, window, Qt.Key.Key_Delete)  # nothing selected: nothing deleted
     assert len(window.doc.X) == 160
 
@@ -638,7 +667,7 @@ def test_the_hover_readout_follows_the_view_under_a_resting_cursor(qtbot, window
         canvas = window.canvas
         here = canvas.vb.mapSceneToView(canvas.mapToScene(canvas.viewport().mapFromGlobal(cursor)))
         assert isinstance(here, QPointF)
-        assert window.hover.text().startswith(f"x = {here.x():.3g}, y = {here.y():.3g}"), window.hover.text()
+        assert_reads(window, here)
         return window.hover.text()
 
     key(qtbot, window, Qt.Key.Key_F)  # View > Fit view: the data fill the plot, the cursor does not move
