@@ -222,10 +222,11 @@ def legend_key(specs, frame, request, brief: bool = False) -> list[tuple[str, st
     """The legend's rows for every line style and marker drawn besides the fitted model and its classes:
     (text, how its sample is drawn: "solid", "dashed", "dashdot", "hatch", "hollow", "cross", "plus", and for
     the Bayesian view "sample" (a thin translucent line), "veil" (the grey of the predictive variance), "reject"
-    (the reject option's region, in the style's reject grey) and
-    "dotted" (the boundary of weights clicked in weight space), "ramp" (the miscalibration map's scale, its
-    darkest shade) and "ring" (the point a stochastic gradient descent step used)). Only what is drawn. ``brief`` (a projector's legend, beside a caption that names the model):
-    the boundaries by the models' short names ("QDA boundary", "Bayes boundary"), so the legend stays small."""
+    (the reject option's region, in the style's reject grey) and "dotted" (the boundary of weights clicked in
+    weight space), "ramp" (the miscalibration map's scale, its darkest shade) and "ring" (the point a stochastic
+    gradient descent step used)). Only what is drawn. ``brief`` (a projector's legend, beside a caption that
+    names the model): the boundaries by the models' short names ("QDA boundary", "Bayes boundary"), so the
+    legend stays small."""
     key = []
 
     def boundary(spec) -> str:

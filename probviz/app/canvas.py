@@ -15,7 +15,8 @@ import pyqtgraph as pg
 from pyqtgraph.graphicsItems.LegendItem import ItemSample
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
-    QBrush, QColor, QCursor, QFont, QFontMetrics, QFontMetricsF, QImage, QPainter, QPainterPath, QPen, QPixmap, QTransform,
+    QBrush, QColor, QCursor, QFont, QFontMetrics, QFontMetricsF, QImage, QPainter, QPainterPath, QPen, QPixmap,
+    QTransform,
 )
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem
 

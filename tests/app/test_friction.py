@@ -64,8 +64,8 @@ def test_the_dark_theme_draws_undo_and_the_panels_buttons_light_on_dark(qtbot, w
     """Turned on from the View menu, the dark theme draws the toolbar's Undo and Redo arrows and the panels'
     float and close buttons light on the dark window, at 7:1: Undo was drawn black on the dark grey once it was
     made (1.4:1), and Fusion's title bar buttons dark grey. An unticked box's outline shows at 3:1 at least
-    (WCAG's for the parts of a control). A disabled arrow is dimmer than an enabled one, as disabled text is; the light theme is back,
-    dark on light, when the theme is turned off."""
+    (WCAG's for the parts of a control). A disabled arrow is dimmer than an enabled one, as disabled text is;
+    the light theme is back, dark on light, when the theme is turned off."""
     from guihelp import menu_action as through_menu
 
     bar = window.findChild(QToolBar, "tools")
