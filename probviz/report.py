@@ -40,7 +40,7 @@ def at_pixel(v: float, pixel: float) -> str:
     """A coordinate under the cursor, to the digit a screen pixel of size ``pixel`` (data units) tells: as many
     decimals as make a pixel's step show, the same for every value of the view, so the readout keeps its width
     as the mouse moves ("0.100", not "0.1" after "0.0321"), and a view far from the origin still reads to the
-    pixel ("1000000.51", where three significant digits said "1e+06"). Beyond what a float's 15 digits hold, or
+    pixel ("1000000.512", where three significant digits said "1e+06"). Beyond what a float's 15 digits hold, or
     for a pixel that is not a size, three significant digits."""
     v = float(v) + 0.0  # no -0
     if not (math.isfinite(v) and math.isfinite(pixel) and pixel > 0):

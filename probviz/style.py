@@ -46,8 +46,9 @@ INK = "ink"
 SECTION_END = 7.0
 
 #: the ring round the point a stochastic gradient descent step used, in the foreground: its diameter in marker
-#: sizes and its line's width in pixels at scale 1 (the canvas, the figures and matplotlib alike)
-SGD_RING, SGD_RING_WIDTH = 2.2, 3.0
+#: sizes and its line's width in pixels at scale 1 (the canvas, the figures and matplotlib alike); a legend's
+#: sample of it is SGD_KEY marker sizes across, its line thinner in proportion
+SGD_RING, SGD_RING_WIDTH, SGD_KEY = 2.2, 3.0, 1.25
 
 #: the hatching's stripes rise to the right, this many pixels apart (along x) at scale 1
 HATCH_PERIOD = 9.0

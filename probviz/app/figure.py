@@ -22,7 +22,7 @@ from probviz.app.pens import line_pen, outline_pen
 from probviz.colors import class_marker, marker_outline
 from probviz.figure_layout import Layout, clip_polyline, length_inside, marks_hidden, stripes, tick_labels
 from probviz.scene import SHADE_ALPHA, SHADE_RGB, miscalibration_ramp
-from probviz.style import HATCH_PERIOD, INK, SECTION_END, SGD_RING, SGD_RING_WIDTH, Style
+from probviz.style import HATCH_PERIOD, INK, SECTION_END, SGD_KEY, SGD_RING, SGD_RING_WIDTH, Style
 
 
 def _hatch(p: QPainter, rings_px, style: Style) -> None:
@@ -145,9 +145,10 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
     lines = _boundary_px(layout, frame) if legend else None
     classes = np.asarray(points[1]) if marks is not None else None
     spot = frame.training.highlight if frame is not None and frame.training is not None else None
+    spot_px = layout.to_px([spot]) if spot is not None else None
     ring = None
-    if spot is not None:  # the point the SGD step shown used: the legend keeps off its ring
-        (sx, sy), = layout.to_px([spot])
+    if spot_px is not None:  # the point the SGD step shown used: the legend keeps off its ring
+        (sx, sy), = spot_px
         reach = SGD_RING * style.point_size / 2 + SGD_RING_WIDTH * style.scale
         ring = QRectF(sx - reach, sy - reach, 2 * reach, 2 * reach)
     legend_box = _legend_box(layout, style, *legend, marks=marks, lines=lines, classes=classes,
@@ -238,12 +239,11 @@ def paint_figure(p: QPainter, layout: Layout, frame, points, style: Style, axis_
         for x, y in px[_inside(layout, px, d)]:
             p.drawLine(QPointF(x - d, y - d), QPointF(x + d, y + d))
             p.drawLine(QPointF(x - d, y + d), QPointF(x + d, y - d))
-    if spot is not None:  # the point the SGD step shown used: ringed in the ink, as on the canvas
+    if spot_px is not None:  # the point the SGD step shown used: ringed in the ink, as on the canvas
         r = SGD_RING * style.point_size / 2
-        px = layout.to_px([spot])
         p.setPen(_pen(fg, SGD_RING_WIDTH * style.scale))
         p.setBrush(Qt.BrushStyle.NoBrush)
-        for x, y in px[_inside(layout, px, 0)]:
+        for x, y in spot_px[_inside(layout, spot_px, 0)]:
             p.drawEllipse(QPointF(x, y), r, r)
     if frame is not None and getattr(frame, "rbf_centers", None) is not None:  # an rbf fit's centres: open diamonds
         px = layout.to_px(frame.rbf_centers)
@@ -501,9 +501,9 @@ def _key_sample(p, kind: str, box: QRectF, style) -> None:
         p.drawRect(QRectF(box.center().x() - side / 2, mid - side / 2, side, side))
     elif kind == "diamond":
         _rbf_diamonds(p, [(box.center().x(), mid)], style)
-    elif kind == "ring":  # the SGD step's ring, as tall as the row
-        r = min(box.height() - 2, SGD_RING * style.point_size) / 2
-        p.setPen(_pen(fg, SGD_RING_WIDTH * style.scale * r / (SGD_RING * style.point_size / 2)))
+    elif kind == "ring":  # the SGD step's ring, a little larger than a marker
+        r = SGD_KEY * style.point_size / 2
+        p.setPen(_pen(fg, SGD_KEY / SGD_RING * SGD_RING_WIDTH * style.scale))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawEllipse(QPointF(box.center().x(), mid), r, r)
     elif kind == "hollow":
