@@ -53,9 +53,16 @@ def points_under_legend(win) -> int:
 @pytest.mark.parametrize("keys", [("F5",), ("F5", "F9")])
 @pytest.mark.parametrize("size", [(1024, 768), (1366, 768)], ids=["1024", "1366"])
 def test_presentation_mode_on_a_projector_cuts_nothing(qtbot, window, size, keys, example):
+    from PySide6.QtCore import QEvent, QPoint
+    from PySide6.QtGui import QCursor
+    from PySide6.QtWidgets import QApplication
+
     window.resize(*size)
     assert window.open_path(f"example:{example}")
     settle(window)
+    # the teacher's hand is on the keyboard, the cursor off the plot: no readout under it shares the status line
+    QCursor.setPos(window.mapToGlobal(QPoint(-40, -40)))
+    QApplication.sendEvent(window.canvas, QEvent(QEvent.Type.Leave))
     for k in keys:
         qtbot.keyClick(window, getattr(Qt.Key, f"Key_{k}"))
         settle(window)
