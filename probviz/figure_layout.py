@@ -16,13 +16,15 @@ Bounds = tuple[float, float, float, float]  # x0, x1, y0, y1
 
 
 def view_of(X: np.ndarray, margin: float = 0.15) -> Bounds:
-    """A view framing the points with a margin of ``margin`` of their extent (a default when empty)."""
+    """A view framing the points with a margin of ``margin`` of their extent (a default when empty). An extent
+    is framed as it is down to a billionth of the coordinates (a float holds 15 digits: at 1e6 a spread of 1e-3
+    is data, drawn and fitted exactly; it was framed as a tenth of the coordinates, the points in one pixel)."""
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     if len(X) == 0:
         return (-5.0, 5.0, -5.0, 5.0)
     lo, hi = X.min(axis=0), X.max(axis=0)
     flat = hi == lo  # one point, or points on a line along an axis: no extent to frame in that direction
-    span = np.maximum(hi - lo, 1e-9 + 0.1 * np.abs(hi))
+    span = np.maximum(hi - lo, 1e-9 * (1.0 + np.abs(hi)))
     half = margin * span
     if flat.any():  # the other direction's half width when it has one, else a unit (a tenth of |x| when larger)
         other = half[::-1]
@@ -52,19 +54,23 @@ def nice_ticks(lo: float, hi: float, length_px: float, target_px: float = 80.0,
 
 def tick_labels(values: list[float], spacing: float) -> list[str]:
     """Labels with just the decimals the spacing needs, the same for every label ("0.0", "0.5", "1.0");
-    -0 is written as 0."""
+    -0 is written as 0. Large or tiny values (from 1e6, or below a spacing of 1e-4) are written in whichever of
+    the plain and the scientific form is shorter, each with the digits the spacing needs: "1e+06", "2e+06" a
+    million apart, but "1000000.5", "1000001.0" half a unit apart (where "1.0000005e+06" says the same longer)."""
     if not values:
         return []
+    decimals = max(0, -math.floor(math.log10(spacing) + 1e-9))
+    plain = []
+    for v in values:
+        text = f"{v:.{decimals}f}"
+        plain.append(text.lstrip("-") if float(text) == 0 else text)
     big = max(abs(v) for v in values)
     if big >= 1e6 or (big and spacing < 1e-4):
         digits = max(0, -math.floor(math.log10(spacing)) + math.floor(math.log10(big)))
-        return [f"{v:.{min(digits, 12)}e}" for v in values]
-    decimals = max(0, -math.floor(math.log10(spacing) + 1e-9))
-    out = []
-    for v in values:
-        text = f"{v:.{decimals}f}"
-        out.append(text.lstrip("-") if float(text) == 0 else text)
-    return out
+        scientific = [f"{v:.{min(digits, 12)}e}" for v in values]
+        if max(map(len, scientific)) < max(map(len, plain)):
+            return scientific
+    return plain
 
 
 @dataclass(frozen=True)

@@ -373,6 +373,10 @@ def test_ticks_are_round_numbers_inside_the_view():
     assert tick_labels([-0.1, -1e-17, 0.1], 0.1) == ["-0.1", "0.0", "0.1"]  # -0 rounds to 0.0, no sign
     assert tick_labels([-1.0, 0.0, 1.0], 1.0) == ["-1", "0", "1"]
     assert tick_labels([1e6, 2e6], 1e6) == ["1e+06", "2e+06"]
+    # far from the origin, the plain form when it is the shorter: "1.0000005e+06" said it longer
+    assert tick_labels([1e6, 1e6 + 0.5, 1e6 + 1], 0.5) == ["1000000.0", "1000000.5", "1000001.0"]
+    assert tick_labels([999990.0, 1e6, 1000010.0], 10.0) == ["999990", "1000000", "1000010"]
+    assert tick_labels([2e-6, 2.5e-6], 5e-7) == ["2.0e-06", "2.5e-06"]  # tiny: the scientific form is shorter
     values, spacing = nice_ticks(0.0, 3.0, 700)  # three steps across a wide plot: half steps
     assert spacing == 0.5
     values, spacing = nice_ticks(0.0, 3.0, 700, least=1.0)  # an axis of steps has none
@@ -401,10 +405,14 @@ def test_points_are_framed_with_a_margin_of_their_extent():
     np.testing.assert_allclose(view_of(X), (0.5, 13.5, -1.6, 3.6))
     np.testing.assert_allclose(view_of(X, margin=0.5), (-3.0, 17.0, -3.0, 5.0))
     assert view_of(np.empty((0, 2))) == (-5.0, 5.0, -5.0, 5.0)
-    # an extent under a tenth of the coordinates is framed as a tenth of them: at 1e6 a spread of 1e-3
-    # is rounding's scale, not the data's
+    # far from the origin an extent is framed as it is: at 1e6 a spread of 1e-3 is a million units of a float's
+    # last digit there (about 1e-10), data, not rounding
     x0, x1, y0, y1 = view_of(np.array([[1e6, 1e6], [1e6 + 1e-3, 1e6 + 2e-3]]))
-    np.testing.assert_allclose((x1 - x0, y1 - y0), (1e-3 + 0.3 * (1e5 + 1e-9), 2e-3 + 0.3 * (1e5 + 2e-9)), rtol=1e-8)
+    np.testing.assert_allclose((x1 - x0, y1 - y0), (1.3e-3, 2.6e-3), rtol=1e-6)
+    np.testing.assert_allclose((x0, y1), (1e6 - 0.15e-3, 1e6 + 2e-3 + 0.3e-3), rtol=0, atol=1e-9)
+    # below a billionth of the coordinates, the points are one (a spread of rounding): framed as that billionth
+    x0, x1, _, _ = view_of(np.array([[1e6, 0.0], [1e6 + 1e-9, 1.0]]))
+    assert x1 - x0 == pytest.approx(1e-9 + 0.3 * 1e-9 * (1 + 1e6), rel=1e-6)
 
 
 def test_points_on_a_line_along_an_axis_get_a_square_view():

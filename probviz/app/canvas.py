@@ -30,7 +30,7 @@ from probviz.app.widgets import move_in_place
 from probviz.app.document import Document
 from probviz.app.figure import RBF_CENTER_SIZE, marker_path, rings_path
 from probviz.colors import class_marker
-from probviz.figure_layout import length_inside, marks_hidden, view_of
+from probviz.figure_layout import length_inside, marks_hidden, tick_labels, view_of
 from probviz.layers import DEFAULT_LAYERS
 from probviz.style import HATCH_PERIOD, SECTION_END, SGD_KEY, SGD_RING, SGD_RING_WIDTH, Style
 
@@ -375,6 +375,9 @@ class Canvas(pg.PlotWidget):
         super().__init__(parent, viewBox=self.vb)
         for name in ("left", "bottom"):  # a view within +-1 reads 0.25, not 250 with "(x0.001)" by the name
             self.plotItem.getAxis(name).enableAutoSIPrefix(False)
+            # the figures' labels: far from the origin pyqtgraph wrote "1e+06" at every tick
+            self.plotItem.getAxis(name).tickStrings = lambda values, scale, spacing: tick_labels(
+                [v * scale for v in values], spacing * scale)
         self.doc = doc
         self._points = (np.empty((0, 2)), np.empty(0, np.int64), [])  # X, labels, class colours
         self.layers = frozenset(DEFAULT_LAYERS)

@@ -336,6 +336,31 @@ def test_the_readout_names_the_cursors_place_to_the_pixel_far_from_the_origin(qt
     assert max(widths) - min(widths) <= 2  # (a sign or an integer digit more, at most, for x and y)
 
 
+@pytest.mark.parametrize("offset", [1e6, -3e7])
+def test_data_far_from_the_origin_is_framed_and_its_axes_read(qtbot, window, offset):
+    """Sixty points spread about a unit, around (1e6, 1e6): the view framed them as a tenth of their coordinates
+    (985,000 to 1,015,000: every point in one pixel), F could not do better, and every tick read "1e+06". The view
+    now frames their extent, and each axis's tick labels are distinct numbers, each its tick's value."""
+    from probviz.data.dataset import Dataset
+
+    rng = np.random.default_rng(1)
+    X = offset + np.vstack([rng.normal((-1, 0), 0.6, (30, 2)), rng.normal((1, 0.5), 0.6, (30, 2))])
+    window.load(Dataset(X, np.repeat([0, 1], 30), ["a", "b"]))
+    key(qtbot, window, Qt.Key.Key_F)  # View > Fit view
+    settle(window)
+    x0, x1, y0, y1 = window.canvas.view_bounds()
+    extent = X.max(axis=0) - X.min(axis=0)
+    assert x0 < X[:, 0].min() and X[:, 0].max() < x1 and y0 < X[:, 1].min() and X[:, 1].max() < y1
+    assert x1 - x0 < 2 * extent[0] and y1 - y0 < 2 * extent[1]  # framed, not a pixel's worth
+    for name, (lo, hi) in (("bottom", (x0, x1)), ("left", (y0, y1))):
+        axis = window.canvas.plotItem.getAxis(name)
+        length = window.canvas.vb.width() if name == "bottom" else window.canvas.vb.height()
+        for spacing, values in axis.tickValues(lo, hi, length):
+            labels = axis.tickStrings(values, 1.0, spacing)
+            assert len(set(labels)) == len(labels), labels
+            np.testing.assert_allclose([float(t) for t in labels], values, rtol=0, atol=spacing / 2)
+
+
 def _lda_log_likelihood(X, t) -> float:
     """ln p(X, t) of the maximum-likelihood shared-covariance Gaussians (Bishop 4.2.2), from scipy."""
     from scipy.stats import multivariate_normal
