@@ -474,8 +474,9 @@ class MainWindow(QMainWindow):
         spec = REGISTRY[self.doc.model_name]
         why = ""  # a discriminative model has no class-conditionals: the set would show the points alone, unsaid
         if not spec.generative and layers - {"points"} and layers - {"points"} <= GENERATIVE_ONLY:
-            why = f" — {spec.label} models p(C_k|x) directly: it has no p(x|C_k) to draw"
-        self.flash(f"Layers: {name}  ({names.index(name) + 1}/{len(names)}, L for the next){why}")
+            why = f" — {spec.label} has no p(x|C_k) to draw: it models p(C_k|x) directly"
+        # the reason before the count: a status line shared with the readout under the cursor ends in "…"
+        self.flash(f"Layers: {name}{why}  ({names.index(name) + 1}/{len(names)}, L for the next)")
 
     def legend_entries(self):
         return [(c.name, c.color, class_marker(k))

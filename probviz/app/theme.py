@@ -94,5 +94,6 @@ def apply_theme(dark: bool) -> None:
     p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor(120, 120, 120))
     p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, QColor(120, 120, 120))
     p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor(120, 120, 120))
-    app.setPalette(p)
+    p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Highlight, QColor(90, 90, 96))  # a disabled slider's
+    app.setPalette(p)  # fill grey, as the light palette has it (it kept the blue)
     app.setStyle(DarkStyle())  # after the palette, whose ink it draws the title bar buttons in (it owns it)

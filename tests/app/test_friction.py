@@ -86,6 +86,14 @@ def test_the_dark_theme_draws_undo_and_the_panels_buttons_light_on_dark(qtbot, w
     box.initStyleOption(option)
     square = box.style().subElementRect(QStyle.SubElement.SE_CheckBoxIndicator, option, box)
     assert _contrast(box, square.adjusted(-3, -3, 3, 3)) >= 3.0, box.text()  # an unticked box is seen (1.2:1)
+    from PySide6.QtWidgets import QSlider
+
+    slider = QSlider(Qt.Orientation.Horizontal)  # a disabled slider's fill is grey, as in the light theme (it was
+    slider.setValue(60)  # the enabled blue)
+    slider.setEnabled(False)
+    slider.resize(200, 24)
+    fill = slider.grab().toImage().pixelColor(40, 12)
+    assert max(fill.red(), fill.green(), fill.blue()) - min(fill.red(), fill.green(), fill.blue()) < 16, fill.name()
     assert 1.5 < _contrast(redo) < 0.5 * _contrast(undo)  # seen, and dimmer (disabled text is 120 of 255)
     light = lambda w: np.asarray(w.grab().toImage().pixelColor(w.width() // 2, 2).lightness())  # noqa: E731
     assert light(undo) < 80  # the dark window behind it
