@@ -450,7 +450,7 @@ class TrainingPanel(QWidget):
         top = hi + pad
         legend_top = lambda bottom: -np.inf  # noqa: E731 (the least top for a bottom with the legend off the curves)
         if key is not None and legend.isVisible() and box.height() > 0 and box.width() > 0 and key.height() > 0:
-            share = min((key.bottom() + 4 - box.top()) / box.height(), 0.35)  # of the height, from the top (at most)
+            share = min((key.bottom() + 4 - box.top()) / box.height(), 0.6)  # of the height, from the top (at most)
             (x0, x1), _ = vb.viewRange()
             left = x0 + (key.left() - box.left()) / box.width() * (x1 - x0)  # the first step under the legend
             # each curve's vertices right of the legend's left edge, and where its segment crosses that edge

@@ -547,6 +547,36 @@ def test_the_error_plots_legend_keeps_off_a_steep_first_step_on_a_projector(qtbo
         assert not key.contains(vb.mapViewToScene(QPointF(a, np.interp(a, x, y)))), a
 
 
+def test_the_error_plots_two_row_legend_keeps_off_the_curves_on_a_projector(qtbot, window):
+    """F5 at 1024 x 768: four gradient-descent steps, then three of stochastic gradient descent. The legend has
+    two rows, in large type, over a short plot: more than a third of its height. The room kept above the curves
+    was at most a third of the plot, and the slow SGD curve ran under the legend. No vertex of either curve, and
+    no point of their segments, lies under it."""
+    from guihelp import present
+    from pressing import choose
+
+    present(qtbot, window, "example:fruit")
+    window.doc.set_model("logistic")
+    settle(window)
+    for _ in range(4):
+        qtbot.keyClick(window, Qt.Key.Key_Period)
+        settle(window)
+    t = window.training
+    choose(qtbot, t.optimizer, t.optimizer.findData("sgd"))
+    for _ in range(3):
+        qtbot.keyClick(window, Qt.Key.Key_Period)
+        settle(window)
+    curves = t.curves()
+    assert len(curves) == 2
+    vb, legend = t.plot.plotItem.vb, t.plot.plotItem.legend
+    key = legend.sceneBoundingRect()
+    assert key.height() > 0.35 * vb.sceneBoundingRect().height()  # (the case: a legend taller than a third)
+    for _label, x, y in curves:
+        for a in np.linspace(x[0], x[-1], 60):
+            point = vb.mapViewToScene(QPointF(a, np.interp(a, x, y)))
+            assert not key.contains(point), (_label, a)
+
+
 def test_at_w_zero_logistic_and_softmax_decide_nothing_and_say_so(qtbot, window):
     """Step 0 on the canvas (T) from w = 0: every class has p(C_k|x) = 1/K, so nothing is decided. The accuracy
     is 0 with every point undecided and crossed, in the status line and the readout alike, not the share of the
