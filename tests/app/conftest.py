@@ -4,6 +4,18 @@ from guihelp import settle
 from probviz.app.main_window import MainWindow
 
 
+@pytest.fixture(autouse=True)
+def cursor_off_the_windows(qapp):
+    """Each test starts with the mouse cursor away from every window, as at a fresh start. A cursor an earlier
+    test left over a canvas gave the next window a readout under it (shown as the canvas is entered), and that
+    readout shares the status line: a test of the status line's room then depended on the order tests ran in."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QCursor
+
+    QCursor.setPos(QPoint(-1000, -1000))
+    yield
+
+
 @pytest.fixture
 def window(qtbot):
     """The real main window, shown offscreen on a blank document, view (-5, 5) x (-5, 5), with the dock
