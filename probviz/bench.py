@@ -299,6 +299,21 @@ def run_startup(repeat: int = 5) -> dict:
     return {"version_cpu_s": version, "window_s": window[len(window) // 2]}
 
 
+def run_curve(source: str = "example:fruit", repeat: int = 3) -> dict:
+    """`probviz curve SOURCE` with its defaults (every size, 20 seeds, LDA and logistic regression: each
+    training set drawn from the truth, fitted, and its true error found), timed from outside as a person runs
+    it: the wall time of the command, median of ``repeat`` runs (target 5 s)."""
+    import subprocess
+    import sys
+
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "probviz", "curve", source], capture_output=True, check=True)
+        times.append(time.perf_counter() - t0)
+    return {"source": source, "seconds": float(np.median(times))}
+
+
 def main(args) -> int:
     result = run(repeat=args.repeat)
     result["startup"] = run_startup()
@@ -322,6 +337,7 @@ def main(args) -> int:
         from probviz.app.latency import measure_stalls
 
         result["stalls"] = measure_stalls(n=200_000)
+        result["curve"] = run_curve()
     result["verdicts"] = verdicts(result)
     if args.json:
         print(json.dumps(result, indent=2))
@@ -341,6 +357,10 @@ def main(args) -> int:
               f"{g['toggle_layer_ms']:.1f} ms, pan {g['pan_frame_ms']:.1f} ms; choose a generative model -> "
               f"its fit drawn {g['switch_first_frame_ms']:.0f} ms, with accuracy {g['switch_model_ms']:.0f} ms "
               "(worker thread)")
+    if "curve" in result:
+        c = result["curve"]
+        print()
+        print(f"learning curves: probviz curve {c['source']} (its defaults) {c['seconds']:.2f} s (median)")
     st = result["startup"]
     print()
     print(f"start-up: probviz --version {st['version_cpu_s'] * 1000:.0f} ms of CPU; the window shown with the "
@@ -351,6 +371,9 @@ def main(args) -> int:
         print(f"  {line}")
     return 0
 
+
+#: one frame at 60 Hz (ms)
+FRAME_MS = 16.7
 
 REAL_WINDOW_WHY = (" - each move is fitted and painted in its own turn of the GUI thread: the mouse event, the "
                    "edit, the fit and its frame (6-9 ms; probit's heatmap, ln Phi at 196,608 nodes read from a "
@@ -437,10 +460,10 @@ def verdicts(result: dict) -> list[str]:
                            f"{v['median_ms']:.1f} ms, p95 {v['p95_ms']:.1f} ms (target 33 ms, 30 frames a second)"
                            + ("" if ok else REAL_WINDOW_WHY_DENSE))
                 continue
-            ok = v["median_ms"] <= 16.7
+            ok = v["median_ms"] <= FRAME_MS and v["p95_ms"] <= 2 * FRAME_MS
             out.append(f"{'met' if ok else 'NOT met'}: real window N={int(n):,} {name} median "
-                       f"{v['median_ms']:.1f} ms, p95 {v['p95_ms']:.1f} ms (target 16.7 ms, one frame at 60 Hz)"
-                       + ("" if ok else REAL_WINDOW_WHY))
+                       f"{v['median_ms']:.1f} ms, p95 {v['p95_ms']:.1f} ms (targets {FRAME_MS} ms, one frame at 60 "
+                       f"Hz, and p95 within two)" + ("" if ok else REAL_WINDOW_WHY))
     g = result.get("scale_gui")
     if g:
         ok = max(g["toggle_layer_ms"], g["pan_frame_ms"]) <= 50
@@ -456,6 +479,10 @@ def verdicts(result: dict) -> list[str]:
             for action, ms in actions.items():
                 out.append(f"{'met' if ms <= 30 else 'NOT met'}: at {st['n']:,} points, {action} ({model}) "
                            f"blocks the GUI thread {ms:.0f} ms at most (target 30 ms)")
+    c = result.get("curve")
+    if c:
+        out.append(f"{'met' if c['seconds'] <= 5 else 'NOT met'}: probviz curve {c['source']} with its defaults "
+                   f"in {c['seconds']:.1f} s (target 5 s)")
     for r in result.get("scale", []):
         out.append(f"met: a drag at 1,000,000 points updates {r['model']} in {r['drag_update_ms']:.2f} ms "
                    "from sufficient statistics (O(1) in N)")
