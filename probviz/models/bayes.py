@@ -26,7 +26,7 @@ import numpy as np
 from probviz.special import erfcx, expit, log_ndtr, logsumexp, ndtr
 
 from probviz.models.base import data_frame
-from probviz.models.newton import GTOL, BinaryBatch, PointsProblem, gram, log_sigmoid, newton
+from probviz.models.newton import GTOL, LN2, BinaryBatch, PointsProblem, gram, log_sigmoid, newton
 from probviz.models.poly import BASES, Poly2D, design_matrix, monomials
 
 PROBIT_LAMBDA2 = np.pi / 8
@@ -153,6 +153,10 @@ class BinaryProbit(PointsProblem):
     def __init__(self, Phi, T, R):
         self.Phi, self.T, self.R = Phi, np.asarray(T, dtype=float).reshape(len(Phi), -1), R
         self.sign = 2.0 * self.T - 1.0
+
+    def zero_value(self) -> float:
+        """E at W = 0, with no pass over the points: each of the N K terms is -ln Phi(0) = ln 2."""
+        return self.T.size * LN2
 
     def value(self, W):
         S = self.sign * (self.Phi @ W.T)

@@ -15,7 +15,7 @@ import numpy as np
 
 from probviz.models.base import Classifier, data_frame, single_class_scores
 from probviz.models.bayes import fit_laplace
-from probviz.models.gaussian import LDA, QDA, ClassStats
+from probviz.models.gaussian import EIGEN_FLOOR, LDA, QDA, ClassStats, floor_eigenvalues
 from probviz.models.newton import (
     GTOL, BinaryBatch, Multinomial, NewtonResult, log1p_exp_neg_abs, log_sigmoid, newton, newton_step, ridge_matrix,
     separation,
@@ -80,6 +80,33 @@ def _gaussian_scores(X, codes, center, scale, degree):
     except ValueError:
         return None
     return g.scores_.in_frame(center, scale, degree) if len(g.classes_) == codes.max() + 1 else None
+
+
+def ovr_lda_log_odds(stats: ClassStats, center, scale) -> np.ndarray:
+    """LDA's log-odds of each class against the rest pooled (Bishop 4.2.2, eqs. 4.65-4.67), all K at once from
+    the classes' statistics: rows [w0, w_1, w_2] of a_k(z) on z = (x - center) / scale, as LDA fitted to the two
+    groups (the rest, then class k) gives them: the two groups' ML covariance, its eigenvalues floored as LDA
+    floors them. (K, 3). The rest's scatter is its classes' own plus their means' spread about its mean, summed
+    without a subtraction (at an offset of 1e6 a difference of sums would keep few digits)."""
+    n, means, scatters = stats.counts, stats.means, stats.scatters
+    K, N = len(n), n.sum()
+    others = 1.0 - np.eye(K)  # (k, j): class j is in the rest of k
+    weights = others * n
+    rest_n = weights.sum(axis=1)
+    rest_mean = weights @ means / rest_n[:, None]
+    spread = means[None, :, :] - rest_mean[:, None, :]  # (k, j, 2): class j's mean about the rest of k's
+    cov = (np.einsum("kj,jab->kab", others, scatters) + np.einsum("kj,kja,kjb->kab", weights, spread, spread)
+           + scatters) / N
+    _, _, floor, typical = stats.frame()
+    if floor <= 0.0:  # (as LDA: every point in one place)
+        floor = max(typical ** 2, 1.0)
+    cov, _ = floor_eigenvalues(cov, EIGEN_FLOOR * floor)
+    P = np.linalg.inv(cov)
+    d1, d0 = means - center, rest_mean - center
+    w = np.einsum("kij,kj->ki", P, d1 - d0)
+    w0 = (-0.5 * np.einsum("ki,kij,kj->k", d1, P, d1) + 0.5 * np.einsum("ki,kij,kj->k", d0, P, d0)
+          + np.log(n / rest_n))
+    return np.column_stack([w0, w * scale])
 
 
 class _LinearModel(Classifier):
@@ -343,9 +370,12 @@ class _LinearModel(Classifier):
         for name, W0 in starts.items():
             if W0 is not None and W0.shape == (K_rows, F) and np.all(np.isfinite(W0)):
                 candidates[name] = np.where(free, W0, 0.0)
-        values = {name: problem.value(W0) for name, W0 in candidates.items()}
-        best = min((v[0], name) for name, v in values.items() if np.isfinite(v[0]))[1]
-        result = newton(problem, candidates[best], free, self.max_iter, self.gtol, start=values[best])
+        # E at zero needs no pass over the points (its state is made only if it is the best start)
+        values = {name: problem.value(W0) for name, W0 in candidates.items() if name != "zero"}
+        E = {"zero": problem.zero_value(), **{name: v[0] for name, v in values.items()}}
+        best = min((e, name) for name, e in E.items() if np.isfinite(e))[1]
+        start = values[best] if best in values else problem.value(candidates[best])
+        result = newton(problem, candidates[best], free, self.max_iter, self.gtol, start=start)
         if not result.converged and best != "zero":
             retry = newton(problem, candidates["zero"], free, self.max_iter, self.gtol)
             if retry.converged or problem.value(retry.W)[0] < problem.value(result.W)[0]:
@@ -475,9 +505,12 @@ class LogisticRegression(_LinearModel):
             stats = ClassStats.from_data(np.asarray(X, dtype=float), np.asarray(codes), K)
             if not np.all(stats.counts):
                 return None
+            if degree == 1:  # LDA's, all at once: a fit of each cost more than the Newton step it saves
+                W = ovr_lda_log_odds(stats, center, scale)
+                return W if np.all(np.isfinite(W)) else None
             rows = []
             for k in range(K):
-                g = (LDA() if degree == 1 else QDA(reg_covar=0.1)).fit_stats(np.arange(2), stats.one_vs_rest(k))
+                g = QDA(reg_covar=0.1).fit_stats(np.arange(2), stats.one_vs_rest(k))
                 rows.append(self._weights_from_scores(g.scores_.in_frame(center, scale, degree))[0])
         except (ValueError, np.linalg.LinAlgError):
             return None

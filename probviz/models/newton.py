@@ -30,6 +30,8 @@ from typing import NamedTuple
 import numpy as np
 
 GTOL = 1e-10
+#: ln 2: a two-class term's loss at a = 0
+LN2 = float(np.log(2.0))
 _CHUNK = 65536
 
 
@@ -72,6 +74,10 @@ class Multinomial(PointsProblem):
         self.Phi, self.codes, self.K, self.R = Phi, np.asarray(codes), K, R
         self.cols = np.arange(len(codes))
         self.PhiT = np.ascontiguousarray(Phi.T)
+
+    def zero_value(self) -> float:
+        """E at W = 0, with no pass over the points: every posterior is 1/K, each point costs ln K."""
+        return len(self.codes) * float(np.log(self.K))
 
     def value(self, W):
         """E and the posteriors P (K, N): classes first, so each sum over them adds K long rows."""
@@ -177,6 +183,10 @@ class BinaryBatch(PointsProblem):
         np.negative(e, out=e)
         np.exp(e, out=e)
         return Margins(A, s, e)
+
+    def zero_value(self) -> float:
+        """E at W = 0, with no pass over the points: each of the N K terms is softplus(0) = ln 2."""
+        return self.T.size * LN2
 
     def value(self, W):
         m = self.state(W)

@@ -111,6 +111,38 @@ def test_separable_data_without_penalty_stops_cleanly(name):
     assert m2.converged_ and np.all(np.isfinite(m2.coef_))
 
 
+@pytest.mark.parametrize("kind", ["binary", "probit", "multinomial"])
+@pytest.mark.parametrize("N, K", [(1, 2), (7, 3), (500, 10)])
+def test_the_objective_at_zero_weights_needs_no_pass_over_the_points(kind, N, K):
+    """E(0), which the fit compares with its other starts, as the pass over every point gives it: N K ln 2 for K
+    two-class problems (softplus(0) = -ln Phi(0) = ln 2), N ln K for softmax."""
+    from probviz.models.bayes import BinaryProbit
+    from probviz.models.newton import Multinomial
+
+    rng = np.random.default_rng(N + K)
+    Phi = np.column_stack([np.ones(N), rng.normal(size=(N, 2)) * 1e3])
+    codes = rng.integers(0, K, N)
+    T = (codes[:, None] == np.arange(K)).astype(float)
+    R = np.diag([0.0, 0.5, 0.5])
+    problem = {"binary": lambda: BinaryBatch(Phi, T, R), "probit": lambda: BinaryProbit(Phi, T, R),
+               "multinomial": lambda: Multinomial(Phi, codes, K, R)}[kind]()
+    want = N * (np.log(K) if kind == "multinomial" else K * np.log(2.0))
+    assert problem.zero_value() == pytest.approx(want, rel=1e-15)
+    assert problem.zero_value() == pytest.approx(problem.value(np.zeros((K, 3)))[0], rel=1e-13)
+
+
+@pytest.mark.parametrize("name", ["logistic", "softmax", "probit"])
+def test_a_start_worse_than_zero_weights_gives_way_to_them(name, three_blobs):
+    """A previous fit of the classes relabelled (every point called the next class) is a worse start than zero
+    weights: the fit starts from zero, and reaches the optimum a cold fit reaches."""
+    X, y = three_blobs
+    wrong = create(name).fit(X, np.select([y == "a", y == "b"], ["b", "c"], "a"))
+    m = create(name).fit(X, y, init=wrong)
+    cold = create(name).fit(X, y)
+    assert m.start_ == "zero" and m.converged_
+    np.testing.assert_allclose(m.predict_proba(X), cold.predict_proba(X), atol=1e-9)
+
+
 def test_warm_start_reaches_the_same_optimum_in_fewer_steps(three_blobs):
     X, y = three_blobs
     first = create("softmax", l2=0.1).fit(X, y)
@@ -130,19 +162,26 @@ def test_bad_parameters_are_refused(three_blobs):
         create("softmax", l2=-1).fit(X, y)
 
 
-@pytest.mark.parametrize("degree,offset,per", [(1, 0.0, 3), (2, 0.0, 4), (1, 1e6, 2), (2, 1e6, 4), (3, -1e6, 4)])
-def test_one_vs_rest_generative_start_is_each_class_against_the_rest(degree, offset, per):
+@pytest.mark.parametrize("degree,offset,per,K,unit,line", [
+    (1, 0.0, 3, 4, 1.0, False), (2, 0.0, 4, 4, 1.0, False), (1, 1e6, 2, 4, 1.0, False),
+    (2, 1e6, 4, 4, 1.0, False), (3, -1e6, 4, 4, 1.0, False), (1, 0.0, 2, 10, 1e-6, False),
+    (1, 0.0, 1, 10, 1e6, False), (1, -1e6, 2, 10, 1.0, False), (1, 5.0, 1, 3, 1.0, False),
+    (1, 0.0, 3, 4, 1.0, True), (1, 0.0, 1, 3, 1e-6, True)])
+def test_one_vs_rest_generative_start_is_each_class_against_the_rest(degree, offset, per, K, unit, line):
     """The start one-vs-rest Newton takes: for each class k, the Gaussian model (LDA for the linear basis, else
-    QDA with reg_covar 0.1) fitted to k against every other point, here refitted on those two labels directly."""
+    QDA with reg_covar 0.1) fitted to k against every other point, here refitted on those two labels directly.
+    (The linear basis's starts are computed for all K at once from the classes' statistics.) Down to one point a
+    class, ten classes, tiny and huge units, points on a line."""
     from probviz.models.base import data_frame
     from probviz.models.gaussian import LDA, QDA
 
-    rng = np.random.default_rng(degree + per)
-    K = 4
+    rng = np.random.default_rng(degree + per + K)
     sizes = per + np.arange(K)  # unequal classes: the pooled mean is weighted by their counts
     X = np.vstack([rng.normal(size=(n, 2)) * (1 + k) + 3 * np.array([np.cos(k), np.sin(k)])
                    for k, n in enumerate(sizes)])
-    X += offset
+    if line:  # every point on one line: the covariances are singular, their eigenvalues floored as LDA floors them
+        X[:, 1] = 0.5 * X[:, 0]
+    X = X * unit + offset
     codes = np.repeat(np.arange(K), sizes)
     center, scale = data_frame(X)
     model = create("logistic")
