@@ -110,16 +110,18 @@ def decision_image(P: np.ndarray, colors, theta: float = 0.0, background=(255, 2
 
     Where max_k p(C_k|x) < theta the point is rejected (no decision): drawn in ``reject`` grey.
     """
-    R, C, K = P.shape
-    cols = rgb_array(colors)[:K]
+    K = P.shape[2]
     bg = np.asarray(background[:3], dtype=np.float32)
-    flat = bg + strength * (cols - bg)
-    out = np.empty((R, C, 4), dtype=np.uint8)
-    out[..., :3] = np.clip(flat[np.argmax(P, axis=2)] + 0.5, 0, 255)
-    if theta > 0:
-        out[P.max(axis=2) < theta, :3] = reject
-    out[..., 3] = alpha
-    return out
+    planes = np.moveaxis(P, -1, 0)  # (K, R, C); contiguous when P came from posterior_grid
+    best, top = np.zeros(P.shape[:2], np.intp), planes[0].copy()
+    for k in range(1, K):  # the first of equal maxima, as np.argmax: K passes, not a reduction across a short axis
+        best[planes[k] > top] = k
+        np.maximum(top, planes[k], out=top)
+    table = bg + strength * (rgb_array(colors)[:K] - bg)
+    if theta > 0:  # rejected: the row after the classes'
+        table = np.vstack([table, np.asarray(reject[:3], dtype=np.float32)])
+        best[top < theta] = K
+    return flat_image(best, table, alpha)
 
 
 def reject_region(P: np.ndarray, bounds: Bounds, theta: float) -> list[np.ndarray]:
@@ -262,10 +264,17 @@ def regions_image(codes: np.ndarray, colors, background=(255, 255, 255), strengt
     K = int(codes.max()) + 1 if codes.size else 0
     bg = np.asarray(background[:3], dtype=np.float32)
     table = np.vstack([bg + strength * (rgb_array(colors)[:max(K, 1)] - bg), bg])  # row -1: the background
-    out = np.empty(codes.shape + (4,), dtype=np.uint8)
-    out[..., :3] = np.clip(table[codes] + 0.5, 0, 255)
-    out[..., 3] = 255
-    return out
+    return flat_image(codes, table)
+
+
+def flat_image(codes: np.ndarray, table, alpha: int = 255) -> np.ndarray:
+    """RGBA uint8 (rows, cols, 4), each pixel the colour (r, g, b) of ``table`` (n, 3) at its integer code (-1: the
+    last row), rounded to the nearest byte: each colour is rounded once and its four bytes gathered as one 32-bit
+    word (0.1 ms at 256 x 256; rounding the floats of every pixel took 3 ms)."""
+    rgba = np.empty((len(table), 4), dtype=np.uint8)
+    rgba[:, :3] = np.clip(np.asarray(table, dtype=np.float32) + 0.5, 0, 255)
+    rgba[:, 3] = alpha
+    return rgba.view(np.uint32)[:, 0][codes].view(np.uint8).reshape(np.shape(codes) + (4,))
 
 
 DENSITY_THRESHOLD = 50_000  # more points than this are drawn as a density image, not one by one
@@ -1058,14 +1067,11 @@ def loss_regions(P, L, theta: float, bounds: Bounds, colors, background=(255, 25
     the smallest expected loss exceeds lambda = 1 - theta (theta > 0; with the 0-1 loss exactly theta's
     rule max_k p(C_k|x) < theta). The image is not greyed there: the rings are drawn over it, smooth (greyed
     pixels stood out of them as a staircase), as the 0-1 loss's reject region is."""
-    R, C, K = P.shape
+    K = P.shape[2]
     risk = np.tensordot(P.astype(np.float64), np.asarray(L, float), axes=([2], [0]))
     choice = np.argmin(risk, axis=2)
-    cols = rgb_array(colors)[:K]
     bg = np.asarray(background[:3], dtype=np.float32)
-    out = np.empty((R, C, 4), dtype=np.uint8)
-    out[..., :3] = np.clip(bg + strength * (cols - bg) + 0.5, 0, 255)[choice]
-    out[..., 3] = 255
+    out = flat_image(choice, bg + strength * (rgb_array(colors)[:K] - bg))
     rings = []
     if theta > 0:
         least = risk.min(axis=2)

@@ -153,6 +153,39 @@ def test_decision_image_is_the_flat_argmax_colour_blend():
     assert np.all(dark[..., 3] == 200)
 
 
+@settings(max_examples=examples(40), deadline=None)
+@given(seed=st.integers(0, 2**31), K=st.integers(1, 10), ties=st.booleans(), theta=st.sampled_from([0.0, 0.3, 0.6]),
+       dark=st.booleans())
+def test_flat_images_are_each_pixels_colour_rounded_as_the_plain_blend(seed, K, ties, theta, dark):
+    """The regions, decision and loss images gather colours rounded once each: equal, byte for byte, to rounding
+    bg + strength (colour - bg) at every pixel, np.argmax's first of equal maxima deciding, rejected pixels in the
+    reject colour, a discriminant's undecided pixels (-1) in the background."""
+    rng = np.random.default_rng(seed)
+    cols = [OKABE_ITO[k % len(OKABE_ITO)] for k in range(K)]
+    bg = np.array((24, 24, 28) if dark else (255, 255, 255), np.float32)
+    flat = bg + 0.45 * (np.array([hex_to_rgb(c) for c in cols], np.float32)[:, :3] - bg)
+    P = (rng.integers(0, 3, (9, 11, K)) if ties else rng.random((9, 11, K))).astype(np.float32) + 0.01
+    P /= P.sum(axis=2, keepdims=True)
+    want = np.empty((9, 11, 4), np.uint8)
+    want[..., :3] = np.clip(flat[np.argmax(P, axis=2)] + 0.5, 0, 255)
+    want[..., 3] = 200
+    if theta > 0:
+        want[P.max(axis=2) < theta, :3] = (1, 2, 3)
+    got = scene.decision_image(P, cols, theta, tuple(bg), reject=(1, 2, 3), alpha=200)
+    np.testing.assert_array_equal(got, want)
+
+    codes = rng.integers(-1, K, (9, 11))
+    want = np.empty((9, 11, 4), np.uint8)
+    want[..., :3] = np.clip(np.vstack([flat, bg])[codes] + 0.5, 0, 255)
+    want[..., 3] = 255
+    np.testing.assert_array_equal(scene.regions_image(codes, cols, tuple(bg)), want)
+
+    L = rng.random((K, K))
+    choice = np.argmin(np.tensordot(P.astype(np.float64), L, axes=([2], [0])), axis=2)
+    want[..., :3] = np.clip(flat[choice] + 0.5, 0, 255)
+    np.testing.assert_array_equal(scene.loss_regions(P, L, 0.0, BOUNDS, cols, tuple(bg))[0], want)
+
+
 def test_density_levels_halve_down_from_the_highest_peak(three_blobs):
     """A 2-D Gaussian peaks at 1 / (2 pi |Sigma|^(1/2)); levels are 0.8, 0.4, ... of the highest peak."""
     X, y = three_blobs
