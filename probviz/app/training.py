@@ -68,6 +68,13 @@ class TrainingPanel(QWidget):
         self._per_tick = 1
         self._runs_started = 0  # run numbers are never reused: a forgotten run (0) and a new one differ
         self.restarted_at = 0  # the step an edit sent back to the start (0: none), until the next step is taken
+        # runs an edit of the points restarted, to come back when the edit is undone: undo index -> (the command
+        # below that index, the run's TrainingSpec). The command tells that index's document (its points, model
+        # and settings: each change is a command) from one of another history (an edit after an undo replaces the
+        # commands above it)
+        self._restarted_runs: dict[int, tuple] = {}
+        doc.undo_stack.indexChanged.connect(self._back_to)
+        doc.reset.connect(self._restarted_runs.clear)
         self._drawn = None  # the run and step the error plot shows
         self._run_curves = {}  # optimizer -> its run's curve in the error plot
         self._curves_layout = None  # which runs have curves, which is current, whether the count is drawn
@@ -288,6 +295,10 @@ class TrainingPanel(QWidget):
         if self.trainable and self.doc.model_name == "perceptron":
             self._enable()  # a third class's first point, or its last
         self.runs.clear()
+        if self.spec.steps:  # the run as it was before this edit, should the edit be undone
+            stack = self.doc.undo_stack  # (the edit's command is being done: the index is still the one before it)
+            i = stack.index()
+            self._restarted_runs[i] = (stack.command(i - 1) if i else None, self.spec)
         if self.spec.steps or self.spec.shown:
             # the step on the canvas goes back to the start: the status line says why until the next step (two
             # new users read the blank canvas at w = 0 as the classifier gone), through a drag's every move
@@ -296,6 +307,22 @@ class TrainingPanel(QWidget):
             self.restarted_at = was
         elif self.spec.run:
             self._set(run=0)  # forget the run: a drag with the fit on screen trains nothing
+
+    def _back_to(self, index: int) -> None:
+        """Undo or redo brought the document back to ``index``: a run an edit restarted there comes back at the
+        step it had reached (the edit had sent it back to w = 0)."""
+        saved = self._restarted_runs.get(index)
+        if saved is None:
+            return
+        below, spec = saved
+        stack = self.doc.undo_stack
+        if (stack.command(index - 1) if index else None) is not below:
+            del self._restarted_runs[index]  # another history's
+            return
+        self.restarted_at = 0
+        self._runs_started = max(self._runs_started, spec.run)
+        self.doc.view_state.set_training(spec)
+        self._show_settings()
 
     def _optimizer_changed(self):
         name = self.name

@@ -193,6 +193,72 @@ def test_an_edit_starts_the_run_again_and_a_fitted_model_cannot_be_trained(qtbot
     assert not t.showing() and _shown(window).name == "lda"
 
 
+def test_undoing_the_edit_that_restarted_a_run_brings_the_run_back_at_its_step(qtbot, window):
+    """Five steps pressed, then a point dragged: the run starts again at w = 0. Ctrl+Z puts the point back and the run
+    back at step 5, its weights those of five steps (a student's run is not lost to a slip of the mouse); Step goes
+    on to 6; Ctrl+Shift+Z redoes the drag, and the run starts again."""
+    from guihelp import drag
+
+    _open(qtbot, window, "fruit", "logistic")
+    t = window.training
+    for _ in range(5):
+        qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)
+    settle(window)
+    assert t.view.index == 5
+    i = int(np.argmin(np.hypot(*(window.doc.X - window.doc.X.mean(0)).T)))
+    before = window.doc.X.copy()
+    drag(qtbot, window, tuple(before[i]), tuple(before[i] + [0.4, 0.3]))
+    assert t.view.index == 0 and not np.array_equal(window.doc.X, before)
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    settle(window)
+    np.testing.assert_array_equal(window.doc.X, before)
+    assert t.view.index == 5 and "restarted" not in window.message.text()
+    want = _by_hand(window, 5)
+    np.testing.assert_allclose(_shown(window).predict_proba(before), want.predict_proba(before), atol=1e-12)
+    qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)
+    settle(window)
+    assert t.view.index == 6
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    settle(window)
+    assert not np.array_equal(window.doc.X, before) and t.view.index == 0
+    assert "the edit restarted the run (it was at step 6)" in window.message.text()
+
+
+def test_a_run_comes_back_only_to_the_points_it_was_trained_on(qtbot, window):
+    """Three steps, a point added (A), four steps, a point added (B); undone twice, each run comes back in turn. A new
+    point (C) then replaces A and B in the history: undo and redo of C never bring back the run of four steps, which
+    was trained on points that are no longer there."""
+    _open(qtbot, window, "fruit", "logistic")
+    t = window.training
+
+    def steps(n):
+        for _ in range(n):
+            qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)
+        settle(window)
+
+    def undo(redo=False):
+        mod = Qt.KeyboardModifier.ControlModifier | (Qt.KeyboardModifier.ShiftModifier if redo else
+                                                     Qt.KeyboardModifier.NoModifier)
+        qtbot.keyClick(window, Qt.Key.Key_Z, mod)
+        settle(window)
+
+    steps(3)
+    click(qtbot, window, 0.5, 3.5)  # A
+    steps(4)
+    click(qtbot, window, 0.7, 3.2)  # B
+    assert (t.view.index, t.view.n) == (0, 252)
+    undo()
+    assert (t.view.index, t.view.n) == (4, 251)
+    undo()
+    assert (t.view.index, t.view.n) == (3, 250)
+    click(qtbot, window, 2.9, 0.0)  # C
+    assert (t.view.index, t.view.n) == (0, 251)
+    undo()
+    assert (t.view.index, t.view.n) == (3, 250)
+    undo(redo=True)
+    assert (t.view.index, t.view.n) == (0, 251)
+
+
 def test_a_layout_saved_before_the_new_docks_is_not_restored(qtbot, window):
     """An older saved layout knew only the Model panel: restoring it would stack the Training, Lab and
     Weights docks in slivers under it. It is ignored; a layout saved now comes back."""
