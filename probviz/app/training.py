@@ -69,7 +69,7 @@ class TrainingPanel(QWidget):
         self._runs_started = 0  # run numbers are never reused: a forgotten run (0) and a new one differ
         self.restarted_at = 0  # the step an edit sent back to the start (0: none), until the next step is taken
         # runs an edit of the points restarted, to come back when the edit is undone: undo index -> (the command
-        # below that index, the run's TrainingSpec). The command tells that index's document (its points, model
+        # below that index, the run's TrainingSpec, the error plot's runs). The command tells that index's document (its points, model
         # and settings: each change is a command) from one of another history (an edit after an undo replaces the
         # commands above it)
         self._restarted_runs: dict[int, tuple] = {}
@@ -294,11 +294,11 @@ class TrainingPanel(QWidget):
         one not on screen is forgotten (a drag with the fitted model on screen trains nothing)."""
         if self.trainable and self.doc.model_name == "perceptron":
             self._enable()  # a third class's first point, or its last
-        self.runs.clear()
         if self.spec.steps:  # the run as it was before this edit, should the edit be undone
             stack = self.doc.undo_stack  # (the edit's command is being done: the index is still the one before it)
             i = stack.index()
-            self._restarted_runs[i] = (stack.command(i - 1) if i else None, self.spec)
+            self._restarted_runs[i] = (stack.command(i - 1) if i else None, self.spec, dict(self.runs))
+        self.runs.clear()
         if self.spec.steps or self.spec.shown:
             # the step on the canvas goes back to the start: the status line says why until the next step (two
             # new users read the blank canvas at w = 0 as the classifier gone), through a drag's every move
@@ -314,13 +314,14 @@ class TrainingPanel(QWidget):
         saved = self._restarted_runs.get(index)
         if saved is None:
             return
-        below, spec = saved
+        below, spec, runs = saved
         stack = self.doc.undo_stack
         if (stack.command(index - 1) if index else None) is not below:
             del self._restarted_runs[index]  # another history's
             return
         self.restarted_at = 0
         self._runs_started = max(self._runs_started, spec.run)
+        self.runs = dict(runs)  # the other optimizers' last runs on these points, in the error plot again
         self.doc.view_state.set_training(spec)
         self._show_settings()
 

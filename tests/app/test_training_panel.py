@@ -194,17 +194,28 @@ def test_an_edit_starts_the_run_again_and_a_fitted_model_cannot_be_trained(qtbot
 
 
 def test_undoing_the_edit_that_restarted_a_run_brings_the_run_back_at_its_step(qtbot, window):
-    """Five steps pressed, then a point dragged: the run starts again at w = 0. Ctrl+Z puts the point back and the run
-    back at step 5, its weights those of five steps (a student's run is not lost to a slip of the mouse); Step goes
-    on to 6; Ctrl+Shift+Z redoes the drag, and the run starts again."""
+    """Two SGD steps pressed after three of gradient descent, then a point dragged: the run starts again at w = 0.
+    Ctrl+Z puts the point back and the run back at step 2, its weights those of two steps (a student's run is not
+    lost to a slip of the mouse), and the error plot shows gradient descent's run again; Step goes on to 3;
+    Ctrl+Shift+Z redoes the drag, and the run starts again."""
     from guihelp import drag
+    from pressing import choose
 
     _open(qtbot, window, "fruit", "logistic")
+    click_dock_tab(qtbot, window, "Training")
     t = window.training
-    for _ in range(5):
+    for _ in range(3):
         qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)
     settle(window)
-    assert t.view.index == 5
+    (gd_label, *gd), = t.curves()
+    assert len(gd[0]) == 4
+    choose(qtbot, t.optimizer, OPTIMIZERS.index("sgd"))
+    window.activateWindow()  # the list's popup took the activation with it (offscreen): the keys go to the window
+    qtbot.waitUntil(window.isActiveWindow)
+    for _ in range(2):
+        qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)
+    settle(window)
+    assert t.view.index == 2 and t.view.optimizer == "sgd"
     i = int(np.argmin(np.hypot(*(window.doc.X - window.doc.X.mean(0)).T)))
     before = window.doc.X.copy()
     drag(qtbot, window, tuple(before[i]), tuple(before[i] + [0.4, 0.3]))
@@ -212,16 +223,20 @@ def test_undoing_the_edit_that_restarted_a_run_brings_the_run_back_at_its_step(q
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     settle(window)
     np.testing.assert_array_equal(window.doc.X, before)
-    assert t.view.index == 5 and "restarted" not in window.message.text()
-    want = _by_hand(window, 5)
+    assert t.view.index == 2 and t.view.optimizer == "sgd" and "restarted" not in window.message.text()
+    want = _by_hand(window, 2, "sgd")
     np.testing.assert_allclose(_shown(window).predict_proba(before), want.predict_proba(before), atol=1e-12)
+    curves = {label: xy for label, *xy in t.curves()}
+    assert len(curves) == 2
+    for a, b in zip(curves[gd_label], gd):
+        np.testing.assert_array_equal(a, b)
     qtbot.mouseClick(t.step_button, Qt.MouseButton.LeftButton)
     settle(window)
-    assert t.view.index == 6
+    assert t.view.index == 3
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     settle(window)
     assert not np.array_equal(window.doc.X, before) and t.view.index == 0
-    assert "the edit restarted the run (it was at step 6)" in window.message.text()
+    assert "the edit restarted the run (it was at step 3)" in window.message.text()
 
 
 def test_a_run_comes_back_only_to_the_points_it_was_trained_on(qtbot, window):
