@@ -483,10 +483,14 @@ class MainWindow(QMainWindow):
                 for k, (c, n) in enumerate(zip(self.doc.classes, self.doc.counts())) if n > 0]
 
     def _legend_toggled(self, on: bool):
-        # presenting, the caption names the model: the legend need not say it again
-        label = "" if self.presentation_action.isChecked() else self._shown_label()
-        self._legend_shown = (on, label, tuple(self.legend_entries()), self._legend_key())
+        self._legend_shown = (on, self._legend_title(), tuple(self.legend_entries()), self._legend_key())
         self.canvas.set_legend(*self._legend_shown)
+
+    def _legend_title(self) -> str:
+        """Presenting, the caption names the model: the legend need not say it again; else the model, with its
+        optimizer's short name while a step is drawn (the full one made a legend half as wide as the plot; the
+        status line says it whole)."""
+        return "" if self.presentation_action.isChecked() else self._shown_label(short=True)
 
     def _shown_label(self, frame=None, short: bool = False) -> str:
         """The model on screen, and the training step while one is drawn instead of its fit (``short``: its
@@ -987,7 +991,7 @@ class MainWindow(QMainWindow):
         follows, paced: ``_show_numbers``)."""
         self.result = frame
         shown = getattr(self, "_legend_shown", (None,) * 4)
-        label = "" if self.presentation_action.isChecked() else self._shown_label()
+        label = self._legend_title()
         # while a frame's summary is to come (a drag's, among many points) its misclassified row stays, as the crosses
         pending = frame.fit.model is not None and not frame.fit.summary
         if self.legend_action.isChecked() and (shown[1] != label or not pending and shown[3] != self._legend_key()):

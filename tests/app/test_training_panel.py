@@ -131,6 +131,27 @@ def test_the_legend_keeps_off_the_ring_and_names_it(qtbot, window):
     assert "the point this SGD step used" in rows
 
 
+def test_the_canvas_legend_names_the_optimizer_short(qtbot, window):
+    """The legend's title names the step's optimizer by its short name ("Logistic regression, SGD, step 2"): the
+    full name made the legend 525 pixels wide on a 790-pixel plot, over the boundary and the points."""
+    from guihelp import menu_action
+    from pressing import choose, press_button
+
+    window.resize(1366, 740)
+    _open(qtbot, window, "fruit", "logistic")
+    menu_action(window, "Legend").trigger()
+    click_dock_tab(qtbot, window, "Training")
+    t = window.training
+    choose(qtbot, t.optimizer, t.optimizer.findData("sgd"))
+    for _ in range(2):
+        press_button(qtbot, t.step_button)
+    settle(window)
+    canvas = window.canvas
+    title = canvas.legend.items[0][1].text
+    assert "SGD, step 2" in title and "Stochastic" not in title
+    assert canvas.legend.sceneBoundingRect().width() < 0.45 * canvas.vb.sceneBoundingRect().width()
+
+
 def test_an_sgd_step_names_each_class_row_of_its_gradient_term(qtbot, window):
     """Softmax on three classes, one SGD step from w = 0: the readout gave the point's gradient term as three
     unlabelled vectors. Each is on a line of its own, named by its class; at w = 0 every y_nk = 1/3, so each
