@@ -415,7 +415,7 @@ class JudgeDialog(QDialog):
                 continue
             roc.addItem(pg.ScatterPlotItem([r[key][0]], [r[key][1]], symbol=symbol, size=13,
                                            brush=pg.mkBrush(color), pen=pg.mkPen("#222222", width=1.5)))
-        roc.setRange(xRange=(0, 1), yRange=(0, 1), padding=0.02)
+        self._frame_unit(self.roc, 9.0)  # the operating points: 13 to 15 pixels, their outline 1.5
         c = r["calibration"]
         cal.plot([0, 1], [0, 1], pen=pg.mkPen("#999999", width=1, style=Qt.PenStyle.DashLine))
         used = [i for i, n in enumerate(c["count"]) if n]
@@ -429,7 +429,21 @@ class JudgeDialog(QDialog):
                                                                                 style=Qt.PenStyle.DashLine),
                      symbol="s", symbolSize=9, symbolBrush=OKABE_ITO[1],
                      name=f"true p({name}|x) (ECE {c['ece_true']:.3f})")
-        cal.setRange(xRange=(0, 1), yRange=(0, 1), padding=0.02)
+        self._frame_unit(self.calibration, max(sizes, default=9.0) / 2 + 1.0)
+
+    def _frame_unit(self, plot, reach: float) -> None:
+        """The unit square in ``plot``, with room around it for a mark of ``reach`` pixels from its centre at an edge
+        (a bin of frequency 0 or 1, a corner of the ROC): a padding of a fixed share of the axis cut such marks in
+        half on a projector's small plots. Framed again when the plot changes size."""
+        plot._unit_reach = reach
+        if not getattr(plot, "_frames_unit", False):
+            plot._frames_unit = True
+            plot.plotItem.vb.sigResized.connect(lambda *_: self._frame_unit(plot, plot._unit_reach))
+        vb = plot.plotItem.vb
+        side = min(vb.width(), vb.height())
+        m = reach + 2.0  # pixels kept between the square's edge and the plot's
+        padding = m / (side - 2 * m) if side > 4 * m else 0.25  # p side / (1 + 2 p) = m
+        plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=max(padding, 0.02))
 
     # --- the operating point, dragged ---------------------------------------------------------------
     def _draggable(self) -> bool:

@@ -263,3 +263,33 @@ def test_the_dialog_fits_on_the_screen_it_opens_on(qtbot, window, monkeypatch):
     assert dialog.width() <= 0.95 * room.width() and dialog.height() <= 0.92 * room.height()
     assert dialog.width() >= 0.9 * room.width()  # as large as it may be: the plots keep their room
     dialog.close()
+
+
+def test_every_mark_is_whole_inside_its_plot(qtbot, window, monkeypatch):
+    """The calibration's bins at a frequency of 0 or 1 and the ROC's operating point were drawn half outside the
+    plot in presentation mode (a padding of 2% of the axis, 5 pixels of a 260-pixel plot, for marks up to 36 pixels
+    across): every mark is now whole inside its plot, at a projector's size in presentation mode."""
+    from guihelp import present
+    from PySide6.QtCore import QPointF, QRectF
+
+    present(qtbot, window, "example:fruit")
+    dialog = _press_judge(qtbot, window, monkeypatch)
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
+    settle(window)
+    dialog.resize(760, 640)  # drawn, then made smaller: the plots make room for the marks again
+    settle(window)
+    edge_marks = 0
+    for plot in (dialog.roc, dialog.calibration):
+        vb = plot.plotItem.vb
+        box = vb.sceneBoundingRect()
+        for item in vb.addedItems:
+            scatter = getattr(item, "scatter", item)
+            if not hasattr(scatter, "points") or not scatter.isVisible():
+                continue
+            for spot in scatter.points():
+                x, y = spot.pos().x(), spot.pos().y()
+                edge_marks += y in (0.0, 1.0) or x in (0.0, 1.0)
+                c, r = vb.mapViewToScene(QPointF(x, y)), spot.size() / 2
+                assert box.contains(QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r)), (plot, x, y, r, box)
+    assert edge_marks  # (marks at an edge of the unit square: the test means something)
+    dialog.close()
