@@ -26,11 +26,11 @@ from probviz.models.truth import handles as truth_handles
 from probviz.models.truth import with_axis as truth_with_axis
 from probviz.models.truth import with_handle as truth_with_handle
 from probviz.app.pens import line_pen, outline_pen
-from probviz.app.widgets import move_in_place
+from probviz.app.widgets import move_in_place, plain_ticks
 from probviz.app.document import Document
 from probviz.app.figure import RBF_CENTER_SIZE, marker_path, rings_path
 from probviz.colors import class_marker
-from probviz.figure_layout import length_inside, marks_hidden, tick_labels, view_of
+from probviz.figure_layout import length_inside, marks_hidden, view_of
 from probviz.layers import DEFAULT_LAYERS
 from probviz.style import HATCH_PERIOD, SECTION_END, SGD_KEY, SGD_RING, SGD_RING_WIDTH, Style
 
@@ -373,11 +373,8 @@ class Canvas(pg.PlotWidget):
     def __init__(self, doc: Document | None = None, parent=None):
         self.vb = CanvasViewBox(self)
         super().__init__(parent, viewBox=self.vb)
-        for name in ("left", "bottom"):  # a view within +-1 reads 0.25, not 250 with "(x0.001)" by the name
-            self.plotItem.getAxis(name).enableAutoSIPrefix(False)
-            # the figures' labels: far from the origin pyqtgraph wrote "1e+06" at every tick
-            self.plotItem.getAxis(name).tickStrings = lambda values, scale, spacing: tick_labels(
-                [v * scale for v in values], spacing * scale)
+        for name in ("left", "bottom"):  # the figures' labels: far from the origin pyqtgraph wrote "1e+06" at every tick
+            plain_ticks(self.plotItem.getAxis(name))
         self.doc = doc
         self._points = (np.empty((0, 2)), np.empty(0, np.int64), [])  # X, labels, class colours
         self.layers = frozenset(DEFAULT_LAYERS)

@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
     QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
+from probviz.figure_layout import tick_labels
+
 
 #: what a control that needs a true model says it needs, and where one comes from
 NEEDS_TRUTH = ("a true model: File › Examples › fruit or xor has one, or From the data in the Lab's True model box "
@@ -614,6 +616,16 @@ def fit_on_screen(widget: QWidget, width: int, height: int) -> None:
     widget.resize(width, height)
 
 
+def plain_ticks(axis: pg.AxisItem) -> None:
+    """``axis``'s tick labels as the figures write them (:func:`~probviz.figure_layout.tick_labels`): the numbers
+    they are, 0.25, not 250 with "(x0.001)" beside the axis's name; far from the origin or large, each its own,
+    not "1e+06" at every tick. A logarithmic axis keeps pyqtgraph's labels (its values are exponents)."""
+    axis.enableAutoSIPrefix(False)
+    own = axis.tickStrings
+    axis.tickStrings = lambda values, scale, spacing: (
+        own(values, scale, spacing) if axis.logMode else tick_labels([v * scale for v in values], spacing * scale))
+
+
 class SmallPlot(pg.PlotWidget):
     """A plot that asks for little room: the dock beside the canvas sets its size, not the plot."""
 
@@ -628,6 +640,7 @@ class SmallPlot(pg.PlotWidget):
 
     def _set_axis_items(self, axis_items=None):
         self.plotItem.setAxisItems(axis_items)
+        self._plain_ticks()
         self._cache_axes()
 
     def _cache_axes(self):
@@ -639,9 +652,8 @@ class SmallPlot(pg.PlotWidget):
             self.plotItem.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def _plain_ticks(self):
-        """Ticks as the numbers they are: 0.25, not 250 with "(x0.001)" beside the axis's name."""
         for name in ("left", "bottom", "right", "top"):
-            self.plotItem.getAxis(name).enableAutoSIPrefix(False)
+            plain_ticks(self.plotItem.getAxis(name))
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         return QSize(300, self._height)

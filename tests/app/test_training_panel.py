@@ -1043,3 +1043,20 @@ def test_a_model_fitted_in_one_go_shows_no_empty_error_plot(qtbot, window):
     menu_action(window, REGISTRY["qda"].label).trigger()
     settle(window)
     assert not t.plot_slot.isVisible()
+
+
+@pytest.mark.parametrize("lo, hi", [(1_000_000.0, 1_000_004.0), (2.0e6, 9.0e6), (0.0, 0.25)])
+def test_the_error_plots_ticks_read_as_the_canvas_and_the_figures_do(qtbot, window, lo, hi):
+    """E(w) of many points is large and, near the optimum, changes little: pyqtgraph wrote "1e+06" at every tick of
+    a span of a few units there. The side plots label their ticks as the canvas and the figures do: each label is
+    its tick's value, no two alike, in whichever form is shorter."""
+    _open(qtbot, window, "fruit", "logistic")
+    click_dock_tab(qtbot, window, "Training")
+    plot = window.training.plot
+    plot.setYRange(lo, hi, padding=0)
+    settle(window)
+    axis = plot.plotItem.getAxis("left")
+    for spacing, values in axis.tickValues(lo, hi, plot.plotItem.vb.height()):
+        labels = axis.tickStrings(values, 1.0, spacing)
+        assert len(set(labels)) == len(labels), labels
+        np.testing.assert_allclose([float(t) for t in labels], values, rtol=0, atol=spacing / 2)
