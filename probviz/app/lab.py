@@ -27,6 +27,7 @@ from probviz.app.teaching import unbroken
 from probviz.models.learning import shown_labels
 from probviz.app.widgets import (
     NEEDS_TRUTH, IntBox, NumberField, PanelScroll, PlotSlot, SmallPlot, WhenSeen, fit_on_screen, guard_wheel,
+    labels_follow_fields,
 )
 from probviz.colors import OKABE_ITO
 from probviz.figure_layout import drawn_step
@@ -164,6 +165,7 @@ class LabPanel(QWidget):
         row.addWidget(self.sample_truth)
         row.addWidget(self.sample_fitted)
         form.addRow(row)
+        labels_follow_fields(form)
         lay.addWidget(box)
         self.sample_truth.clicked.connect(lambda: self.sample(False))
         self.sample_fitted.clicked.connect(lambda: self.sample(True))
@@ -196,6 +198,7 @@ class LabPanel(QWidget):
         form.addRow("", self.compare_note)
         form.addRow("Held out", self.held)
         form.addRow("Split seed", self.split_seed)
+        labels_follow_fields(form)
         v.addLayout(form)
         rows = comparison_rows(2)
         self.table = FittedTable(len(rows), 0)  # a column per model, a row per measure

@@ -18,7 +18,9 @@ from probviz.app.document import MAX_CLASSES, Document
 from probviz.app.figure import marker_path
 from probviz.colors import class_marker
 from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox, unbroken
-from probviz.app.widgets import NEEDS_TRUTH, DocumentLineEdit, FocusRing, NumberField, WhenSeen, guard_wheel
+from probviz.app.widgets import (
+    NEEDS_TRUTH, DocumentLineEdit, FocusRing, NumberField, WhenSeen, guard_wheel, labels_follow_fields,
+)
 from probviz.layers import BAYESIAN_ONLY, GENERATIVE_ONLY, LAYER_LABELS, LAYERS, THETA_MAX, TRUTH_ONLY
 from probviz.app.projection import FisherBox
 from probviz.models import MODEL_NAMES, REGISTRY
@@ -410,6 +412,7 @@ class Panel(QWidget):
             self.evidence_note.setTextFormat(Qt.TextFormat.PlainText)
             self.evidence_note.hide()
             self.form.addRow(self.evidence_note)
+        labels_follow_fields(self.form)
         self._form_model = info.name
 
     def _set_text_param(self, name: str):

@@ -22,7 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from probviz.app.teaching import unbroken
-from probviz.app.widgets import NumberField, PlotSlot, SmallPlot, WhenSeen, guard_wheel, move_in_place
+from probviz.app.widgets import (
+    NumberField, PlotSlot, SmallPlot, WhenSeen, guard_wheel, labels_follow_fields, move_in_place,
+)
 from probviz.colors import OKABE_ITO
 from probviz.models import REGISTRY
 from probviz.models.training import DEFAULT_ETA, OPTIMIZER_LABELS, OPTIMIZERS, TRAINABLE
@@ -126,6 +128,7 @@ class TrainingPanel(QWidget):
         form.addRow("Learning rate η", self.eta)
         form.addRow("Speed", self.speed)
         form.addRow("Start", self.start)
+        labels_follow_fields(form)
         buttons = QHBoxLayout()
         for b in (self.step_button, self.play_button, self.reset_button):
             buttons.addWidget(b)

@@ -16,8 +16,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
-    QDockWidget, QDoubleSpinBox, QGraphicsItem, QHBoxLayout, QHeaderView, QLabel, QLayout, QLineEdit, QMainWindow,
-    QScrollArea, QSizePolicy, QSlider, QSpinBox, QStyle, QStyleOptionDockWidget, QStylePainter, QTableWidget,
+    QDockWidget, QDoubleSpinBox, QFormLayout, QGraphicsItem, QHBoxLayout, QHeaderView, QLabel, QLayout, QLineEdit,
+    QMainWindow, QScrollArea, QSizePolicy, QSlider, QSpinBox, QStyle, QStyleOptionDockWidget, QStylePainter, QTableWidget,
     QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
@@ -286,6 +286,36 @@ def guard_wheel(*widgets) -> None:
             w.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         elif w.focusPolicy() == Qt.FocusPolicy.WheelFocus:
             w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+
+class LabelsFollowFields(QObject):
+    """Installed on a form row's field: its label is greyed when the field is (Qt greys a disabled control, not
+    the words beside it, which then read as a setting that can be changed)."""
+
+    def eventFilter(self, obj, ev):  # noqa: N802
+        if ev.type() == QEvent.Type.EnabledChange:
+            label = getattr(obj, "_row_label", None)
+            if label is not None and shiboken6.isValid(label):
+                label.setEnabled(obj.isEnabled())
+        return False
+
+
+_LABELS = LabelsFollowFields()
+
+
+def labels_follow_fields(form: QFormLayout) -> None:
+    """Each row's label of ``form`` greyed with its field, now and whenever the field is enabled or disabled (call
+    it again after adding rows)."""
+    for row in range(form.rowCount()):
+        label = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+        field = form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+        if label is None or field is None or label.widget() is None or field.widget() is None:
+            continue
+        w = field.widget()
+        if getattr(w, "_row_label", None) is None:
+            w.installEventFilter(_LABELS)
+        w._row_label = label.widget()
+        label.widget().setEnabled(w.isEnabled())
 
 
 #: Ctrl with these keys stays with a number box's text (select all, the clipboard, undo and redo of typing)

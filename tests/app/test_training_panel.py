@@ -1060,3 +1060,40 @@ def test_the_error_plots_ticks_read_as_the_canvas_and_the_figures_do(qtbot, wind
         labels = axis.tickStrings(values, 1.0, spacing)
         assert len(set(labels)) == len(labels), labels
         np.testing.assert_allclose([float(t) for t in labels], values, rtol=0, atol=spacing / 2)
+
+
+def _ink(label) -> int:
+    """The darkest grey level of ``label`` as drawn (its text's ink)."""
+    from PySide6.QtGui import QImage
+
+    image = label.grab().toImage().convertToFormat(QImage.Format.Format_Grayscale8)
+    ptr = image.constBits()
+    rows = np.frombuffer(ptr, np.uint8, image.bytesPerLine() * image.height()).reshape(image.height(), -1)
+    return int(rows[:, :image.width()].min())
+
+
+def test_a_disabled_settings_label_is_greyed_with_its_control(qtbot, window):
+    """Naive Bayes is fitted in one go: the Training panel's controls are greyed, and now their labels too (they read
+    as settings one could change). Logistic regression: all are back; Newton has no learning rate: its label greys
+    with its field. Each label's ink is read from the label as drawn."""
+    from guihelp import menu_action
+    from pressing import choose
+    from probviz.models import REGISTRY
+
+    _open(qtbot, window, "fruit", "nb")
+    click_dock_tab(qtbot, window, "Training")
+    t = window.training
+    form = t._form
+    labels = {form.labelForField(w).text(): form.labelForField(w) for w in (t.optimizer, t.eta, t.speed, t.start)}
+    settle(window)
+    assert all(not label.isEnabled() for label in labels.values())
+    grey = {name: _ink(label) for name, label in labels.items()}
+    menu_action(window, REGISTRY["logistic"].label).trigger()
+    settle(window)
+    assert all(label.isEnabled() for label in labels.values())
+    dark = {name: _ink(label) for name, label in labels.items()}
+    assert all(dark[name] + 60 < grey[name] for name in labels), (dark, grey)
+    choose(qtbot, t.optimizer, OPTIMIZERS.index("newton"))
+    settle(window)
+    assert [name for name, label in labels.items() if not label.isEnabled()] == ["Learning rate η"]
+    assert _ink(labels["Learning rate η"]) > dark["Learning rate η"] + 60
