@@ -373,7 +373,7 @@ class Canvas(pg.PlotWidget):
     def __init__(self, doc: Document | None = None, parent=None):
         self.vb = CanvasViewBox(self)
         super().__init__(parent, viewBox=self.vb)
-        for name in ("left", "bottom"):  # the figures' labels: far from the origin pyqtgraph wrote "1e+06" at every tick
+        for name in ("left", "bottom"):  # the figures' labels: far from the origin pyqtgraph wrote "1e+06" everywhere
             plain_ticks(self.plotItem.getAxis(name))
         self.doc = doc
         self._points = (np.empty((0, 2)), np.empty(0, np.int64), [])  # X, labels, class colours

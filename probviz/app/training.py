@@ -71,9 +71,9 @@ class TrainingPanel(QWidget):
         self._runs_started = 0  # run numbers are never reused: a forgotten run (0) and a new one differ
         self.restarted_at = 0  # the step an edit sent back to the start (0: none), until the next step is taken
         # runs an edit of the points restarted, to come back when the edit is undone: undo index -> (the command
-        # below that index, the run's TrainingSpec, the error plot's runs). The command tells that index's document (its points, model
-        # and settings: each change is a command) from one of another history (an edit after an undo replaces the
-        # commands above it)
+        # below that index, the run's TrainingSpec, the error plot's runs). The command tells that index's document
+        # (its points, model and settings: each change is a command) from one of another history (an edit after an
+        # undo replaces the commands above it)
         self._restarted_runs: dict[int, tuple] = {}
         doc.undo_stack.indexChanged.connect(self._back_to)
         doc.reset.connect(self._restarted_runs.clear)
