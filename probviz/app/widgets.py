@@ -17,8 +17,8 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
     QDockWidget, QDoubleSpinBox, QFormLayout, QGraphicsItem, QHBoxLayout, QHeaderView, QLabel, QLayout, QLineEdit,
-    QMainWindow, QScrollArea, QSizePolicy, QSlider, QSpinBox, QStyle, QStyleOptionDockWidget, QStylePainter, QTableWidget,
-    QTableWidgetItem, QVBoxLayout, QWidget,
+    QMainWindow, QScrollArea, QSizePolicy, QSlider, QSpinBox, QStyle, QStyleOptionDockWidget, QStylePainter,
+    QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
 from probviz.figure_layout import tick_labels
