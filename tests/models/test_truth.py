@@ -173,6 +173,30 @@ def test_learning_curves_show_when_each_model_wins():
         learning_curve(t, [("lda", {})], [0], 3)
 
 
+def test_a_learning_curves_training_sets_come_in_a_random_order_and_the_perceptron_learns():
+    """Each training set held its points class by class: the perceptron, which cycles through the points in file
+    order, ended every pass on the peaches and called almost everything a peach, so its true error grew from 0.15
+    at 16 points a class to 0.6 at 1,000 (a student would read that more data hurts it). The set is the same
+    points in a random order (as an i.i.d. sample comes): its error at 1,000 a class is below always answering
+    "apple" (the peaches' prior, 0.3) and below its error at 4 a class."""
+    from probviz.models.learning import training_set
+
+    t = load("fruit").truth
+    X, y = training_set(t, 1000, 0)
+    ordered_X, ordered_y = t.sample_counts(class_counts(t, 1000), seed=int(np.random.SeedSequence([0, 1000])
+                                                                              .generate_state(1)[0]))
+    order = np.lexsort((X[:, 1], X[:, 0], y))
+    again = np.lexsort((ordered_X[:, 1], ordered_X[:, 0], ordered_y))
+    np.testing.assert_array_equal(X[order], ordered_X[again])  # the same points, and labels
+    np.testing.assert_array_equal(y[order], ordered_y[again])
+    assert np.count_nonzero(np.diff(y)) > 0.3 * len(y)  # mixed: the class changes at a third of the steps at least
+    X2, y2 = training_set(t, 1000, 0)
+    np.testing.assert_array_equal(X2, X)  # the same set for every model and run
+    r = learning_curve(t, [("perceptron", {})], [4, 1000], seeds=3)
+    small, large = r["models"]["perceptron"]["mean"]
+    assert large < min(0.2, small), (small, large)
+
+
 def test_a_truth_survives_a_session_and_bad_ones_are_refused():
     for name in ("fruit", "xor"):
         s = session(name)
