@@ -226,7 +226,7 @@ class MainWindow(QMainWindow):
         self.canvas.vb.sigRangeChanged.connect(lambda *_: self._view_moved())
         self.canvas.vb.sigResized.connect(lambda *_: self._update_caption())  # F9 narrows the canvas
         self._base_font = QApplication.font()
-        self._before_presentation = None  # (dock layout, view) while presenting
+        self._before_presentation = None  # (dock layout, view, legend shown) while presenting
         self._restore_settings()
 
     # --- actions ------------------------------------------------------------------------
@@ -522,7 +522,8 @@ class MainWindow(QMainWindow):
         if entering:
             # the docks, their tabs and sizes, and the view, as they are (before the larger text: saved after it,
             # the side panel's width was its larger least width, and it came back wider each round trip)
-            self._before_presentation = (self.saveState(LAYOUT_VERSION), self.canvas.view_bounds())
+            self._before_presentation = (self.saveState(LAYOUT_VERSION), self.canvas.view_bounds(),
+                                         self.legend_action.isChecked())
         font = QFont(self._base_font)
         if on:
             font.setPointSizeF(self._base_font.pointSizeF() * PRESENTATION_FONT)
@@ -537,8 +538,9 @@ class MainWindow(QMainWindow):
             for dock in (self.dock, self.training_dock, self.lab_dock, self.weights_dock):  # "." brings training back
                 dock.setVisible(False)
             self.canvas.fit_view()  # the data fills the larger plot
-        elif not on and self._before_presentation is not None:
-            state, (x0, x1, y0, y1) = self._before_presentation
+        legend = on
+        if not on and self._before_presentation is not None:
+            state, (x0, x1, y0, y1), legend = self._before_presentation
             self._before_presentation = None
             # the panels' least widths in the desk's text before their old widths come back (in the larger text's,
             # the side panel came back wider each round trip)
@@ -550,8 +552,8 @@ class MainWindow(QMainWindow):
             else:
                 self.canvas.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
         self.slides.presentation_changed()  # the slide's panels hidden again, the keys of F5
-        self.legend_action.setChecked(on)
-        self._legend_toggled(on)
+        self.legend_action.setChecked(legend)  # presenting, a legend; after, the legend as it was before
+        self._legend_toggled(legend)
         if not self._flash_timer.isActive():  # (a passing message, such as the slide's, stays its time)
             self._show_status()  # presenting, the caption names the model and its accuracy, not the status line
         self._update_caption()
@@ -848,7 +850,8 @@ class MainWindow(QMainWindow):
         self.doc.load_session(session)  # the reset clears the selection and retitles the window
         self.show_view(session.view)
         if self._before_presentation is not None:  # leaving F5 shows this session's view, not the last one's
-            self._before_presentation = (self._before_presentation[0], session.view or (None,) * 4)
+            self._before_presentation = (self._before_presentation[0], session.view or (None,) * 4,
+                                         self._before_presentation[2])
 
     def show_view(self, view):
         """Show the plot's range ``view`` (x0, x1, y0, y1), or frame the points when it is None."""

@@ -316,6 +316,29 @@ def test_the_training_panel_is_laid_out_alike_before_and_after_f5_twice(qtbot, w
         assert layout() == before
 
 
+@pytest.mark.parametrize("legend", [True, False])
+def test_leaving_presentation_mode_gives_back_the_legend_as_it_was(qtbot, window, legend):
+    """View › Legend on, F5, F5: the legend was gone and its menu item unticked (presentation mode turned it on,
+    and leaving turned it off whatever it had been). It is as it was before F5, drawn or not."""
+    from guihelp import menu_action
+
+    assert window.open_path("example:fruit")
+    settle(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    if legend:
+        menu_action(window, "Legend").trigger()
+        settle(window)
+    assert (window.canvas.legend is not None) == legend
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    assert window.canvas.legend is not None and window.canvas.legend.isVisible()  # presenting: a legend
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    assert menu_action(window, "Legend").isChecked() == legend
+    assert (window.canvas.legend is not None and window.canvas.legend.isVisible()) == legend
+
+
 def test_the_error_plots_names_and_legend_grow_with_presentation_text(qtbot, window):
     """F5 and "." (the Training panel in presentation mode's text, 1.6 times larger): the E(w) plot's axis
     names and legend grow with its tick labels; they used to stay at the desk's size. F5 again: back."""
