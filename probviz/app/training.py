@@ -654,7 +654,9 @@ def readout_text(view, names) -> str:
     if view.point >= 0:
         name = _name(names, view.point_class)
         rows = view.contribution
-        if perceptron:
+        if perceptron and not np.any(rows[0]):  # (-t_n phi_n is never zero: phi_n holds the bias's 1)
+            term, values = "on its side, so no update (only a misclassified point moves w, eq. 4.55)", ""
+        elif perceptron:
             term, values = "−t_n φ_n", " " + _vector(rows[0])
         elif len(rows) == 1:
             term, values = "(y_n − t_n) φ_n", " " + _vector(rows[0])
@@ -662,7 +664,10 @@ def readout_text(view, names) -> str:
             term = "(y_nk − t_nk) φ_n"  # a line read as the vector's under it
             values = "".join(f"\n  {_name(names, c)} {_vector(r)}" for c, r in zip(view.row_classes, rows))
         # one term, never broken inside: "(y_n − t_n)" at a line's end read as if φ_n were the vector after it
-        lines.append(f"point {view.point + 1} ({name}): {term.replace(' ', chr(0xA0))} ={values}")
+        if values:
+            lines.append(f"point {view.point + 1} ({name}): {term.replace(' ', chr(0xA0))} ={values}")
+        else:
+            lines.append(f"point {view.point + 1} ({name}): {term}")
     if view.rose:
         lines.append("E(w) rose on this step: " + (
             "the pure Newton step overshot (far from the optimum it need not descend)"

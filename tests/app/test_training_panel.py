@@ -404,6 +404,38 @@ def _accuracy(text):
     return float(re.search(r"accuracy (\d+\.\d)%", text).group(1))
 
 
+def test_a_perceptron_sgd_step_on_a_point_on_its_side_says_it_moves_nothing(qtbot, window):
+    """An SGD step of the perceptron on a point already on its side read "−t_n φ_n = (0, 0, 0)", which is not what
+    −t_n φ_n is (φ_n holds the bias's 1): only a misclassified point's term moves w (Bishop eq. 4.55). A step whose
+    weights did not move now says so; one whose weights moved gives the term, and the move is η times it."""
+    from pressing import choose, press_button
+
+    _open(qtbot, window, "fruit", "perceptron")
+    click_dock_tab(qtbot, window, "Training")
+    t = window.training
+    choose(qtbot, t.optimizer, OPTIMIZERS.index("sgd"))
+    settle(window)
+
+    def weights():
+        m = _shown(window)
+        return np.r_[np.ravel(m.intercept_), np.ravel(m.coef_)]
+
+    seen = set()
+    for _ in range(14):
+        before = weights()
+        press_button(qtbot, t.step_button)
+        settle(window)
+        moved = not np.array_equal(weights(), before)
+        line = [ln for ln in _read(t).splitlines() if ln.startswith(f"point {t.view.point + 1} ")]
+        assert len(line) == 1, _read(t)
+        if moved:
+            assert "−t_n φ_n =" in line[0].replace("\u00a0", " ") and "no update" not in line[0], line
+        else:
+            assert line[0].endswith("on its side, so no update (only a misclassified point moves w, eq. 4.55)")
+        seen.add(moved)
+    assert seen == {True, False}  # steps of both kinds were read
+
+
 def test_the_perceptron_readout_and_the_status_line_agree_and_the_count_has_its_own_axis(qtbot, window):
     _open(qtbot, window, "fruit", "perceptron")
     t = window.training
