@@ -108,7 +108,9 @@ def _counted(name: str) -> str:
 def decided_text(decided: dict) -> str:
     """The status line's account of the decision drawn (a loss matrix's, the reject option's): its accuracy (a
     rejected point is not right), how many it rejects and its expected loss per point (Bishop eq. 1.80)."""
-    how, rejected, cost = "by the loss" if decided.get("loss") else "with the 0-1 loss", "", decided.get("reject_cost")
+    # "decided": in presentation mode the line starts here (the caption names the model), and must say what it is
+    how = "decided by the loss" if decided.get("loss") else "decided with the 0-1 loss"
+    rejected, cost = "", decided.get("reject_cost")
     if cost is not None:
         how, rejected = f"{how}, rejecting at λ = {cost:.3g}", f", {decided['rejected']} rejected"
     return (f"{how}: accuracy {100 * decided['accuracy']:.1f}%{rejected}, expected loss "

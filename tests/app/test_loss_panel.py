@@ -43,7 +43,8 @@ def test_a_loss_typed_in_the_panel_moves_the_boundary_and_undo_takes_it_back(qtb
     t = win.doc.labels  # the status line: the loss's decisions, their accuracy and their loss per point
     loss = np.where((decide == 1) & (t == 0), 1.0, np.where((decide == 0) & (t == 1), 5.0, 0.0)).mean()
     status = win.message.toolTip() + win.message.text()
-    assert f"by the loss: accuracy {100 * np.mean(decide == t):.1f}%, expected loss {loss:.4g} per point" in status
+    assert (f"decided by the loss: accuracy {100 * np.mean(decide == t):.1f}%, expected loss {loss:.4g} per point"
+            in status)
     assert f"by the largest p(C_k|x): accuracy {100 * np.mean((P[:, 1] > P[:, 0]) == (t == 1)):.1f}%" in status
     assert "loss 0,1;5,0" in win._shown_label()
     undo = [a for a in win.menuBar().actions() if a.text().replace("&", "") == "Edit"][0].menu().actions()[0]
@@ -154,7 +155,7 @@ def test_the_status_line_and_the_crosses_follow_the_reject_option(qtbot, window,
     rejected = int(np.sum(d < 0))
     assert 20 < rejected < 120  # the band holds points: the test can tell
     status = win.message.toolTip() + win.message.text()
-    how = "by the loss" if loss else "with the 0-1 loss"
+    how = "decided by the loss" if loss else "decided with the 0-1 loss"
     said = (f"{how}, rejecting at λ = 0.1: accuracy {100 * np.mean(d == t):.1f}%, {rejected} rejected, "
             f"expected loss {cost.mean():.4g} per point (eq. 1.80)")
     assert said in status, status
@@ -196,9 +197,9 @@ def test_the_legend_on_screen_names_the_reject_option_s_grey(qtbot, window):
     qtbot.keyClick(win, Qt.Key.Key_F5)
     settle(win)
     assert "rejected" in rows()
-    qtbot.keyClick(win, Qt.Key.Key_F5)  # (leaving, the legend goes as it came)
-    menu_action(win, "Legend").trigger()
+    qtbot.keyClick(win, Qt.Key.Key_F5)  # leaving: the legend as it was before
     settle(win)
+    assert menu_action(win, "Legend").isChecked()
     type_into(qtbot, win, win.panel.theta, "0")
     settle(win)
     assert not win.canvas.reject.isVisible() and not any(r.startswith("rejected") for r in rows())
@@ -249,3 +250,20 @@ def test_probviz_export_reject_cost_greys_where_no_decision_is_taken_where_the_a
     for bad in ("0", "1.5", "nan") if ext == "png" else ():  # (refused before anything is drawn: one format)
         r = subprocess.run(base[:5] + ["--reject-cost", bad] + base[5:], capture_output=True, text=True, timeout=180)
         assert r.returncode == 2 and "--reject-cost must be a number from 0.01 to 1" in r.stderr, r.stderr
+
+
+def test_in_presentation_mode_the_status_line_says_what_decided(qtbot, window):
+    """Presenting, the caption names the model and the status line leaves it out: it began "by the loss: accuracy
+    …", a phrase with nothing before it. It says "decided by the loss"."""
+    from guihelp import present
+
+    window.resize(1024, 768)
+    assert window.open_path("example:fruit")
+    settle(window)
+    _type_loss(qtbot, window, FIVE_TO_ONE)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    text = window.message.toolTip() or window.message.text()
+    assert text.startswith("decided by the loss: accuracy "), text
