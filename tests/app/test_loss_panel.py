@@ -255,8 +255,6 @@ def test_probviz_export_reject_cost_greys_where_no_decision_is_taken_where_the_a
 def test_in_presentation_mode_the_status_line_says_what_decided(qtbot, window):
     """Presenting, the caption names the model and the status line leaves it out: it began "by the loss: accuracy
     …", a phrase with nothing before it. It says "decided by the loss"."""
-    from guihelp import present
-
     window.resize(1024, 768)
     assert window.open_path("example:fruit")
     settle(window)
