@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from probviz.app.teaching import unbroken
 from probviz.app.widgets import (
-    NumberField, PlotSlot, SmallPlot, WhenSeen, guard_wheel, labels_follow_fields, move_in_place,
+    EdgeAxis, NumberField, PlotSlot, SmallPlot, WhenSeen, guard_wheel, labels_follow_fields, move_in_place,
 )
 from probviz.colors import OKABE_ITO
 from probviz.models import REGISTRY
@@ -42,7 +42,7 @@ def _vector(v) -> str:
     return "(" + ", ".join(f"{a:.3g}" for a in np.ravel(v)) + ")"
 
 
-class IntegerAxis(pg.AxisItem):
+class IntegerAxis(EdgeAxis):
     """An axis of counts (steps, points): ticks only at whole numbers, however far it is zoomed in, written
     out (3000, not 3 with "(x1000)" by the name)."""
 

@@ -12,7 +12,8 @@ import shiboken6
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
-    QColor, QFont, QIcon, QKeySequence, QPainter, QPainterPath, QPalette, QPen, QPixmap, QPolygonF, QValidator,
+    QColor, QFont, QFontMetrics, QIcon, QKeySequence, QPainter, QPainterPath, QPalette, QPen, QPixmap, QPolygonF,
+    QValidator,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QDialog, QDialogButtonBox,
@@ -656,11 +657,25 @@ def plain_ticks(axis: pg.AxisItem) -> None:
         own(values, scale, spacing) if axis.logMode else tick_labels([v * scale for v in values], spacing * scale))
 
 
+class EdgeAxis(pg.AxisItem):
+    """pyqtgraph's axis, whose labels may reach past its ends by ``hideOverlappingLabels`` pixels with a grid too
+    (with one pyqtgraph ignores it, and leaves out a label at the axis's end: a run of ten steps read 0 to 9)."""
+
+    def boundingRect(self):  # noqa: N802 (Qt's name)
+        rect = super().boundingRect()
+        reach = self.style["hideOverlappingLabels"]
+        if self.grid is False or isinstance(reach, bool) or self.orientation not in ("bottom", "top"):
+            return rect  # (pyqtgraph's own rule)
+        return rect.adjusted(-reach, 0, reach, 0)
+
+
 class SmallPlot(pg.PlotWidget):
     """A plot that asks for little room: the dock beside the canvas sets its size, not the plot."""
 
     def __init__(self, height: int = 220, parent=None):
-        super().__init__(parent, enableMenu=False)  # no context menu: never made (a third of a plot's making)
+        axes = {o: EdgeAxis(o) for o in ("left", "bottom")}  # (pyqtgraph shows an axis given here)
+        super().__init__(parent, enableMenu=False, axisItems=axes)  # no context menu: never made (a third of a plot's
+        # making)
         self._height = height
         self.setMouseEnabled(x=False, y=False)
         self.plotItem.hideButtons()  # pyqtgraph's "A" (auto-range): these plots frame themselves
@@ -702,6 +717,13 @@ class SmallPlot(pg.PlotWidget):
             ax.setTickFont(font)
             ax.label.setFont(font)
             ax._updateLabel()  # its room follows the name's new size
+        # a tick label is centred on its tick: at the bottom axis's right end half of it stands beyond the axis, and
+        # pyqtgraph leaves it out (a run of ten steps ended at "9"): room kept for half a five-digit label, and the
+        # axis draws a label that reaches into it
+        right = QFontMetrics(font).horizontalAdvance("00000") // 2 + 1
+        left, top, _, bottom = self.plotItem.layout.getContentsMargins()
+        self.plotItem.layout.setContentsMargins(left, top, right, bottom)
+        self.plotItem.getAxis("bottom").setStyle(hideOverlappingLabels=right)
         legend = self.plotItem.legend
         if legend is not None:
             legend.setLabelTextColor(fg)

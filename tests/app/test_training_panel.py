@@ -1129,3 +1129,42 @@ def test_a_disabled_settings_label_is_greyed_with_its_control(qtbot, window):
     settle(window)
     assert [name for name, label in labels.items() if not label.isEnabled()] == ["Learning rate η"]
     assert _ink(labels["Learning rate η"]) > dark["Learning rate η"] + 60
+
+
+def _drawn_labels(axis) -> list[str]:
+    """The tick labels ``axis`` draws (pyqtgraph leaves out one that reaches past the axis's end)."""
+    from PySide6.QtGui import QImage, QPainter
+
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [text for _rect, _flags, text in specs[2]]
+
+
+@pytest.mark.parametrize("presenting", [False, True])
+def test_the_error_plot_labels_the_step_at_its_axis_end(qtbot, window, presenting):
+    """Ten steps: the step axis runs to 10 and the dot of step 10 sits at its end, but the axis read 0 to 9 (pyqtgraph
+    leaves out a label that reaches past the axis's end); likewise 20 after twenty. The end is labelled, on the
+    desk and in presentation mode's larger text."""
+    from pressing import press_button
+
+    _open(qtbot, window, "fruit", "logistic")
+    if presenting:
+        window.activateWindow()
+        qtbot.waitUntil(window.isActiveWindow)
+        qtbot.keyClick(window, Qt.Key.Key_F5)
+        settle(window)
+        qtbot.keyClick(window, Qt.Key.Key_Period)  # the Training panel, in the larger text (and a step)
+    else:
+        click_dock_tab(qtbot, window, "Training")
+    t = window.training
+    axis = t.plot.plotItem.getAxis("bottom")
+    for end in (10, 20):
+        while t.view is None or t.view.index < end:
+            press_button(qtbot, t.step_button)
+            settle(window)
+        assert t.plot.plotItem.vb.viewRange()[0][1] >= end > t.plot.plotItem.vb.viewRange()[0][1] - 1
+        assert str(end) in _drawn_labels(axis), _drawn_labels(axis)
