@@ -238,7 +238,8 @@ def legend_key(specs, frame, request, brief: bool = False) -> list[tuple[str, st
     def boundary(spec) -> str:
         return f"{SHORT_NAMES.get(spec.name, spec.label)} boundary" if brief else f"{spec.label}: boundary"
 
-    if len(specs) > 1 or frame.truth is not None:  # with other lines around, say which one is the fit
+    drawn = frame.scene is not None and bool(frame.scene.boundaries)  # (none at w = 0, or with the layer off)
+    if drawn and (len(specs) > 1 or frame.truth is not None):  # with other lines around, say which one is the fit
         key.append((boundary(specs[0]), "solid"))
     if len(specs) > 1:
         key.append((boundary(specs[1]), "dashed"))

@@ -1168,3 +1168,28 @@ def test_the_error_plot_labels_the_step_at_its_axis_end(qtbot, window, presentin
             settle(window)
         assert t.plot.plotItem.vb.viewRange()[0][1] >= end > t.plot.plotItem.vb.viewRange()[0][1] - 1
         assert str(end) in _drawn_labels(axis), _drawn_labels(axis)
+
+
+def test_at_w_zero_the_legend_names_no_boundary_of_the_fit(qtbot, window):
+    """Step 0 of logistic regression on the fruit draws no boundary (w = 0 decides nothing), but the legend listed
+    one for it, beside the truth's. It lists the truth's alone, and the fit's from the first step."""
+    from guihelp import menu_action
+    from pressing import press_button
+
+    _open(qtbot, window, "fruit", "logistic")
+    menu_action(window, "Legend").trigger()
+    menu_action(window, "True model").trigger()  # its Bayes boundary beside the fit's
+    click_dock_tab(qtbot, window, "Training")
+    t = window.training
+    qtbot.keyClick(window.canvas, Qt.Key.Key_T)  # step 0 on the canvas
+    settle(window)
+    assert t.showing() and t.view.index == 0 and not window.result.scene.boundaries
+
+    def rows():
+        return [label.text for _sample, label in window.canvas.legend.items]
+
+    assert not any(r.startswith("Logistic regression: boundary") for r in rows()), rows()
+    assert "true model: Bayes boundary" in rows()
+    press_button(qtbot, t.step_button)
+    settle(window)
+    assert window.result.scene.boundaries and "Logistic regression: boundary" in rows(), rows()
