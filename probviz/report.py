@@ -375,7 +375,7 @@ def comparison_column(fit, X, labels, held=None, true_error: float | None = None
         split = not train.all()
         return [str(model.n_parameters()), "…", "…" if split else "", "…" if probabilistic else "",
                 "…" if probabilistic and split else "", "…" if getattr(model, "generative", False) else "",
-                "" if true_error is None else f"{true_error:.4g}"]
+                "" if true_error is None else f"{true_error:#.4g}"]
     conditional = held_conditional = joint = ""
     if getattr(model, "probabilistic", True):
         if "cross_entropy" in s and not getattr(model, "ovr_", False):  # the summary's pass already has it
@@ -392,7 +392,7 @@ def comparison_column(fit, X, labels, held=None, true_error: float | None = None
             f"{100 * s['accuracy']:.1f}%" if "accuracy" in s else "",
             f"{100 * h['accuracy']:.1f}% of {h['n']}" if h else "",
             conditional, held_conditional, joint,
-            "" if true_error is None else f"{true_error:.4g}"]
+            "" if true_error is None else f"{true_error:#.4g}"]
 
 
 def bayes_lines(lap) -> list[str]:

@@ -207,7 +207,7 @@ def test_the_comparison_says_its_cells_are_to_come_while_the_summary_is(name, mo
     cells = report.comparison_column(fit, X, y, held, true_error=0.125)
     probabilistic, generative = name != "leastsquares", name == "lda"
     assert cells == [str(fit.model.n_parameters()), "…", "…", "…" if probabilistic else "",
-                     "…" if probabilistic else "", "…" if generative else "", "0.125"]
+                     "…" if probabilistic else "", "…" if generative else "", "0.1250"]
     assert report.comparison_column(fit, X, y)[2] == ""  # no split: no held-out cells
     monkeypatch.undo()
     done = evaluate(fit, X[~held], y[~held])

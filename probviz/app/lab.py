@@ -464,7 +464,8 @@ class LabPanel(QWidget):
             return
 
         def value(key):
-            return f"{self.errors[key]:.4g}" if key in self.errors else "…" if frame.errors_pending else None
+            # as many digits for each (1 read "1" beside "0.07387")
+            return f"{self.errors[key]:#.4g}" if key in self.errors else "…" if frame.errors_pending else None
 
         view = drawn_step(frame)  # the canvas shows a training step: its error is the step's, not the fit's
         step = f" at step {view.index}" if view is not None else ""
@@ -489,6 +490,7 @@ class LabPanel(QWidget):
         if not probabilistic:
             self.section_hint.setText("A discriminant function has no p(C_k|x) to plot (Bishop 4.1).")
             self.section_hint.setVisible(True)
+            self.section_key.setVisible(False)  # (the key of curves not drawn)
             return
         plot = self.section_plot
         self.section_hint.setText("Choose the Section tool (X) and drag a line across the canvas.")

@@ -72,7 +72,7 @@ def test_errors_and_the_comparison_table(qtbot, window):
     truth = doc.truth
     expected = [error_rate(truth, f.model, f.class_index) for f in fits]
     table = window.lab.table
-    assert _cells(table, "true error") == [f"{e:.4g}" for e in expected]
+    assert _cells(table, "true error") == [f"{e:#.4g}" for e in expected]  # as many digits each
     assert f"Bayes error {truth.bayes_error():.4g}" in window.lab.errors_label.text()
     # parameters (Bishop 4.2-4.3, M = 2): LDA (K - 1) + K M + M(M + 1)/2 = 8, logistic M + 1 = 3
     assert _cells(table, "parameters") == ["8", "3"]
@@ -640,14 +640,14 @@ def test_the_true_error_of_a_training_step_says_it_is_the_steps(qtbot, window):
     settle(window)
     fit = window.result.fit
     step_error = error_rate(doc.truth, fit.model, fit.class_index)
-    assert f"Logistic regression at step 2: true error {step_error:.4g}" in label.text(), label.text()
+    assert f"Logistic regression at step 2: true error {step_error:#.4g}" in label.text(), label.text()
     fitted = error_rate(doc.truth, create("logistic").fit(doc.X, doc.labels), fit.class_index)
     assert f"{fitted:.4g}" != f"{step_error:.4g}"  # two steps of gradient descent are not the fit yet
     key(qtbot, window, Qt.Key.Key_T)  # the fit again
     qtbot.waitUntil(lambda: not (window.result.request.training and window.result.request.training.shown)
                     and not window.result.errors_pending, timeout=20_000)
     settle(window)
-    assert f"Logistic regression: true error {fitted:.4g}" in label.text(), label.text()
+    assert f"Logistic regression: true error {fitted:#.4g}" in label.text(), label.text()
 
 
 def test_the_true_errors_keep_their_lines_while_a_drag_recomputes_them(qtbot, window, monkeypatch, request):
@@ -745,3 +745,38 @@ def test_the_true_errors_are_computed_while_the_lab_is_in_front_only(qtbot, wind
     click_dock_tab(qtbot, window, "Model")
     click(qtbot, window, 3.0, -0.7)
     assert len(doc.X) == 252 and not window.result.request.errors
+
+
+def test_a_true_error_of_one_has_the_digits_of_the_others(qtbot, window):
+    """At w = 0 the perceptron decides nothing and every point counts as wrong: its true error read "1" beside the
+    Bayes error's "0.07387". Each has four significant digits: "1.000"."""
+    doc = _fruit(window)
+    doc.set_model("perceptron")
+    _errors_known(qtbot, window)
+    window.activateWindow()
+    key(qtbot, window, Qt.Key.Key_T)  # step 0 on the canvas: w = 0
+    click_dock_tab(qtbot, window, "Lab")
+    qtbot.waitUntil(lambda: window.result.training is not None and window.result.request.errors
+                    and not window.result.errors_pending, timeout=20_000)
+    settle(window)
+    fit = window.result.fit
+    assert error_rate(doc.truth, fit.model, fit.class_index) == pytest.approx(1.0, abs=1e-12)
+    assert "at step 0: true error 1.000" in window.lab.errors_label.text(), window.lab.errors_label.text()
+
+
+def test_a_discriminants_section_says_why_nothing_is_plotted_and_keys_no_curves(qtbot, window):
+    """The perceptron, a line drawn with the Section tool: the Lab said "A discriminant function has no p(C_k|x) to
+    plot" and then explained solid and dashed curves that were not there. It says why, and keys nothing."""
+    doc = _fruit(window)
+    doc.set_model("perceptron")
+    settle(window)
+    show_lab(window)
+    key(qtbot, window, Qt.Key.Key_X)
+    drag(qtbot, window, (0.0, 0.0), (2.5, 3.5))
+    assert doc.view_state.section is not None
+    lab = window.lab
+    assert lab.section_hint.isVisible() and "has no p(C_k|x) to plot" in lab.section_hint.text()
+    assert not lab.section_key.isVisible() and not lab._section_slot.isVisible()
+    doc.set_model("lda")  # a model with p(C_k|x): its curves, and their key
+    settle(window)
+    assert lab.section_key.isVisible() and lab._section_slot.isVisible()
