@@ -83,7 +83,7 @@ def _gaussian_scores(X, codes, center, scale, degree):
 
 
 def ovr_lda_log_odds(stats: ClassStats, center, scale) -> np.ndarray:
-    """LDA's log-odds of each class against the rest pooled (Bishop 4.2.2, eqs. 4.65-4.67), all K at once from
+    """LDA's log-odds of each class against the rest pooled (Bishop 4.2.1, eqs. 4.65-4.67), all K at once from
     the classes' statistics: rows [w0, w_1, w_2] of a_k(z) on z = (x - center) / scale, as LDA fitted to the two
     groups (the rest, then class k) gives them: the two groups' ML covariance, its eigenvalues floored as LDA
     floors them. (K, 3). The rest's scatter is its classes' own plus their means' spread about its mean, summed

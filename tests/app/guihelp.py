@@ -126,3 +126,16 @@ def assert_reads(window, here) -> None:
                                        (found.group(3), found.group(4), here.y(), window.canvas.vb.viewPixelSize()[1])):
         assert abs(float(value) - want) <= pixel, (text, want, pixel)
         assert len(places or "") == max(0, math.ceil(-math.log10(pixel))), (text, pixel)
+
+
+def drawn_tick_labels(axis) -> list[str]:
+    """The tick labels a pyqtgraph ``axis`` draws (it leaves out one that reaches past the axis's end)."""
+    from PySide6.QtGui import QImage, QPainter
+
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [text for _rect, _flags, text in specs[2]]

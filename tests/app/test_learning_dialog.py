@@ -318,18 +318,9 @@ def test_on_a_projector_every_size_is_labelled_and_every_line_is_whole(qtbot, wi
     drops a label that reaches past the axis), the dotted 10% and 90% lines ran out of the top, and the empty
     plot's top label ("1.0") was cut in half. Every size is labelled, every line lies inside the plot, and the
     plot is taller than the two models' rows left it (their settings side by side, not one under the other)."""
-    from PySide6.QtGui import QImage, QPainter
+    from guihelp import drawn_tick_labels as labels
 
     dialog = _presented(qtbot, window, monkeypatch)
-
-    def labels(axis):
-        image = QImage(10, 10, QImage.Format.Format_ARGB32)
-        painter = QPainter(image)
-        try:
-            specs = axis.generateDrawSpecs(painter)
-        finally:
-            painter.end()
-        return [text for _rect, _flags, text in specs[2]]
     _, (y0, y1) = dialog.plot.plotItem.vb.viewRange()
     assert y0 < 0 and y1 > 0.5  # the frame's labels 0 and 0.5 clear of its edges
     assert dialog.plot.height() >= 330, dialog.plot.height()

@@ -22,9 +22,10 @@ def test_each_click_of_step_takes_one_step(qtbot, settings_kept, window):
 
 def test_a_training_step_on_screen_is_named_as_such_in_the_legend_the_status_line_and_the_export(
         qtbot, settings_kept, window, monkeypatch, tmp_path):
-    """Three clicks on Step draw step 3 instead of the fit: the legend, the status line and File › Export
-    say "Logistic regression, Gradient descent, step 3" (as `probviz export --steps 3` does), not the
-    fitted model's name alone; showing the fit again names the model only."""
+    """Three clicks on Step draw step 3 instead of the fit: the status line and File › Export say "Logistic
+    regression, Gradient descent, step 3" (as `probviz export --steps 3` does), the legend on screen the same with
+    the optimizer's short name ("GD"), not the fitted model's name alone; showing the fit again names the model
+    only."""
     import pypdfium2 as pdfium
     from pressing import press_button
     from test_screen_and_export import _menu_action
@@ -42,7 +43,7 @@ def test_a_training_step_on_screen_is_named_as_such_in_the_legend_the_status_lin
     _menu_action(window, "View", "Legend").trigger()  # View › Legend on
     settle(window)
     legend = [label.text for _, label in window.canvas.legend.items]
-    assert f"<b>{named}</b>" in legend, legend
+    assert "<b>Logistic regression, GD, step 3</b>" in legend, legend
 
     def answer(dialog):
         dialog.path.setText(str(tmp_path / "step.pdf"))

@@ -1131,24 +1131,12 @@ def test_a_disabled_settings_label_is_greyed_with_its_control(qtbot, window):
     assert _ink(labels["Learning rate η"]) > dark["Learning rate η"] + 60
 
 
-def _drawn_labels(axis) -> list[str]:
-    """The tick labels ``axis`` draws (pyqtgraph leaves out one that reaches past the axis's end)."""
-    from PySide6.QtGui import QImage, QPainter
-
-    image = QImage(10, 10, QImage.Format.Format_ARGB32)
-    painter = QPainter(image)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [text for _rect, _flags, text in specs[2]]
-
-
 @pytest.mark.parametrize("presenting", [False, True])
 def test_the_error_plot_labels_the_step_at_its_axis_end(qtbot, window, presenting):
     """Ten steps: the step axis runs to 10 and the dot of step 10 sits at its end, but the axis read 0 to 9 (pyqtgraph
     leaves out a label that reaches past the axis's end); likewise 20 after twenty. The end is labelled, on the
     desk and in presentation mode's larger text."""
+    from guihelp import drawn_tick_labels
     from pressing import press_button
 
     _open(qtbot, window, "fruit", "logistic")
@@ -1167,7 +1155,7 @@ def test_the_error_plot_labels_the_step_at_its_axis_end(qtbot, window, presentin
             press_button(qtbot, t.step_button)
             settle(window)
         assert t.plot.plotItem.vb.viewRange()[0][1] >= end > t.plot.plotItem.vb.viewRange()[0][1] - 1
-        assert str(end) in _drawn_labels(axis), _drawn_labels(axis)
+        assert str(end) in drawn_tick_labels(axis), drawn_tick_labels(axis)
 
 
 def test_at_w_zero_the_legend_names_no_boundary_of_the_fit(qtbot, window):
