@@ -268,11 +268,12 @@ def regions_image(codes: np.ndarray, colors, background=(255, 255, 255), strengt
 
 
 def flat_image(codes: np.ndarray, table, alpha: int = 255) -> np.ndarray:
-    """RGBA uint8 (rows, cols, 4), each pixel the colour (r, g, b) of ``table`` (n, 3) at its integer code (-1: the
-    last row), rounded to the nearest byte: each colour is rounded once and its four bytes gathered as one 32-bit
-    word (0.1 ms at 256 x 256; rounding the floats of every pixel took 3 ms)."""
+    """RGBA uint8 (rows, cols, 4), each pixel the colour (r, g, b) of ``table`` (n, 3, each in [0, 255]: blends of
+    colours, or a colour) at its integer code (-1: the last row), rounded to the nearest byte: each colour is
+    rounded once and its four bytes gathered as one 32-bit word (0.1 ms at 256 x 256; rounding the floats of every
+    pixel took 3 ms)."""
     rgba = np.empty((len(table), 4), dtype=np.uint8)
-    rgba[:, :3] = np.clip(np.asarray(table, dtype=np.float32) + 0.5, 0, 255)
+    rgba[:, :3] = np.asarray(table) + 0.5  # (truncated to a byte: rounded)
     rgba[:, 3] = alpha
     return rgba.view(np.uint32)[:, 0][codes].view(np.uint8).reshape(np.shape(codes) + (4,))
 

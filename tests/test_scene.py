@@ -173,6 +173,9 @@ def test_flat_images_are_each_pixels_colour_rounded_as_the_plain_blend(seed, K, 
         want[P.max(axis=2) < theta, :3] = (1, 2, 3)
     got = scene.decision_image(P, cols, theta, tuple(bg), reject=(1, 2, 3), alpha=200)
     np.testing.assert_array_equal(got, want)
+    if K == 2:  # a largest p(C_k|x) of exactly theta is decided, not rejected ("below theta" rejects)
+        even = np.full((1, 1, 2), 0.5, np.float32)
+        assert scene.decision_image(even, cols, 0.5, reject=(1, 2, 3))[0, 0, :3].tolist() != [1, 2, 3]
 
     codes = rng.integers(-1, K, (9, 11))
     want = np.empty((9, 11, 4), np.uint8)

@@ -192,6 +192,23 @@ def test_one_vs_rest_generative_start_is_each_class_against_the_rest(degree, off
         np.testing.assert_allclose(W[k], model._weights_from_scores(C)[0], rtol=1e-9, atol=1e-9 * np.abs(W[k]).max())
 
 
+def test_the_one_vs_rest_start_of_points_all_in_one_place_is_the_optimum():
+    """Every point in one place: no covariance to estimate (LDA floors it), the means alike, so each class's log-odds
+    against the rest is its prior's, ln(n_k / (N - n_k)) with zero weights, which is also the one-vs-rest optimum
+    (the penalty leaves the biases free): the fit starts there and takes no step."""
+    from probviz.models.base import data_frame
+
+    X = np.full((9, 2), 3.0)
+    codes = np.repeat([0, 1, 2], [2, 3, 4])
+    center, scale = data_frame(X)
+    model = create("logistic")
+    W = model.generative_start(X, codes, 3, center, scale, 1)
+    prior_odds = np.log(np.array([2, 3, 4]) / np.array([7, 6, 5]))
+    np.testing.assert_allclose(W, np.column_stack([prior_odds, np.zeros((3, 2))]), rtol=1e-15, atol=0)
+    fitted = create("logistic").fit(X, codes)
+    assert fitted.converged_ and fitted.n_iter_ == 0 and fitted.start_ == "the Gaussian model's log-odds"
+
+
 def _problem_with_margins(s):
     """A one-feature two-class problem whose signed activations at W = [[1]] are ``s``."""
     s = np.asarray(s, dtype=float)
