@@ -652,6 +652,9 @@ def plain_ticks(axis: pg.AxisItem) -> None:
     they are, 0.25, not 250 with "(x0.001)" beside the axis's name; far from the origin or large, each its own,
     not "1e+06" at every tick. A logarithmic axis keeps pyqtgraph's labels (its values are exponents)."""
     axis.enableAutoSIPrefix(False)
+    if getattr(axis, "_ticks_plain", False):
+        return  # (an axis kept when another of its plot's is replaced)
+    axis._ticks_plain = True
     own = axis.tickStrings
     axis.tickStrings = lambda values, scale, spacing: (
         own(values, scale, spacing) if axis.logMode else tick_labels([v * scale for v in values], spacing * scale))
@@ -673,9 +676,9 @@ class SmallPlot(pg.PlotWidget):
     """A plot that asks for little room: the dock beside the canvas sets its size, not the plot."""
 
     def __init__(self, height: int = 220, parent=None):
-        axes = {o: EdgeAxis(o) for o in ("left", "bottom")}  # (pyqtgraph shows an axis given here)
-        super().__init__(parent, enableMenu=False, axisItems=axes)  # no context menu: never made (a third of a plot's
-        # making)
+        # no context menu: never made (a third of a plot's making); the axes that show (pyqtgraph shows those given)
+        axes = {o: EdgeAxis(o) for o in ("left", "bottom")}
+        super().__init__(parent, enableMenu=False, axisItems=axes)
         self._height = height
         self.setMouseEnabled(x=False, y=False)
         self.plotItem.hideButtons()  # pyqtgraph's "A" (auto-range): these plots frame themselves
