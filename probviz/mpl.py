@@ -40,7 +40,7 @@ from probviz.layers import LAYERS
 from probviz.models import REGISTRY
 from probviz.scene import SHADE_ALPHA, SHADE_RGB, miscalibration_ramp
 from probviz.snapshot import Snapshot, frame_request, from_session, with_model
-from probviz.style import LOOK, SECTION_END, SGD_KEY, SGD_RING, SGD_RING_WIDTH, Style
+from probviz.style import LOOK, SECTION_END, SGD_KEY, SGD_KEY_WIDTH, SGD_RING, SGD_RING_WIDTH, Style
 
 PX_TO_PT = 72.0 / 96.0  # probviz sizes lines and markers in pixels at 96 dpi; matplotlib in points
 DASHES = {"solid": "-", "dash": "--", "dot": ":", "dashdot": "-."}
@@ -353,7 +353,7 @@ def _legend(d: Drawing, snap: Snapshot, style: Style) -> None:
         elif kind == "ring":  # the SGD step's ring
             handles.append(Line2D([], [], linestyle="none", marker="o", markersize=SGD_KEY * size,
                                   markerfacecolor="none", markeredgecolor=fg,
-                                  markeredgewidth=SGD_KEY / SGD_RING * SGD_RING_WIDTH * style.scale * PX_TO_PT,
+                                  markeredgewidth=SGD_KEY_WIDTH * style.scale * PX_TO_PT,
                                   label=text))
         else:  # "cross" (misclassified) or "plus" (class means)
             handles.append(Line2D([], [], linestyle="none", marker="x" if kind == "cross" else "+",

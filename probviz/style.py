@@ -49,6 +49,8 @@ SECTION_END = 7.0
 #: sizes and its line's width in pixels at scale 1 (the canvas, the figures and matplotlib alike); a legend's
 #: sample of it is SGD_KEY marker sizes across, its line thinner in proportion
 SGD_RING, SGD_RING_WIDTH, SGD_KEY = 2.2, 3.0, 1.25
+#: the line width of the legend's sample of the ring (pixels at scale 1): the ring's, in proportion to its size
+SGD_KEY_WIDTH = SGD_KEY / SGD_RING * SGD_RING_WIDTH
 
 #: the hatching's stripes rise to the right, this many pixels apart (along x) at scale 1
 HATCH_PERIOD = 9.0

@@ -32,7 +32,7 @@ from probviz.app.figure import RBF_CENTER_SIZE, marker_path, rings_path
 from probviz.colors import class_marker
 from probviz.figure_layout import length_inside, marks_hidden, view_of
 from probviz.layers import DEFAULT_LAYERS
-from probviz.style import HATCH_PERIOD, SECTION_END, SGD_KEY, SGD_RING, SGD_RING_WIDTH, Style
+from probviz.style import HATCH_PERIOD, SECTION_END, SGD_KEY, SGD_KEY_WIDTH, SGD_RING, SGD_RING_WIDTH, Style
 
 GRAB_TOLERANCE = 3  # screen pixels beyond a marker's edge that still grab it
 DENSITY_THRESHOLD = scenes.DENSITY_THRESHOLD  # more points than this: the frame's density image
@@ -1260,7 +1260,7 @@ class Canvas(pg.PlotWidget):
                                       pen=line_pen(s, "rbf_center", ratio=self.devicePixelRatioF()))
         if kind == "ring":  # the SGD step's ring, a little larger than a marker (within the sample's room)
             return pg.ScatterPlotItem(size=SGD_KEY * s.point_size, symbol="o", brush=None,
-                                      pen=pg.mkPen(s.foreground, width=SGD_KEY / SGD_RING * SGD_RING_WIDTH * s.scale))
+                                      pen=pg.mkPen(s.foreground, width=SGD_KEY_WIDTH * s.scale))
         if kind == "hollow":
             return pg.ScatterPlotItem(size=s.point_size, symbol="o", brush=pg.mkBrush(*s.background),
                                       pen=pg.mkPen(s.foreground, width=1.5 * s.scale))

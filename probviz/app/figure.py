@@ -22,7 +22,7 @@ from probviz.app.pens import line_pen, outline_pen
 from probviz.colors import class_marker, marker_outline
 from probviz.figure_layout import Layout, clip_polyline, length_inside, marks_hidden, stripes, tick_labels
 from probviz.scene import SHADE_ALPHA, SHADE_RGB, miscalibration_ramp
-from probviz.style import HATCH_PERIOD, INK, SECTION_END, SGD_KEY, SGD_RING, SGD_RING_WIDTH, Style
+from probviz.style import HATCH_PERIOD, INK, SECTION_END, SGD_KEY, SGD_KEY_WIDTH, SGD_RING, SGD_RING_WIDTH, Style
 
 
 def _hatch(p: QPainter, rings_px, style: Style) -> None:
@@ -503,7 +503,7 @@ def _key_sample(p, kind: str, box: QRectF, style) -> None:
         _rbf_diamonds(p, [(box.center().x(), mid)], style)
     elif kind == "ring":  # the SGD step's ring, a little larger than a marker
         r = SGD_KEY * style.point_size / 2
-        p.setPen(_pen(fg, SGD_KEY / SGD_RING * SGD_RING_WIDTH * style.scale))
+        p.setPen(_pen(fg, SGD_KEY_WIDTH * style.scale))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawEllipse(QPointF(box.center().x(), mid), r, r)
     elif kind == "hollow":
