@@ -218,8 +218,9 @@ def test_hover_shows_coordinates_and_posteriors(qtbot, window):
 
 
 def test_the_hover_readout_follows_a_dragged_point_with_the_fit_it_makes(qtbot, window):
-    """While a point is dragged, the readout under the cursor is the one of each move's own frame: the cursor's
-    coordinates (where the point in hand is) and the posteriors of the fit the moved point makes."""
+    """While a point is dragged, the readout under the cursor follows it, paced as the status line (at most ten
+    times a second: digits changed at every move cannot be read): each text it shows names the place the point
+    in hand had at a move, with the posteriors of the fit that move made; once the hand rests, the last one."""
     from PySide6.QtCore import QPoint
     from PySide6.QtTest import QTest
 
@@ -229,17 +230,30 @@ def test_the_hover_readout_follows_a_dragged_point_with_the_fit_it_makes(qtbot, 
     a = to_pixel(window, *window.doc.X[i])
     qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
     pw, ph = window.canvas.vb.viewPixelSize()
-    for m in range(1, 5):
-        QTest.qWait(15)  # pyqtgraph drops mouse moves closer than 10 ms
-        qtbot.mouseMove(vp, QPoint(a.x() + 12 * m, a.y() - 7 * m))
-        here = window.doc.X[i]
-        text = window.hover.text()
+
+    def read(text):
         x, y = (float(v) for v in re.match(r"x = (\S+), y = (\S+)", text).groups())
-        assert abs(x - here[0]) <= 2 * pw + 0.005 * abs(here[0]) and abs(y - here[1]) <= 2 * ph + 0.005 * abs(here[1])
-        shown = [float(v) for v in re.findall(r"p\(\d\|x\) = (\S+)", text)]
-        want = window.canvas.frame.fit.model.predict_proba([here])[0]
-        np.testing.assert_allclose(shown, want, atol=0.02)
-    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 48, a.y() - 28))
+        return np.array([x, y]), [float(v) for v in re.findall(r"p\(\d\|x\) = (\S+)", text)]
+
+    def names(text, here, model) -> bool:  # the point in hand at ``here`` and the posteriors ``model`` gives there
+        xy, shown = read(text)
+        near = np.all(np.abs(xy - here) <= 2 * np.array([pw, ph]) + 0.005 * np.abs(here))
+        return bool(near) and np.allclose(shown, model.predict_proba([here])[0], atol=0.02)
+
+    before = window.hover.text()
+    moves, seen = [], []
+    for m in range(1, 17):  # about a quarter of a second of moves 15 ms apart: the hand never rests
+        QTest.qWait(15)  # (pyqtgraph drops mouse moves closer than 10 ms)
+        qtbot.mouseMove(vp, QPoint(a.x() + 6 * m, a.y() - 4 * m))
+        assert window.canvas.drafting
+        moves.append((window.doc.X[i].copy(), window.canvas.frame.fit.model))
+        seen.append(window.hover.text())
+    shown = [t for t in dict.fromkeys(seen) if t != before]
+    assert len(shown) >= 2  # it followed the hand while it moved
+    for text in shown:
+        assert any(names(text, here, model) for here, model in moves), text
+    qtbot.waitUntil(lambda: names(window.hover.text(), *moves[-1]), timeout=1000)  # the hand rests: the last move
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 96, a.y() - 64))
     settle(window)
 
 

@@ -293,3 +293,58 @@ def test_unbroken_keeps_short_fractions_equation_numbers_and_values_whole():
         "(α/\u20602)‖w‖² and σ(a)\u00a0≈\u00a0Φ(λa) (Bishop\u00a04.5.2)"
     assert unbroken("p(w|t) ∝ p(t|w)p(w); σ(μ_a ∓ σ_a)") == \
         "p(w|\u2060t)\u00a0∝\u00a0p(t|\u2060w)p(w); σ(μ_a\u00a0∓\u00a0σ_a)"
+
+
+def test_the_formula_labels_keep_their_height_while_the_hand_moves(qtbot):
+    """A line of the parameters that wrapped in one frame of a drag and not in the next moved everything below it,
+    frame after frame. Set while the hand moves (steady), a label keeps the tallest height it had since; set at
+    rest, it takes its own."""
+    from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
+
+    from probviz.app.teaching import FormulaLabel
+
+    box = QWidget()
+    qtbot.addWidget(box)
+    layout = QVBoxLayout(box)
+    label, below = FormulaLabel(), QLabel("below")
+    layout.addWidget(label)
+    layout.addWidget(below)
+    layout.addStretch()
+    box.resize(300, 700)
+    box.show()
+    qtbot.waitExposed(box)
+
+    def place(text, steady=False) -> int:
+        label.setText(text, steady=steady)
+        QApplication.processEvents()  # the layout's turn
+        return below.y()
+
+    rows = ["Σ = ((1.234, -0.5678), (-0.5678, 2.345))"] * 4
+    long = place("\n".join(rows))
+    assert place("π = 0.5", steady=True) == long  # the hand moves: the text needs less, the label keeps its place
+    longer = place("\n".join(rows * 2), steady=True)
+    assert longer > long  # it grows as a text needs
+    assert place("\n".join(rows), steady=True) == longer
+    short = place("π = 0.5")  # at rest: its own height
+    assert short < long and place("\n".join(rows)) == long
+
+
+def test_a_drag_sets_the_parameters_and_the_probe_steady(qtbot, fruit):
+    """The parameters and the probe's lines are set steady while a hand drags a point, and at rest after it."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
+    labels = (fruit.panel.params.text, fruit.panel.probe.text)
+    vp = fruit.canvas.viewport()
+    a = to_pixel(fruit, *fruit.doc.X[0])
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
+    for m in range(1, 4):
+        QTest.qWait(15)  # (pyqtgraph drops mouse moves closer than 10 ms)
+        qtbot.mouseMove(vp, QPoint(a.x() + 5 * m, a.y() - 3 * m))
+    settle(fruit)
+    assert fruit.canvas.drafting
+    for label in labels:  # held at their height
+        assert label.minimumHeight() == label.height() >= label.heightForWidth(label.width()) > 0
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 15, a.y() - 9))
+    settle(fruit)
+    qtbot.waitUntil(lambda: not fruit.canvas.drafting and all(label.minimumHeight() == 0 for label in labels))
