@@ -34,12 +34,16 @@ def unbroken(text: str) -> str:
                                                     if len(m.group(1)) <= WHOLE_GROUP else m.group(1)) + ")", text)
 
 
+_ANY_SIZE = (1 << 24) - 1  # Qt's QWIDGETSIZE_MAX: no maximum
+
+
 class FormulaLabel(QLabel):
     """A monospace label for lines of formulas: wraps between terms only; ``plain()`` is the text."""
 
     def __init__(self):
         super().__init__("—")
         self._plain = "—"
+        self._held = False  # kept at its size while the hand moves (``setText``)
         self.setTextFormat(Qt.TextFormat.PlainText)  # class names are text, never markup
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -48,16 +52,25 @@ class FormulaLabel(QLabel):
         self.setFont(font)
 
     def setText(self, text: str, steady: bool = False) -> None:  # noqa: N802 (Qt's name)
-        """``steady`` (the hand is moving the points): the label may grow, but keeps its height when the new text
-        needs less. A line that wraps in one frame and not the next would otherwise move and repaint everything
-        below it, frame after frame (8 ms at 10,000 points). A text set unsteady takes its own height again."""
-        height = self.height()
+        """``steady`` (the hand is moving the points): the label keeps its size, growing if the new text needs
+        more. A line that wraps in one frame and not the next would otherwise move and repaint everything below
+        it, frame after frame (8 ms at 10,000 points), and even a text of the same height lays the side panel
+        and the window out again: Qt passes a widget of fixed size by. Set unsteady, it takes its own size."""
         self._plain = text
+        if not (steady and self.isVisible()):
+            super().setText(unbroken(text))
+            if self._held:
+                self._held = False
+                self.setMinimumSize(0, 0)
+                self.setMaximumSize(_ANY_SIZE, _ANY_SIZE)
+            return
+        size = self.size()
+        self._held = True
+        self.setFixedSize(size)
         super().setText(unbroken(text))
-        if steady and self.isVisible():  # held at the tallest text since the hand started to move
-            self.setMinimumHeight(max(height, self.heightForWidth(self.width())))
-        elif self.minimumHeight():
-            self.setMinimumHeight(0)
+        need = self.heightForWidth(size.width())
+        if need > size.height():
+            self.setFixedHeight(need)
 
     def plain(self) -> str:
         return self._plain

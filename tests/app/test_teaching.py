@@ -328,6 +328,25 @@ def test_the_formula_labels_keep_their_height_while_the_hand_moves(qtbot):
     short = place("π = 0.5")  # at rest: its own height
     assert short < long and place("\n".join(rows)) == long
 
+    from PySide6.QtCore import QEvent, QObject
+
+    class Requests(QObject):  # the layout requests that reach the box (each lays it out, and so on up)
+        count = 0
+
+        def eventFilter(self, obj, ev):  # noqa: N802
+            self.count += ev.type() == QEvent.Type.LayoutRequest
+            return False
+
+    requests = Requests()
+    box.installEventFilter(requests)
+    place("\n".join(rows), steady=True)  # held from here on
+    before = requests.count
+    for text in ("π = 0.25", rows[0], "\n".join(rows[:3])):  # texts of the same height or less: nothing laid out
+        place(text, steady=True)
+    assert requests.count == before
+    place("π = 0.25")
+    assert requests.count > before  # (and one at rest, which takes its own height)
+
 
 def test_a_drag_sets_the_parameters_and_the_probe_steady(qtbot, fruit):
     """The parameters and the probe's lines are set steady while a hand drags a point, and at rest after it."""
