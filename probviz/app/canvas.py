@@ -52,6 +52,26 @@ class Curve(pg.PlotCurveItem):
             return
         super().setData(*args, **kargs)
 
+    def dataBounds(self, ax, frac=1.0, orthoRange=None):  # noqa: N802
+        """As pyqtgraph's for the whole data under a cosmetic pen (the canvas's lines, asked at every paint after
+        a change): its NaN-aware minimum and maximum, under a guard against warnings, cost about 40 us an axis
+        against 5 for ``fmin.reduce``. Infinite or no finite values, a part of the data, a fill or a pen of width
+        in data units: pyqtgraph's own."""
+        cache = self._boundsCache[ax]
+        if cache is not None and cache[0] == (frac, orthoRange):
+            return cache[1]
+        d = self.xData if ax == 0 else self.yData
+        pens = (self.opts["pen"], self.opts["shadowPen"])
+        if (frac != 1.0 or orthoRange is not None or d is None or not len(d) or ax not in (0, 1)
+                or self.opts["fillLevel"] not in (None, "enclosed")
+                or any(p is not None and not p.isCosmetic() and p.style() != Qt.PenStyle.NoPen for p in pens)):
+            return super().dataBounds(ax, frac, orthoRange)
+        b = (float(np.fmin.reduce(d)), float(np.fmax.reduce(d)))
+        if not (np.isfinite(b[0]) and np.isfinite(b[1])):
+            return super().dataBounds(ax, frac, orthoRange)
+        self._boundsCache[ax] = [(frac, orthoRange), b]
+        return b
+
 
 def _curve(**kargs) -> pg.PlotCurveItem:
     """A curve item drawn as one path. (For a pen wider than a pixel pyqtgraph draws every segment on its own,
@@ -695,7 +715,10 @@ class Canvas(pg.PlotWidget):
             return
         x0, x1, y0, y1 = bounds
         item.setImage(image, autoLevels=False, levels=(0, 255))
-        item.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+        placed = (tuple(bounds), image.shape[:2])
+        if getattr(item, "placed", None) != placed:  # (a drag's frames keep the view: no new transform to tell)
+            item.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+            item.placed = placed
         item.setVisible(True)
 
     _smooth = False  # pyqtgraph draws lines aliased until told otherwise

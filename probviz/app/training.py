@@ -116,6 +116,7 @@ class TrainingPanel(QWidget):
         self.readout.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)  # kept taller in a run
         self._readout_lines = -1  # the readout's height for its width, when its text was last set
         self._readout_run = None  # the run (and the readout's width) that height was kept for
+        self._measured = (None, -1)  # ((text, width, font), the readout's height for them)
         # the error plot, made and drawn while the dock is in front (behind another tab a step costs it nothing)
         self._style = None
         self.plot_slot = PlotSlot(self._make_plot)
@@ -389,6 +390,14 @@ class TrainingPanel(QWidget):
         if view is not None and view.index < self.spec.steps and not view.problem and view.model == self.doc.model_name:
             self.changed.emit()  # a long replay is drawn in parts: ask for the rest
 
+    def _readout_height(self) -> int:
+        """The readout's height for its width, laid out again only when its text, width or font changed (a model
+        fitted in one go sets the same text at every move of a drag: 0.2 ms a frame to lay it out again)."""
+        key = (self.readout.text(), self.readout.width(), self.readout.font())
+        if key != self._measured[0]:
+            self._measured = (key, self.readout.heightForWidth(key[1]))
+        return self._measured[1]
+
     def _describe(self, view):
         self.plot_slot.setVisible(self.trainable and self.can_train())  # no empty E(w) axes for a fit in one go
         if not self.trainable:
@@ -406,7 +415,7 @@ class TrainingPanel(QWidget):
         else:
             # wrapped between terms, never inside one ("p(C_k|" on one line and "x)" on the next)
             self.readout.setText(unbroken(readout_text(view, [c.name for c in self.doc.classes])))
-        lines = self.readout.heightForWidth(self.readout.width())
+        lines = self._readout_height()
         # within a run the readout only grows: an SGD step's numbers wrap to more or fewer lines, and the plot under
         # it jumped (drawn anew, axes and all); step 0's note on w = 0 is a line that goes at step 1
         run = (view.key, view.zero, self.readout.width()) if view is not None else None

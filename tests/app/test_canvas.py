@@ -744,6 +744,41 @@ def test_marks_empty_only_what_holds_something(qtbot, monkeypatch):
     np.testing.assert_array_equal(np.column_stack(marks.getData()), [[5.0, 6.0]])
 
 
+@pytest.mark.parametrize("width", [0, 3.0])
+@pytest.mark.parametrize("cosmetic", [True, False])
+def test_a_curves_bounds_are_pyqtgraphs(qtbot, cosmetic, width):
+    """The canvas's curves find their bounds faster than pyqtgraph does, to the same numbers: lines with gaps,
+    infinities, no finite value at all, one point, a part of the data, a fill, a pen in data units."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    import pyqtgraph as pg
+    from PySide6.QtGui import QPen
+
+    from probviz.app.canvas import _curve
+
+    value = st.one_of(st.floats(-1e6, 1e6), st.just(np.nan), st.just(np.inf), st.just(-np.inf), st.floats(-1e-6, 1e-6))
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.lists(st.tuples(value, value), min_size=1, max_size=12), st.sampled_from([None, 0.0, 2.5]),
+           st.sampled_from([1.0, 0.8]), st.sampled_from([None, (-1.0, 1.0)]))
+    def same(xy, fill, frac, ortho):
+        x, y = np.array(xy, dtype=float).T
+        pen = QPen()
+        pen.setCosmetic(cosmetic)
+        pen.setWidthF(width)
+        ours, theirs = _curve(), pg.PlotCurveItem()
+        for item in (ours, theirs):
+            item.setData(x, y, connect="finite", pen=pen, fillLevel=fill)
+        for ax in (0, 1):
+            for _ in range(2):  # and again, from the cache
+                np.testing.assert_array_equal(np.array(ours.dataBounds(ax, frac, ortho), dtype=float),
+                                              np.array(theirs.dataBounds(ax, frac, ortho), dtype=float))
+
+    with np.errstate(all="ignore"):
+        same()
+
+
 def _many_points(window):
     """Two dense clouds of 1,500 points each (their classes are drawn from images) and one lone point of
     the first class at (-3, 3), far from both."""

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from guihelp import settle, to_pixel
 from pressing import choose
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
 
 
@@ -67,6 +67,15 @@ def test_a_drag_draws_drafts_and_the_exact_curves_once_the_hand_rests_or_lets_go
     assert not win.canvas.frame.request.draft and not _drafts_drawn(win)  # let go: exact at once
 
 
+def _heatmap_sits_on_its_bounds(win) -> bool:
+    """The heatmap's image, as drawn, covers the frame's bounds: its corners on screen where the axes put them."""
+    item, (x0, x1, y0, y1) = win.canvas.heatmap, win.canvas.frame.request.bounds
+    rows, cols = item.image.shape[:2]
+    on_screen = [win.canvas.mapFromScene(item.mapToScene(QPointF(c, r))) for c, r in ((0, 0), (cols, rows))]
+    return all(abs(a.x() - b.x()) <= 1 and abs(a.y() - b.y()) <= 1
+               for a, b in zip(on_screen, (to_pixel(win, x0, y0), to_pixel(win, x1, y1))))
+
+
 def test_a_moving_hands_heatmap_is_the_exact_posterior_on_a_coarser_grid_and_the_full_one_at_rest(qtbot, window):
     """While a point is dragged the heatmap is computed on 160 x 160 nodes (about 2 ms less a frame among 10,000
     points), each the model's p(C_k|x) at that node; held still, the frame on screen has the full 256 x 256 grid
@@ -84,19 +93,21 @@ def test_a_moving_hands_heatmap_is_the_exact_posterior_on_a_coarser_grid_and_the
         win.refitter.flush()
         frame = win.canvas.frame
         assert frame.request.draft and frame.scene.image.shape[:2] == (160, 160)
+        assert _heatmap_sits_on_its_bounds(win)
     xs, ys = grid_axes(frame.request.bounds, 160, 160)
     rows = np.array([0, 37, 80, 159])
     nodes = np.column_stack([xs[rows[::-1]], ys[rows]])  # a few nodes across the view, not on one line
     np.testing.assert_allclose(frame.scene.posterior[rows, rows[::-1]], frame.fit.model.predict_proba(nodes),
                                atol=2e-6)  # float32
     qtbot.waitUntil(lambda: not win.canvas.frame.request.draft, timeout=2000)  # held still
-    assert win.canvas.frame.scene.image.shape[:2] == (256, 256)
+    assert win.canvas.frame.scene.image.shape[:2] == (256, 256) and _heatmap_sits_on_its_bounds(win)
     move(3)
     win.refitter.flush()
-    assert win.canvas.frame.scene.image.shape[:2] == (160, 160)
+    assert win.canvas.frame.scene.image.shape[:2] == (160, 160) and _heatmap_sits_on_its_bounds(win)
     let_go()
     settle(win)
     assert not win.canvas.frame.request.draft and win.canvas.frame.scene.image.shape[:2] == (256, 256)
+    assert _heatmap_sits_on_its_bounds(win)
 
 
 def test_a_drag_draws_one_newton_step_per_move_and_the_optimum_once_the_hand_rests(qtbot, window):
