@@ -787,17 +787,30 @@ _CIRCLE.flags.writeable = False
 
 def ellipses_for(model, k: int, radii) -> np.ndarray:
     """Ellipses (x - mu_k)^T Sigma_k^-1 (x - mu_k) = r^2 for each r, from Sigma_k's eigen-decomposition: one
-    ring mu_k + r A c per radius (A A^T = Sigma_k, c on the unit circle), NaN rows between them."""
+    ring mu_k + r A c per radius (A A^T = Sigma_k, c on the unit circle), NaN rows between them. Read-only: the
+    same array for the same mu_k, Sigma_k and radii (see :func:`_rings`)."""
     radii = np.asarray(radii, dtype=float)
     if not len(radii):
         return np.empty((0, 2))
-    w, V = np.linalg.eigh(model.covariances_[k])
+    return _rings(np.asarray(model.means_[k], dtype=float).tobytes(),
+                  np.asarray(model.covariances_[k], dtype=float).tobytes(), radii.tobytes())
+
+
+@functools.lru_cache(maxsize=64)
+def _rings(mean: bytes, covariance: bytes, radii: bytes) -> np.ndarray:
+    """:func:`ellipses_for` of a class's mean, covariance and radii (their float64 bytes), made once for each: a
+    drag moves one class's points and the other classes of a model with a covariance each keep theirs, so their
+    ellipses are the frame before's very arrays (the canvas then keeps their paths without comparing them)."""
+    mu, r = np.frombuffer(mean), np.frombuffer(radii)
+    w, V = np.linalg.eigh(np.frombuffer(covariance).reshape(2, 2))
     ring = ((V * np.sqrt(np.maximum(w, 0.0))) @ _CIRCLE).T  # (points, 2): r = 1, centred
     n = len(ring)
-    out = np.full((len(radii), n + 1, 2), np.nan)
-    np.multiply(radii[:, None, None], ring, out=out[:, :n])
-    out[:, :n] += model.means_[k]
-    return out.reshape(-1, 2)[:-1]
+    out = np.full((len(r), n + 1, 2), np.nan)
+    np.multiply(r[:, None, None], ring, out=out[:, :n])
+    out[:, :n] += mu
+    out = out.reshape(-1, 2)[:-1]
+    out.flags.writeable = False
+    return out
 
 
 # --- everything at once ----------------------------------------------------------

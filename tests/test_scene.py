@@ -89,6 +89,25 @@ def test_ellipses_are_at_the_mahalanobis_radii(three_blobs):
             np.testing.assert_allclose(np.sqrt(maha), r, rtol=1e-10)
 
 
+def test_a_moved_point_makes_its_class_ellipses_anew_and_keeps_the_others_arrays(three_blobs):
+    """A drag moves one class's points: with a covariance per class, the other classes' ellipses are the arrays of
+    the frame before (read-only: nothing can change them in place), the moved class's are new and at its own
+    Mahalanobis radii, as a model fitted afresh draws them."""
+    X, y = three_blobs
+    before = scene.ellipses(create("qda").fit(X, y), radii=(1.0, 2.0))
+    X2 = X.copy()
+    X2[0] += (0.7, -0.4)  # a point of class "a"
+    m = create("qda").fit(X2, y)
+    after = scene.ellipses(m, radii=(1.0, 2.0))
+    assert after[1] is before[1] and after[2] is before[2] and after[0] is not before[0]
+    assert not any(line.flags.writeable for line in after)
+    for line in after[:1]:
+        d = finite(line) - m.means_[0]
+        maha = np.einsum("ni,ij,nj->n", d, np.linalg.inv(m.covariances_[0]), d)
+        np.testing.assert_allclose(np.sort(np.sqrt(maha))[[0, -1]], [1.0, 2.0], rtol=1e-10)
+    assert scene.ellipses(m, radii=(1.0, 3.0))[1] is not before[1]  # other radii: other rings
+
+
 def test_density_contours_have_the_level_density(three_blobs):
     X, y = three_blobs
     m = create("qda").fit(X, y)

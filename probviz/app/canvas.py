@@ -923,8 +923,10 @@ class Canvas(pg.PlotWidget):
                 pen = line_pen(self.style, kind, colors[i], ratio)
                 if item.opts["pen"] != pen:
                     item.setPen(pen)
-                if not _same_line(item, lines[i]):  # a drag moves one class's ellipses: the others keep their paths
+                # a drag moves one class's ellipses: the others keep their paths (the very same arrays, or equal ones)
+                if getattr(item, "line", None) is not lines[i] and not _same_line(item, lines[i]):
                     item.setData(lines[i][:, 0], lines[i][:, 1], connect="finite")
+                item.line = lines[i]
                 item.setVisible(True)
             else:
                 item.setVisible(False)
