@@ -382,8 +382,8 @@ def main(args) -> int:
 FRAME_MS = 16.7
 
 REAL_WINDOW_WHY = (" - each move is fitted and painted in its own turn of the GUI thread: the mouse event, the "
-                   "edit, the fit and its frame (6-9 ms; probit's heatmap, ln Phi at 196,608 nodes read from a "
-                   "table and normalised in float32, about 3 ms of it), "
+                   "edit, the fit and its frame (6-9 ms; probit's heatmap, ln Phi at a draft's 76,800 nodes read from "
+                   "a table and normalised in float32, about 1.7 ms of it), "
                    "the canvas's paint (6-8 ms: the heatmap drawn scaled, the strokes of the curves that changed), "
                    "while Xvfb draws the window in software and xdotool moves the mouse on the same two cores")
 REAL_WINDOW_WHY_DENSE = (" - after a drag's first move every model's frame follows the moved point alone "

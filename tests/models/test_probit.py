@@ -211,19 +211,35 @@ def test_the_posterior_from_scores_is_the_normalised_phi_of_each_activation(K, s
         np.testing.assert_allclose(got, want, rtol=tol, atol=np.finfo(dtype).tiny)
 
 
-#: ln Phi's table for a frame's grid is within h^2 / 8 of ln Phi, h = 2^-12 its step, since (ln Phi)'' is in (-1, 0)
-TABLE_BOUND = 2.0 ** -24 / 8
+def _fourth_derivative_of_ln_phi(a):
+    """The fourth derivative of ln Phi, from m = phi / Phi (the first) and m' = -m (a + m), by hand."""
+    m = np.exp(-0.5 * a * a - 0.5 * np.log(2 * np.pi) - log_ndtr(a))
+    dm = -m * (a + m)
+    return dm * (a + m) * (a + 2 * m) + m * (1 + dm) * (a + 2 * m) + m * (a + m) * (1 + 2 * dm) - dm
+
+
+#: ln Phi's table for a frame's grid: Hermite's cubic between nodes h = 2^-5 apart is within h^4 / 384 of ln Phi
+#: times the largest fourth derivative
+TABLE_BOUND = 2.0 ** -20 / 384 * np.abs(_fourth_derivative_of_ln_phi(np.linspace(-40.0, 8.5, 1_000_001))).max()
+
+
+def test_the_fourth_derivative_of_ln_phi_is_the_finite_differences():
+    for x in (-30.0, -5.0, 0.0, 2.07, 6.0):
+        e = 1e-2
+        f = log_ndtr(x + e * np.arange(-2, 3))
+        assert abs((f[0] - 4 * f[1] + 6 * f[2] - 4 * f[3] + f[4]) / e ** 4 - _fourth_derivative_of_ln_phi(x)) < 1e-4
 
 
 def test_the_grids_ln_phi_table_is_within_its_bound_of_scipys_log_ndtr():
-    """A frame's grid reads ln Phi from a table (linear between nodes 2^-12 apart). Everywhere within 2^-27 of
-    scipy's log_ndtr: a million places, the midway points between nodes where the curvature is largest (the
-    far left, where the bound is met), the ends of the table and beyond them (exact below its start, within
-    1e-17 of 0 above its end), a NaN, the infinities; any shape and layout."""
-    from probviz.models.probit import log_ndtr_table
+    """A frame's grid reads ln Phi from a table (Hermite's cubic between nodes 2^-5 apart). Everywhere within
+    4.7e-10 of scipy's log_ndtr: a million places, the midway points between nodes where the error is largest
+    (near a = 2.07, where the bound is met), the ends of the table and beyond them (exact below its start,
+    within 1e-17 of 0 above its end), a NaN, the infinities; any shape and layout."""
+    from probviz.models.probit import TABLE_ERROR, log_ndtr_table
 
+    assert TABLE_BOUND <= TABLE_ERROR < 5e-10  # the bound it says is the table's own
     rng = np.random.default_rng(0)
-    a = np.concatenate([rng.uniform(-45.0, 12.0, 1_000_000), -40.0 + 2.0 ** -12 * (np.arange(4000) + 0.5),
+    a = np.concatenate([rng.uniform(-45.0, 12.0, 1_000_000), -40.0 + 2.0 ** -5 * (np.arange(1552) + 0.5),
                         [-40.0, -40.0 - 1e-12, -41.0, -1e3, -1e300, 8.5 - 1e-12, 8.5, 8.5 + 1e-12, 30.0, 1e300, 0.0]])
     want = log_ndtr(a)
     got = log_ndtr_table(a)
