@@ -108,6 +108,18 @@ def test_a_moved_point_makes_its_class_ellipses_anew_and_keeps_the_others_arrays
     assert scene.ellipses(m, radii=(1.0, 3.0))[1] is not before[1]  # other radii: other rings
 
 
+def test_ellipses_of_whole_numbers_are_the_same_rings():
+    """Means, covariances and radii given as whole numbers draw the rings of the same numbers as floats."""
+    from types import SimpleNamespace
+
+    whole = SimpleNamespace(means_=np.array([[1, -2]]), covariances_=np.array([[[4, 1], [1, 2]]]))
+    floats = SimpleNamespace(means_=whole.means_.astype(float), covariances_=whole.covariances_.astype(float))
+    np.testing.assert_array_equal(scene.ellipses_for(whole, 0, (1, 2)), scene.ellipses_for(floats, 0, (1.0, 2.0)))
+    d = finite(scene.ellipses_for(whole, 0, [3])) - [1.0, -2.0]
+    maha = np.einsum("ni,ij,nj->n", d, np.linalg.inv([[4.0, 1.0], [1.0, 2.0]]), d)
+    np.testing.assert_allclose(np.sqrt(maha), 3.0, rtol=1e-12)
+
+
 def test_density_contours_have_the_level_density(three_blobs):
     X, y = three_blobs
     m = create("qda").fit(X, y)
