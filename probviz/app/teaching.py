@@ -46,6 +46,9 @@ class FormulaLabel(QLabel):
         self._held = False  # kept at its size while the hand moves (``setText``)
         self.setTextFormat(Qt.TextFormat.PlainText)  # class names are text, never markup
         self.setWordWrap(True)
+        # at the top of its box: a label held taller while the hand moves (``setText``) keeps its lines in place,
+        # the room it keeps below them (centred, the text moved by half a line whenever a line wrapped or not)
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         font = QFont("monospace")
         font.setStyleHint(QFont.StyleHint.TypeWriter)

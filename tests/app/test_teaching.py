@@ -319,9 +319,19 @@ def test_the_formula_labels_keep_their_height_while_the_hand_moves(qtbot):
         QApplication.processEvents()  # the layout's turn
         return below.y()
 
+    def ink_top() -> int:  # the first row of the drawn label with text on it
+        image = label.grab().toImage()
+        text = label.palette().color(label.foregroundRole()).lightness()
+        for y in range(image.height()):
+            if any(abs(image.pixelColor(x, y).lightness() - text) < 60 for x in range(0, image.width(), 2)):
+                return y
+        return -1
+
     rows = ["Σ = ((1.234, -0.5678), (-0.5678, 2.345))"] * 4
     long = place("\n".join(rows))
+    top = ink_top()
     assert place("π = 0.5", steady=True) == long  # the hand moves: the text needs less, the label keeps its place
+    assert ink_top() == top >= 0  # and the text its own: at the top, the room the label keeps below it
     longer = place("\n".join(rows * 2), steady=True)
     assert longer > long  # it grows as a text needs
     assert place("\n".join(rows), steady=True) == longer
