@@ -19,7 +19,7 @@ from probviz.app.figure import marker_path
 from probviz.colors import class_marker
 from probviz.app.teaching import ParamsBox, PriorsBox, ProbeBox, unbroken
 from probviz.app.widgets import (
-    NEEDS_TRUTH, DocumentLineEdit, FocusRing, NumberField, WhenSeen, guard_wheel, labels_follow_fields,
+    NEEDS_TRUTH, DocumentLineEdit, FocusRing, NumberField, PanelScroll, WhenSeen, guard_wheel, labels_follow_fields,
 )
 from probviz.layers import BAYESIAN_ONLY, GENERATIVE_ONLY, LAYER_LABELS, LAYERS, THETA_MAX, TRUTH_ONLY
 from probviz.app.projection import FisherBox
@@ -515,6 +515,9 @@ class Panel(QWidget):
             return
         text = unbroken(self.doc.description) + ("\n" + self.CHANGED_SINCE if index != 0 else "")
         if self.lesson.text() != text:
+            scroll = self.parentWidget().parentWidget() if self.parentWidget() is not None else None
+            if isinstance(scroll, PanelScroll):  # the first edit adds a line at the top: what is read stays put
+                scroll.hold_view()
             self.lesson.setText(text)
 
     def _evidence_outdated(self):

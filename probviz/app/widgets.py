@@ -174,9 +174,32 @@ class PanelScroll(QScrollArea):
                 widget.layout().invalidate()
             widget.updateGeometry()
 
+    _held = None  # (the panel's part at the top of the view, its place) while a change above it lays it out
+
+    def hold_view(self) -> None:
+        """What the view shows stays where it is while a change above it lays the panel out again (a text at the
+        top that gains a line): the view then scrolls by as much as the part at its top moved. Scrolled to the top,
+        the change is in view, and what follows it moves down in front of the user."""
+        panel, top = self.widget(), self.verticalScrollBar().value()
+        if panel is None or top == 0:
+            return
+        parts = [w for w in panel.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+                 if w.isVisible() and w.y() >= top]
+        if parts:
+            part = min(parts, key=lambda w: w.y())
+            self._held = (part, part.y())
+
+    def _follow_held(self) -> None:
+        if self._held is not None:
+            (part, y), self._held = self._held, None
+            bar = self.verticalScrollBar()
+            bar.setValue(bar.value() + part.y() - y)
+
     def eventFilter(self, watched, event):  # noqa: N802
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
             self.updateGeometry()  # the panel's least width may have changed
+        if watched is self.widget() and event.type() == QEvent.Type.Resize and self._held is not None:
+            QTimer.singleShot(0, self, self._follow_held)  # once its layout has placed its parts (after this event)
         return super().eventFilter(watched, event)
 
 

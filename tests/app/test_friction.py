@@ -477,3 +477,25 @@ def test_an_examples_text_says_it_was_written_for_the_example_as_it_opened_once_
     assert window.open_path("example:xor")
     settle(window)
     assert Panel.CHANGED_SINCE not in lesson.text()
+
+
+@pytest.mark.parametrize("scrolled", [True, False])
+def test_the_first_edit_of_an_example_leaves_the_scrolled_panel_where_it_was(qtbot, window, scrolled):
+    """The first edit of an example adds a line to its text at the top of the Model panel. Scrolled down to the
+    Parameters, a user saw everything under that line jump by it; the view now follows, and the Parameters stay
+    where they were. Scrolled to the top the new line is in view, and what follows it moves down."""
+    assert window.open_path("example:fruit")
+    settle(window)
+    scroll = window.panel.parentWidget().parentWidget()
+    bar = scroll.verticalScrollBar()
+    assert bar.maximum() > 200  # the panel is taller than its view
+    bar.setValue(bar.maximum() // 2 if scrolled else 0)
+    settle(window)
+    params, lesson = window.panel.params, window.panel.lesson
+    before, tall = params.mapTo(scroll.viewport(), QPoint(0, 0)).y(), lesson.height()
+    click(qtbot, window, 0.5, 3.5)  # a point: the first edit
+    qtbot.waitUntil(lambda: lesson.height() > tall)  # the line came
+    qtbot.wait(20)
+    settle(window)
+    moved = params.mapTo(scroll.viewport(), QPoint(0, 0)).y() - before
+    assert moved == (0 if scrolled else lesson.height() - tall)
