@@ -25,7 +25,8 @@ LAMBDA = math.sqrt(math.pi / 8.0)
 #: ln Phi tabulated for a frame's grid (:func:`log_ndtr_table`): from, to, and the step between nodes
 TABLE = (-40.0, 8.5, 2.0 ** -5)
 #: how far :func:`log_ndtr_table` may be from ln Phi: the cubic through a function's values and slopes at nodes h
-#: apart (Hermite's) is within h^4 / 384 max |f| of it, and (ln Phi) peaks at 0.18896 (near a = 2.07)
+#: apart (Hermite's) is within h^4 / 384 times the largest |f^(4)| of it, and |(ln Phi)^(4)| peaks at 0.18896 (near
+#: a = 2.07)
 TABLE_ERROR = TABLE[2] ** 4 / 384 * 0.189
 
 
