@@ -5,6 +5,7 @@ tabbed dock's drawing put off while its tab is behind another, and a side panel'
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 import pyqtgraph as pg
@@ -115,6 +116,10 @@ def main_window_of(widget: QWidget) -> QMainWindow | None:
     return frame
 
 
+#: how long a panel's view waits for the layout of a change above it (PanelScroll.hold_view)
+HOLD_SECONDS = 0.5
+
+
 class PanelScroll(QScrollArea):
     """A side panel in a scroll area that is never narrower than the panel's controls: narrowed further, the
     panel's right-hand side was cut off (the Lab's Remove button) or hidden behind a sideways scroll bar. Its
@@ -187,11 +192,11 @@ class PanelScroll(QScrollArea):
                  if w.isVisible() and w.y() >= top]
         if parts:
             part = min(parts, key=lambda w: w.y())
-            self._held = (part, part.y())
+            self._held = (part, part.y(), time.monotonic())
 
     def _follow_held(self) -> None:
         if self._held is not None:
-            (part, y), self._held = self._held, None
+            (part, y, _), self._held = self._held, None
             bar = self.verticalScrollBar()
             bar.setValue(bar.value() + part.y() - y)
 
@@ -199,7 +204,10 @@ class PanelScroll(QScrollArea):
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
             self.updateGeometry()  # the panel's least width may have changed
         if watched is self.widget() and event.type() == QEvent.Type.Resize and self._held is not None:
-            QTimer.singleShot(0, self, self._follow_held)  # once its layout has placed its parts (after this event)
+            if time.monotonic() - self._held[2] < HOLD_SECONDS:
+                QTimer.singleShot(0, self, self._follow_held)  # once its layout has placed its parts (after this event)
+            else:  # a change that laid nothing out: a resize long after it (the window's) is not its
+                self._held = None
         return super().eventFilter(watched, event)
 
 

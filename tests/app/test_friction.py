@@ -499,3 +499,32 @@ def test_the_first_edit_of_an_example_leaves_the_scrolled_panel_where_it_was(qtb
     settle(window)
     moved = params.mapTo(scroll.viewport(), QPoint(0, 0)).y() - before
     assert moved == (0 if scrolled else lesson.height() - tall)
+
+
+def test_a_held_panel_view_does_not_follow_a_later_unrelated_layout(qtbot):
+    """A hold whose change laid nothing out is dropped: a resize long after it (a part shown later, the window
+    resized) moves the view as Qt moves it, not by a stale hold."""
+    from PySide6.QtWidgets import QLabel, QVBoxLayout
+
+    from probviz.app.widgets import HOLD_SECONDS, PanelScroll
+
+    panel = QWidget()
+    layout = QVBoxLayout(panel)
+    top = QLabel("top")
+    top.hide()
+    layout.addWidget(top)
+    for i in range(40):
+        layout.addWidget(QLabel(f"row {i}"))
+    scroll = PanelScroll(panel)
+    qtbot.addWidget(scroll)
+    scroll.resize(200, 300)
+    scroll.show()
+    qtbot.waitExposed(scroll)
+    bar = scroll.verticalScrollBar()
+    bar.setValue(bar.maximum() // 2)
+    value = bar.value()
+    scroll.hold_view()  # nothing changes
+    qtbot.wait(int(1000 * HOLD_SECONDS) + 200)
+    top.show()  # a later change above the view: the panel grows
+    qtbot.wait(50)
+    assert bar.value() == value
