@@ -245,9 +245,9 @@ def test_the_hover_readout_follows_a_dragged_point_with_the_fit_it_makes(qtbot, 
     for m in range(1, 17):  # about a quarter of a second of moves 15 ms apart: the hand never rests
         QTest.qWait(15)  # (pyqtgraph drops mouse moves closer than 10 ms)
         qtbot.mouseMove(vp, QPoint(a.x() + 6 * m, a.y() - 4 * m))
-        assert window.canvas.drafting
         moves.append((window.doc.X[i].copy(), window.canvas.frame.fit.model))
-        seen.append(window.hover.text())
+        if window.canvas.drafting:  # (a machine too busy for a move in 150 ms rests the hand: that text is at rest)
+            seen.append(window.hover.text())
     shown = [t for t in dict.fromkeys(seen) if t != before]
     assert len(shown) >= 2  # it followed the hand while it moved
     for text in shown:
