@@ -367,13 +367,15 @@ def test_a_drag_sets_the_parameters_and_the_probe_steady(qtbot, fruit):
     vp = fruit.canvas.viewport()
     a = to_pixel(fruit, *fruit.doc.X[0])
     qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
-    for m in range(1, 4):
+    held = 0
+    for m in range(1, 6):
         QTest.qWait(15)  # (pyqtgraph drops mouse moves closer than 10 ms)
         qtbot.mouseMove(vp, QPoint(a.x() + 5 * m, a.y() - 3 * m))
-    settle(fruit)
-    assert fruit.canvas.drafting
-    for label in labels:  # held at their height
-        assert label.minimumHeight() == label.height() >= label.heightForWidth(label.width()) > 0
+        if fruit.canvas.drafting:  # (a machine too busy for a move in 150 ms rests the hand: its frame is exact)
+            held += 1
+            for label in labels:  # held at their height
+                assert label.minimumHeight() == label.height() >= label.heightForWidth(label.width()) > 0
+    assert held
     qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(a.x() + 15, a.y() - 9))
     settle(fruit)
     qtbot.waitUntil(lambda: not fruit.canvas.drafting and all(label.minimumHeight() == 0 for label in labels))
