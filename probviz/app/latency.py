@@ -210,7 +210,7 @@ def measure_real(models, n: int = 10_000, k: int = 3, moves: int = 60, size=(100
 
     os.environ["QT_QPA_PLATFORM"] = "xcb"
     app, win, X, _ = _window(n, k, size)
-    from PySide6.QtCore import QEvent, QObject, QPointF
+    from PySide6.QtCore import QEvent, QEventLoop, QObject, QPointF, QTimer
 
     win.raise_()
     win.activateWindow()
@@ -265,9 +265,11 @@ def measure_real(models, n: int = 10_000, k: int = 3, moves: int = 60, size=(100
             done.set()
 
         threading.Thread(target=drag, daemon=True).start()
-        while not done.is_set():
-            app.processEvents()
-            time.sleep(0.0005)
+        loop, poll = QEventLoop(), QTimer()
+        poll.timeout.connect(lambda: done.is_set() and loop.quit())
+        poll.start(50)
+        loop.exec()
+        poll.stop()
         vp.removeEventFilter(timer)
         win.refitter.ready.disconnect(frame)
         win.doc.points_moved.disconnect(edited)
