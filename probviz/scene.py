@@ -662,44 +662,82 @@ def _outlines(S: np.ndarray, xs, ys) -> list[Boundary]:
     the zero set of S_k - max_{j != k} S_j (see :func:`draft_boundaries`), kept where the class across it
     (see :func:`_across`) comes later than k. So each boundary is drawn once, with the first of its two
     classes (drawn twice, in opposite directions, a dashed line's dashes filled each other's gaps); the last
-    class has none of its own."""
-    if S.shape[0] < 2:
+    class has none of its own.
+
+    The K - 1 planes are traced as one: stacked one above another, a row of masked nodes between each two,
+    in the grid's index coordinates, then placed on the axes (linear between nodes, as a trace on the axes
+    places them). A trace's fixed costs were most of a draft: 1.7 against 0.6 ms for three classes."""
+    K, R, C = S.shape
+    if K < 2:
         return []
-    top, second = np.full(S.shape[1:], -np.inf), np.full(S.shape[1:], -np.inf)
-    first = np.zeros(S.shape[1:], np.intp)  # the class of the largest
+    top, second = np.full((R, C), -np.inf), np.full((R, C), -np.inf)
+    first = np.zeros((R, C), np.intp)  # the class of the largest
     for i, plane in enumerate(S):  # the largest and second largest score at each node
         first[plane > top] = i
         np.maximum(second, np.minimum(top, plane), out=second)
         np.maximum(top, plane, out=top)
+    step = R + 1  # class k's plane is rows k * step ... k * step + R - 1 of the stack
+    F = np.full(((K - 1) * step - 1, C), np.nan)  # (zero_lines masks what is not finite: the rows between)
+    for k in range(K - 1):  # the last class's boundaries are each another's: traced with that one
+        np.subtract(S[k], np.where(S[k] >= top, second, top), out=F[k * step:k * step + R])
+    lines = zero_lines(None, None, F, _index_grid(*F.shape))
+    if not lines:
+        return []
+    lengths = [len(line) for line in lines]
+    V = np.concatenate(lines)  # every line's vertices in one pass: a frame traces a dozen lines
+    block = np.repeat(np.floor_divide([line[0, 1] for line in lines], step).astype(np.intp), lengths)
+    V[:, 1] -= block * step  # each vertex in its own plane's index coordinates
+    keep = _across(V, F, first, block * step) > block
+    lo, hi = _run_bounds(lengths, keep)
+    if not len(lo):
+        return []
+    V = np.column_stack([np.interp(V[:, 0], np.arange(C), xs), np.interp(V[:, 1], np.arange(R), ys)])
     out = []
-    grid = np.meshgrid(np.asarray(xs, np.float64), np.asarray(ys, np.float64))  # the K - 1 traces share it
-    for k in range(S.shape[0] - 1):  # the last class's boundaries are each another's: traced with that one
-        F = np.where(S[k] >= top, S[k] - second, S[k] - top)
-        if not (F > 0).any() or not (F < 0).any():
-            continue  # the class wins everywhere or nowhere in the view: no boundary of its own
-        lines = zero_lines(xs, ys, F, grid)
-        if not lines:
-            continue
-        vertices = np.concatenate(lines)  # every line's vertices in one pass: a frame traces a dozen lines
-        lines = _runs([len(line) for line in lines], vertices, _across(vertices, F, first, xs, ys) > k)
-        if lines:
-            out.append(Boundary(k, -1, _join(lines)))
+    for k in range(K - 1):
+        mine = block[lo] == k
+        if mine.any():
+            out.append(Boundary(k, -1, _join([V[a:b] for a, b in zip(lo[mine].tolist(), hi[mine].tolist())])))
     return out
 
 
-def _across(line: np.ndarray, F: np.ndarray, first: np.ndarray, xs, ys) -> np.ndarray:
-    """The class across the outline of region k (F > 0 inside) at each vertex of ``line`` (one line, or several
-    one after another: each vertex on its own): the class that wins (``first``) at the nearest corner of the
-    vertex's cell outside the region (F < 0); at the nearest corner when none is outside (a vertex on a node:
-    k itself may win there, and the vertex is not kept)."""
-    i = np.clip(np.searchsorted(xs, line[:, 0]) - 1, 0, len(xs) - 2)
-    j = np.clip(np.searchsorted(ys, line[:, 1]) - 1, 0, len(ys) - 2)
-    ci, cj = i[:, None] + np.array([0, 1, 0, 1]), j[:, None] + np.array([0, 0, 1, 1])  # the cell's corners
-    d2 = (xs[ci] - line[:, :1]) ** 2 + (ys[cj] - line[:, 1:]) ** 2
-    outside = F[cj, ci] < 0
-    pick = np.where(outside.any(axis=1), np.argmin(np.where(outside, d2, np.inf), axis=1), np.argmin(d2, axis=1))
-    rows = np.arange(len(line))
-    return first[cj[rows, pick], ci[rows, pick]]
+@functools.lru_cache(maxsize=8)
+def _index_grid(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.meshgrid`` of the column and row indices of a (rows, cols) grid, read-only (shared between frames)."""
+    grid = np.meshgrid(np.arange(cols, dtype=np.float64), np.arange(rows, dtype=np.float64))
+    for g in grid:
+        g.flags.writeable = False
+    return grid[0], grid[1]
+
+
+def _across(V: np.ndarray, F: np.ndarray, first: np.ndarray, offset) -> np.ndarray:
+    """The class across an outline at each of its vertices ``V`` (M, 2), in the grid's index coordinates (column,
+    row) of the plane whose rows start at row ``offset`` (one for all, or one a vertex) of ``F`` (F > 0 inside the
+    region): the class that wins (``first``, (R, C)) at the nearest corner of the vertex's cell outside the region
+    (F < 0): the other end of the grid's edge the vertex lies on. At the nearest corner when none is outside (a
+    vertex on a node: the region's class may win there, and the vertex is not kept)."""
+    R, C = first.shape
+    i = np.clip(np.floor(V[:, 0]).astype(np.intp), 0, C - 2)[:, None] + np.array([0, 1, 0, 1])  # the corners
+    j = np.clip(np.floor(V[:, 1]).astype(np.intp), 0, R - 2)[:, None] + np.array([0, 0, 1, 1])
+    d2 = (i - V[:, :1]) ** 2 + (j - V[:, 1:]) ** 2
+    outside = F[j + np.reshape(offset, (-1, 1)), i] < 0
+    d2[outside] -= 4.0  # (a corner is at most 2 away in squared index units): an outside corner comes first
+    pick = np.argmin(d2, axis=1)
+    rows = np.arange(len(V))
+    return first[j[rows, pick], i[rows, pick]]
+
+
+def _run_bounds(lengths, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, ends) of the runs of :func:`_runs`, as index arrays into the vertices."""
+    lengths = np.asarray(lengths, dtype=np.intp)
+    ends = np.cumsum(lengths)
+    start, end = np.repeat(ends - lengths, lengths), np.repeat(ends, lengths)  # each vertex's line
+    i = np.arange(len(keep))
+    before = np.r_[False, keep[:-1]] & (i != start)  # the previous vertex is kept and on the same line
+    after = np.r_[keep[1:], False] & (i + 1 != end)
+    first, last = np.flatnonzero(keep & ~before), np.flatnonzero(keep & ~after)
+    lo, hi = np.maximum(first - 1, start[first]), np.minimum(last + 2, end[first])
+    long = hi - lo >= 2
+    return lo[long], hi[long]
 
 
 def _runs(lengths, vertices: np.ndarray, keep: np.ndarray) -> list[np.ndarray]:
@@ -707,15 +745,8 @@ def _runs(lengths, vertices: np.ndarray, keep: np.ndarray) -> list[np.ndarray]:
     line (the class across changes somewhere on that segment, near a triple point: the stretch reaches it).
     ``vertices`` (M, 2) are the lines' one after another, ``lengths`` how many each has; runs of fewer than
     two vertices are left out."""
-    lengths = np.asarray(lengths, dtype=np.intp)
-    ends = np.cumsum(lengths)
-    start, end = np.repeat(ends - lengths, lengths), np.repeat(ends, lengths)  # each vertex's line
-    i = np.arange(len(vertices))
-    before = np.r_[False, keep[:-1]] & (i != start)  # the previous vertex is kept and on the same line
-    after = np.r_[keep[1:], False] & (i + 1 != end)
-    first, last = np.flatnonzero(keep & ~before), np.flatnonzero(keep & ~after)
-    lo, hi = np.maximum(first - 1, start[first]), np.minimum(last + 2, end[first])
-    return [vertices[a:b] for a, b in zip(lo.tolist(), hi.tolist()) if b - a >= 2]
+    lo, hi = _run_bounds(lengths, keep)
+    return [vertices[a:b] for a, b in zip(lo.tolist(), hi.tolist())]
 
 
 def _curves(diff, bounds, resolution):
@@ -748,14 +779,23 @@ def _unit_circle(n=129):
     return np.stack([np.cos(t), np.sin(t)])
 
 
-def ellipses(model, radii=(1.0, 2.0, 3.0)) -> list[np.ndarray]:
-    """For each class, the Mahalanobis-radius ellipses of N(mu_k, Sigma_k): (M, 2), NaN-separated.
+#: Vertices of a ring in a draft (the hand moves): half as many. Each vertex lies on the ellipse; a chord strays from
+#: it by r (1 - cos(pi / 64)) = 0.0012 r, half a pixel for a ring of radius 400 pixels, within the rounding of a line
+#: drawn without antialiasing, as a draft is. A 1.6-pixel line's stroke costs by its vertices: 0.19 against 0.32 ms
+#: a class's three rings (offscreen, 2 cores).
+DRAFT_RING_POINTS = 65
+
+
+def ellipses(model, radii=(1.0, 2.0, 3.0), draft: bool = False) -> list[np.ndarray]:
+    """For each class, the Mahalanobis-radius ellipses of N(mu_k, Sigma_k): (M, 2), NaN-separated; a ``draft``'s
+    rings have :data:`DRAFT_RING_POINTS` vertices, an exact one's 129.
 
     Empty for models without class-conditional densities.
     """
     if not getattr(model, "generative", False):
         return []
-    return [ellipses_for(model, k, radii) for k in range(len(model.classes_))]
+    points = DRAFT_RING_POINTS if draft else RING_POINTS
+    return [ellipses_for(model, k, radii, points) for k in range(len(model.classes_))]
 
 
 def density_levels(model, n: int = 6) -> np.ndarray:
@@ -781,29 +821,34 @@ def density_contours(model, levels=None) -> list[np.ndarray]:
     return out
 
 
-_CIRCLE = _unit_circle()
+RING_POINTS = 129  # a ring's vertices: a chord strays from the ellipse by r (1 - cos(pi / 128)) = 0.0003 r
+_CIRCLE = _unit_circle(RING_POINTS)
 _CIRCLE.flags.writeable = False
+_CIRCLES = {RING_POINTS: _CIRCLE}
 
 
-def ellipses_for(model, k: int, radii) -> np.ndarray:
+def ellipses_for(model, k: int, radii, points: int = RING_POINTS) -> np.ndarray:
     """Ellipses (x - mu_k)^T Sigma_k^-1 (x - mu_k) = r^2 for each r, from Sigma_k's eigen-decomposition: one
     ring mu_k + r A c per radius (A A^T = Sigma_k, c on the unit circle), NaN rows between them. Read-only: the
-    same array for the same mu_k, Sigma_k and radii (see :func:`_rings`)."""
+    same array for the same mu_k, Sigma_k, radii and ``points`` a ring (see :func:`_rings`)."""
     radii = np.asarray(radii, dtype=float)
     if not len(radii):
         return np.empty((0, 2))
     return _rings(np.asarray(model.means_[k], dtype=float).tobytes(),
-                  np.asarray(model.covariances_[k], dtype=float).tobytes(), radii.tobytes())
+                  np.asarray(model.covariances_[k], dtype=float).tobytes(), radii.tobytes(), points)
 
 
 @functools.lru_cache(maxsize=64)
-def _rings(mean: bytes, covariance: bytes, radii: bytes) -> np.ndarray:
+def _rings(mean: bytes, covariance: bytes, radii: bytes, points: int = RING_POINTS) -> np.ndarray:
     """:func:`ellipses_for` of a class's mean, covariance and radii (their float64 bytes), made once for each: a
     drag moves one class's points and the other classes of a model with a covariance each keep theirs, so their
     ellipses are the frame before's very arrays (the canvas then keeps their paths without comparing them)."""
     mu, r = np.frombuffer(mean), np.frombuffer(radii)
     w, V = np.linalg.eigh(np.frombuffer(covariance).reshape(2, 2))
-    ring = ((V * np.sqrt(np.maximum(w, 0.0))) @ _CIRCLE).T  # (points, 2): r = 1, centred
+    circle = _CIRCLES.get(points)
+    if circle is None:
+        circle = _CIRCLES[points] = _unit_circle(points)
+    ring = ((V * np.sqrt(np.maximum(w, 0.0))) @ circle).T  # (points, 2): r = 1, centred
     n = len(ring)
     out = np.full((len(r), n + 1, 2), np.nan)
     np.multiply(r[:, None, None], ring, out=out[:, :n])
@@ -1004,7 +1049,7 @@ def build_scene(model, bounds: Bounds, colors, shape=(256, 256), layers=ALL_LAYE
     elif "boundaries" in layers:
         sc.boundaries = boundaries(model, bounds, draft=draft)
     if "ellipses" in layers:
-        sc.ellipses = ellipses(model, radii)
+        sc.ellipses = ellipses(model, radii, draft=draft)
     if "density" in layers:
         sc.density = density_contours(model)
     return sc

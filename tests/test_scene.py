@@ -78,10 +78,11 @@ def test_boundary_outside_view_is_omitted():
     assert scene.boundaries(m, (-1, 1, -1, 1)) == []
 
 
-def test_ellipses_are_at_the_mahalanobis_radii(three_blobs):
+@pytest.mark.parametrize("draft", [False, True])
+def test_ellipses_are_at_the_mahalanobis_radii(three_blobs, draft):
     X, y = three_blobs
     m = create("qda").fit(X, y)
-    for k, line in enumerate(scene.ellipses(m, radii=(1.0, 2.0))):
+    for k, line in enumerate(scene.ellipses(m, radii=(1.0, 2.0), draft=draft)):
         pieces = np.split(line, np.flatnonzero(np.isnan(line[:, 0])))
         for r, piece in zip((1.0, 2.0), pieces):
             d = finite(piece) - m.means_[k]
@@ -341,19 +342,23 @@ def test_density_image_away_from_the_origin():
     assert wide[0, 0, 3] > 0 and wide[1, 3, 3] > 0 and tuple(wide[1, 3, :3]) == (255, 0, 0)  # (1.5, 0.5)
 
 
-def test_ellipse_rings_are_closed_and_full(three_blobs):
-    """Each ring is a closed curve around the mean enclosing pi r^2 |Sigma|^(1/2) (its polygon area)."""
+@pytest.mark.parametrize("draft, sides", [(False, 128), (True, 64)])
+def test_ellipse_rings_are_closed_and_full(three_blobs, draft, sides):
+    """Each ring is a closed polygon around the mean of ``sides`` equal steps round the ellipse (a draft's half
+    as many): an affine image of a regular polygon inscribed in a circle, whose area is n sin(2 pi / n) / (2 pi)
+    of the circle's, so it encloses that much of pi r^2 |Sigma|^(1/2)."""
     X, y = three_blobs
     m = create("qda").fit(X, y)
-    for k, line in enumerate(scene.ellipses(m, radii=(1.0, 2.0))):
+    for k, line in enumerate(scene.ellipses(m, radii=(1.0, 2.0), draft=draft)):
         rings = [r for r in np.split(line, np.flatnonzero(np.isnan(line[:, 0]))) if len(r)]
         rings = [r[np.all(np.isfinite(r), axis=1)] for r in rings]
+        assert [len(ring) for ring in rings] == [sides + 1] * 2
         for r, ring in zip((1.0, 2.0), rings):
             np.testing.assert_allclose(ring[0], ring[-1], atol=1e-12)
             x, yy = ring[:, 0], ring[:, 1]
             area = 0.5 * abs(np.dot(x[:-1], yy[1:]) - np.dot(x[1:], yy[:-1]))
             exact = np.pi * r ** 2 * np.sqrt(np.linalg.det(m.covariances_[k]))
-            assert area == pytest.approx(exact, rel=2e-3)  # a 128-gon
+            assert area == pytest.approx(exact * sides * np.sin(2 * np.pi / sides) / (2 * np.pi), rel=1e-9)
 
 
 def test_one_class_grid_is_certain():

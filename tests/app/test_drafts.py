@@ -7,6 +7,7 @@ from guihelp import settle, to_pixel
 from pressing import choose
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
+from probviz import scene
 
 
 def _three_curved_classes(win):
@@ -403,23 +404,29 @@ def test_the_legend_keeps_its_rows_and_corner_while_a_drag_waits_for_its_summary
 def test_a_drag_redraws_the_ellipses_of_the_class_it_moves_and_keeps_the_others_paths(qtbot, window):
     """QDA: a point of one class dragged changes that class's Gaussian alone. Its ellipses are drawn anew, the
     other classes' curves keep the paths they had (not rebuilt and stroked from new data on every move), and
-    every class's curve holds its frame's ellipses."""
+    every class's curve holds its frame's ellipses. (The first move draws every class's rings as a draft, with
+    fewer vertices: the moves after it keep the others'.)"""
     win = window
     _three_curved_classes(win)
     choose(qtbot, win.panel.model, win.panel.model.findData("qda"))
     settle(win)
     items = win.canvas.ellipse_items[:3]
+    moved = int(win.doc.labels[0])
+    win.canvas._rest.setInterval(60_000)  # the hand never rests within the test (its exact frame redraws them all)
+    move, let_go = _hand_on_the_rightmost(qtbot, win, win.doc.X[win.doc.labels == moved])
+    move(1)
     win.canvas.viewport().repaint()
     paths = [item.path for item in items]
     assert all(p is not None for p in paths)
-    moved = int(win.doc.labels[0])
-    move, let_go = _hand_on_the_rightmost(qtbot, win, win.doc.X[win.doc.labels == moved])
-    for m in range(1, 3):
+    for m in range(2, 4):
         move(m)
         win.canvas.viewport().repaint()
         for k, item in enumerate(items):
             x, y = item.getData()
             np.testing.assert_array_equal(np.column_stack([x, y]), win.canvas.frame.scene.ellipses[k])
             assert (item.path is paths[k]) == (k != moved), k
+            assert len(x) == 3 * (scene.DRAFT_RING_POINTS + 1) - 1  # three rings, NaN rows between
     let_go()
     settle(win)
+    for item in items:  # the exact rings once the hand lets go
+        assert len(item.getData()[0]) == 3 * (scene.RING_POINTS + 1) - 1
