@@ -4,6 +4,8 @@ the same in every renderer)."""
 
 from __future__ import annotations
 
+import functools
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPen
 
@@ -30,7 +32,16 @@ def _join(cosmetic: bool) -> Qt.PenJoinStyle:
 
 def line_pen(style: Style, line: str, color=None, ratio: float = 1.0, cosmetic: bool = True) -> QPen:
     """The pen of a line of kind ``line``; ``color`` is the class's colour for "class" lines; ``ratio``
-    the device pixel ratio a cosmetic pen's width is multiplied by."""
+    the device pixel ratio a cosmetic pen's width is multiplied by. A pen of its own (a copy of the one made
+    for these arguments the first time: the canvas asks for its pens with every frame and every edit)."""
+    try:
+        return QPen(_line_pen(style, line, color, ratio, cosmetic))
+    except TypeError:  # a colour that is not hashable (a QColor)
+        return _line_pen.__wrapped__(style, line, color, ratio, cosmetic)
+
+
+@functools.lru_cache(maxsize=256)
+def _line_pen(style: Style, line: str, color, ratio: float, cosmetic: bool) -> QPen:
     stroke = LOOK[line]
     qc = _qcolor(_role(style, stroke.role, color))
     if stroke.opacity < 1:

@@ -5,7 +5,7 @@ import re
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QColor, QImage
 from PySide6.QtTest import QTest
 
 from probviz.models import MODEL_NAMES
@@ -92,7 +92,6 @@ def test_heatmap_pixels_show_the_class_regions(qtbot, window):
     for k, (x, y) in enumerate([(-4, -4.5), (4, -4.5), (0, 4.5)]):
         p = to_pixel(window, x, y)
         px = img.pixelColor(p.x(), p.y())
-        from PySide6.QtGui import QColor
         target = QColor(colors[k])
         # a tint of the class colour: nearer to it than to any other class colour
         dist = [sum((a - b) ** 2 for a, b in zip(px.getRgb()[:3], QColor(c).getRgb()[:3])) for c in colors]
@@ -617,7 +616,7 @@ def test_a_drag_draws_every_point_where_the_document_has_it(qtbot, window):
     drawn_as_the_document_says()
 
 
-def test_a_dragged_misclassified_point_keeps_its_cross(qtbot, window):
+def test_a_dragged_misclassified_point_keeps_its_cross(qtbot, window, monkeypatch):
     """The misclassified marks move with a drag (in place, like the points): the cross is drawn where the
     point now is, not where the drag began, at each paint after it (the crosses painted again unchanged are
     drawn from an image of them, made again once they moved)."""
@@ -646,6 +645,26 @@ def test_a_dragged_misclassified_point_keeps_its_cross(qtbot, window):
 
     for _ in range(2):  # marker by marker, then from an image
         assert pen_near(window.canvas.grab().toImage(), 2.0, 1.5)
+    # while the hand moves (and never rests), the cross follows the point in hand, as at 10,000 points: the frames
+    # in the hand leave the misclassified marks as they were (a pass over every point), and move them in place
+    from probviz.app import refit
+
+    monkeypatch.setattr(refit, "DRAFT_SUMMARY_MAX", 0)
+    window.canvas._rest.setInterval(60_000)
+    vp = window.canvas.viewport()
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=to_pixel(window, 2.0, 1.5))
+    for step in range(1, 4):
+        QTest.qWait(15)
+        qtbot.mouseMove(vp, to_pixel(window, 2.0 + 0.2 * step, 1.5))
+        assert window.canvas.drafting
+        assert np.hypot(*(window.doc.X[i] - [2.0 + 0.2 * step, 1.5])) < 0.05
+        np.testing.assert_array_equal(crosses(), [window.doc.X[i]])
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=to_pixel(window, 2.6, 1.5))
+    settle(window)
+    window.doc.undo_stack.undo()
+    window.canvas._rest.setInterval(window.canvas.REST_MS)
+    settle(window)
+    np.testing.assert_array_equal(crosses(), [[2.0, 1.5]])
     drag(qtbot, window, (2.0, 1.5), (3.0, -1.5))
     end = window.doc.X[i].copy()
     assert np.hypot(*(end - [3.0, -1.5])) < 0.05
@@ -1077,12 +1096,24 @@ def test_empty_marks_and_curves_cost_the_view_nothing_and_come_back_when_filled(
     filled again, each is drawn where its data is."""
     from probviz.app.canvas import _set_line
 
+    from PySide6.QtWidgets import QGraphicsItem
+
+    nothing = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
     canvas = window.canvas
     canvas.means.setData(pos=np.empty((0, 2)))
-    assert canvas.means.boundingRect().isEmpty()
+    assert canvas.means.boundingRect().isEmpty() and canvas.means.flags() & nothing
     canvas.means.setData(pos=[[1.0, 2.0], [3.0, -1.0]])
     r = canvas.means.boundingRect()
     assert r.left() <= 1.0 and r.right() >= 3.0 and r.top() <= -1.0 and r.bottom() >= 2.0
+    assert not canvas.means.flags() & nothing
+    x0, x1, y0, y1 = canvas.view_bounds()  # drawn where its point is: a mark of the plot's ink amid the background
+    canvas.means.setData(pos=[[(x0 + x1) / 2, (y0 + y1) / 2]], size=22, brush="k", pen="k", symbol="s")
+    canvas.means.clear()
+    assert canvas.means.flags() & nothing
+    canvas.means.addPoints(pos=[[(x0 + x1) / 2, (y0 + y1) / 2]], size=22, brush="k", pen="k", symbol="s")
+    image = canvas.viewport().grab().toImage()
+    at = to_pixel(window, (x0 + x1) / 2, (y0 + y1) / 2)
+    assert QColor(image.pixel(at)).lightness() < 60
     _set_line(canvas.overlay, [])
     assert not canvas.overlay.isVisible()
     _set_line(canvas.overlay, [np.array([[-2.0, 0.0], [2.0, 0.0]])])
@@ -1525,3 +1556,42 @@ def test_the_arrows_stop_the_probe_at_the_views_edge_and_a_probe_out_of_sight_hi
     vb.setRange(xRange=(x0 - 20, x1 - 20), yRange=(y0, y1), padding=0)  # the view moved away (a pan)
     settle(window)
     assert not label.isVisible()
+
+
+def _path_vertices(path) -> np.ndarray:
+    return np.array([(path.elementAt(i).x, path.elementAt(i).y) for i in range(path.elementCount())])
+
+
+def test_the_boundaries_outline_is_drawn_along_them_and_the_compared_models_lines(qtbot, window):
+    """The light outline under the boundaries (so they read on any heatmap) follows every vertex of the frame's
+    boundaries, after each change of them; with a compared model's lines, theirs too."""
+    import pyqtgraph as pg
+
+    from probviz.app.canvas import _joined
+
+    assert window.open_path("example:fruit")
+    settle(window)
+    canvas = window.canvas
+
+    def drawn(item):
+        canvas.viewport().repaint()  # the paint asks each curve for its path
+        return _path_vertices(item.getPath())
+
+    def finite(lines):  # the path pyqtgraph makes of the lines
+        xy = _joined(lines)
+        return _path_vertices(pg.functions.arrayToQPath(xy[:, 0], xy[:, 1], connect="finite"))
+
+    for name in ("lda", "qda"):
+        window.doc.set_model(name)
+        settle(window)
+        lines = [b.xy for b in window.result.scene.boundaries]
+        assert lines and not window.result.overlays
+        np.testing.assert_array_equal(drawn(canvas.boundary_outline), finite(lines))
+        np.testing.assert_array_equal(drawn(canvas.boundary), finite(lines))
+    window.doc.view_state.set_compare("logistic")
+    settle(window)
+    overlays = [b.xy for over in window.result.overlays for b in over]
+    lines = [b.xy for b in window.result.scene.boundaries]
+    assert overlays
+    np.testing.assert_array_equal(drawn(canvas.boundary_outline), finite(lines + overlays))
+    np.testing.assert_array_equal(drawn(canvas.boundary), finite(lines))
