@@ -334,6 +334,7 @@ def test_the_formula_labels_keep_their_height_while_the_hand_moves(qtbot):
     assert ink_top() == top >= 0  # and the text its own: at the top, the room the label keeps below it
     longer = place("\n".join(rows * 2), steady=True)
     assert longer > long  # it grows as a text needs
+    assert label.height() == label.heightForWidth(label.width())  # to the height Qt gives the text (no more)
     assert place("\n".join(rows), steady=True) == longer
     short = place("π = 0.5")  # at rest: its own height
     assert short < long and place("\n".join(rows)) == long
@@ -356,6 +357,33 @@ def test_the_formula_labels_keep_their_height_while_the_hand_moves(qtbot):
     assert requests.count == before
     place("π = 0.25")
     assert requests.count > before  # (and one at rest, which takes its own height)
+
+
+def test_a_held_label_measures_a_text_as_qt_lays_it_out(qtbot):
+    """The height a held label grows to is its own ``heightForWidth`` (Qt's layout of its selectable text) for
+    texts of wrapping terms, relations and vectors, at widths from narrow to wide, in a larger font too."""
+    import random
+
+    from PySide6.QtGui import QFont
+
+    from probviz.app.teaching import FormulaLabel, unbroken
+
+    label = FormulaLabel()
+    qtbot.addWidget(label)
+    rng = random.Random(5)
+    terms = ["π₁", "μ₂ = (1.2345, -0.6789)", "Σ", "w₀ = -12.5", "ln|Σ| = 0.25", "p(C₁|x) ≈ 0.731",
+             "Bishop eq. 4.68", "[[1.2, 0.3], [0.3, 2.2]]", "a_k = w_kᵀx + w_k0", "exp(-½ Δ²)"]
+    for size in (None, 21):
+        if size:
+            font = QFont(label.font())
+            font.setPointSize(size)
+            label.setFont(font)
+        for _ in range(60):
+            text = "\n".join("  ".join(rng.choice(terms) for _ in range(rng.randint(1, 7)))
+                             for _ in range(rng.randint(1, 6)))
+            label.setText(text)
+            for width in (90, 170, 260, 410):
+                assert label._measure(unbroken(text), width) == label.heightForWidth(width), (text, width)
 
 
 def test_a_drag_sets_the_parameters_and_the_probe_steady(qtbot, fruit):
