@@ -740,7 +740,7 @@ class Canvas(pg.PlotWidget):
             rows, size = self._wrong_rows[1], self.style.point_size * 0.8
             doc = self.doc
             revision = doc.revision if doc is not None and X is doc.X else None
-            if self._wrong_unmoved(w, X, size, rows):
+            if self._wrong_unmoved(w, X, size):
                 self._wrong_drawn = (w, X, size, revision)
                 return
             pos = X[rows]
@@ -752,7 +752,7 @@ class Canvas(pg.PlotWidget):
             self._wrong_drawn = None
             self.wrong.setData(pos=np.empty((0, 2)))
 
-    def _wrong_unmoved(self, w, X, size, rows) -> bool:
+    def _wrong_unmoved(self, w, X, size) -> bool:
         """The crosses drawn last are of this mask, these points and size, and no point under one has moved since
         (a drag's frame and its edit each ask, and the hand carries one point, seldom a misclassified one): nothing
         to compare or move, where a pass over the crosses cost 0.2 ms a call at 10,000 points."""
@@ -760,7 +760,7 @@ class Canvas(pg.PlotWidget):
         if drawn is None or drawn[0] is not w or drawn[1] is not X or drawn[2] != size or drawn[3] is None:
             return False
         moved = self.doc.moves_since(drawn[3])
-        return moved is not None and not np.isin(moved[0], rows).any()
+        return moved is not None and not w[moved[0]].any()  # (the mask read at the moved rows)
 
     def _set_image(self, item, image, bounds):
         if image is None:

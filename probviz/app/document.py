@@ -74,11 +74,14 @@ class EditLog:
         moved), if moves are all that happened to the points since then; else None."""
         if revision < self._valid_from:
             return None
+        moves = self._moves
+        start = len(moves)
+        while start and moves[start - 1][0] > revision:  # (most asks are of the last move or two: from the end)
+            start -= 1
         first: dict[int, np.ndarray] = {}
-        for rev, indices, old in self._moves:
-            if rev > revision:
-                for i, row in zip(indices.tolist(), old):
-                    first.setdefault(i, row)
+        for _, indices, old in moves[start:]:
+            for i, row in zip(indices.tolist(), old):
+                first.setdefault(i, row)
         idx = np.fromiter(first, dtype=np.int64, count=len(first))
         return idx, np.array([first[i] for i in idx]).reshape(-1, 2)
 

@@ -204,3 +204,30 @@ def test_a_drag_is_one_undo_step(qapp):
     assert doc.undo_stack.count() == 2 and doc.undo_stack.undoText() == "Move point"
     doc.undo_stack.undo()
     np.testing.assert_array_equal(doc.X, [[0, 0]])
+
+
+def test_the_edit_log_says_each_moved_points_first_row_since_any_revision():
+    """moves_since(r): every point moved after revision r with the row it had at r (its first move's old row),
+    for every r since the last other change of the points (or the oldest move remembered); None before it.
+    Checked against the rows replayed from the start, for random moves of random points."""
+    from probviz.app.document import MOVE_LOG, EditLog
+
+    rng = np.random.default_rng(7)
+    log = EditLog()
+    X = rng.normal(size=(6, 2))
+    history, moved = {0: X.copy()}, {}  # the points at each revision, and those moved to make it
+    for _ in range(40):
+        idx = rng.choice(6, size=rng.integers(1, 4), replace=False)
+        log.moved(idx, X[idx])
+        X[idx] = rng.normal(size=(len(idx), 2))
+        history[log.revision], moved[log.revision] = X.copy(), set(idx.tolist())
+    for r in range(0, log.revision + 1):
+        idx, rows = log.moves_since(r)
+        assert sorted(idx.tolist()) == sorted(set().union(*(moved[q] for q in moved if q > r)))
+        np.testing.assert_array_equal(rows, history[r][idx])
+    assert len(log.moves_since(log.revision)[0]) == 0
+    log.replaced()
+    assert log.moves_since(log.revision - 1) is None and len(log.moves_since(log.revision)[0]) == 0
+    for _ in range(MOVE_LOG + 3):  # only the last MOVE_LOG moves are remembered
+        log.moved(np.array([0]), X[:1])
+    assert log.moves_since(log.revision - MOVE_LOG) is not None and log.moves_since(log.revision - MOVE_LOG - 1) is None
