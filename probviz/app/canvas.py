@@ -53,6 +53,32 @@ class Curve(pg.PlotCurveItem):
         super().setData(*args, **kargs)
 
     under = None  # the curve this one is drawn under as its outline (see :meth:`getPath`)
+    _pixel = None  # a pixel's lengths along the data's x and y, kept until the view's transform changes
+
+    def viewTransformChanged(self):  # noqa: N802
+        self._pixel = None
+        super().viewTransformChanged()
+
+    def boundingRect(self):  # noqa: N802
+        """As pyqtgraph's (the data's bounds, out by the pen's half width in pixels), with a pixel's lengths kept
+        until the view's transform changes: pyqtgraph asks the view for its device transform each time the data
+        changes (a drag changes a few curves every frame, 50 us each)."""
+        if self._boundingRect is None:
+            (x0, x1), (y0, y1) = self.dataBounds(ax=0), self.dataBounds(ax=1)
+            if x0 is None or x1 is None or y0 is None or y1 is None:
+                return QRectF()
+            pad = self.pixelPadding()
+            px = py = 0.0
+            if pad > 0:
+                if self._pixel is None:
+                    vx, vy = self.pixelVectors()
+                    try:
+                        self._pixel = (vx.length(), vy.length())
+                    except (AttributeError, OverflowError):  # no view yet, or a pixel beyond float64: pyqtgraph's
+                        return super().boundingRect()
+                px, py = self._pixel[0] * pad, self._pixel[1] * pad
+            self._boundingRect = QRectF(x0 - px, y0 - py, 2 * px + x1 - x0, 2 * py + y1 - y0)
+        return self._boundingRect
 
     def getPath(self):  # noqa: N802
         """The path of the curve this one outlines when it holds that curve's very arrays (the boundaries' outline

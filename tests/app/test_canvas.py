@@ -4,7 +4,7 @@ import re
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtTest import QTest
 
@@ -1595,3 +1595,34 @@ def test_the_boundaries_outline_is_drawn_along_them_and_the_compared_models_line
     assert overlays
     np.testing.assert_array_equal(drawn(canvas.boundary_outline), finite(lines + overlays))
     np.testing.assert_array_equal(drawn(canvas.boundary), finite(lines))
+
+
+def test_a_curves_extent_is_pyqtgraphs_after_the_view_zooms_and_the_window_resizes(qtbot, window):
+    """A curve's extent (its data's bounds, out by its pen's half width in pixels) keeps a pixel's size until the
+    view's transform changes: after new data, a zoom and a resize it is the rectangle pyqtgraph computes afresh."""
+    import pyqtgraph as pg
+
+    assert window.open_path("example:fruit")
+    settle(window)
+    canvas = window.canvas
+    item = canvas.boundary
+
+    def same_as_pyqtgraphs():
+        ours = QRectF(item.boundingRect())
+        item.invalidateBounds()
+        theirs = QRectF(pg.PlotCurveItem.boundingRect(item))
+        item.invalidateBounds()
+        assert ours == theirs and ours.width() > 0, (ours, theirs)
+
+    same_as_pyqtgraphs()
+    item.setData([0.0, 1.0, 2.0], [0.0, 2.0, 1.0])
+    same_as_pyqtgraphs()
+    x0, x1, y0, y1 = canvas.view_bounds()
+    canvas.vb.setRange(xRange=(x0, x0 + (x1 - x0) / 3), yRange=(y0, y1), padding=0)  # a pixel a third as wide
+    settle(window)
+    item.setData([0.0, 1.0, 2.0], [0.0, 2.0, 1.5])
+    same_as_pyqtgraphs()
+    window.resize(window.width() - 200, window.height() - 100)
+    settle(window)
+    item.setData([0.0, 1.0, 2.0], [0.0, 2.0, 1.25])
+    same_as_pyqtgraphs()
