@@ -36,7 +36,7 @@ def line_pen(style: Style, line: str, color=None, ratio: float = 1.0, cosmetic: 
     for these arguments the first time: the canvas asks for its pens with every frame and every edit)."""
     try:
         return QPen(_line_pen(style, line, color, ratio, cosmetic))
-    except TypeError:  # a colour that is not hashable (a QColor)
+    except TypeError:  # a colour that is not hashable (a list of components)
         return _line_pen.__wrapped__(style, line, color, ratio, cosmetic)
 
 

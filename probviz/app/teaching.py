@@ -70,8 +70,9 @@ class FormulaLabel(QLabel):
         size = self.size()
         self._held = True
         self.setFixedSize(size)
-        super().setText(unbroken(text))
-        need = self._measure(unbroken(text), size.width())
+        shown = unbroken(text)
+        super().setText(shown)
+        need = self._measure(shown, size.width())
         if need > size.height():
             self.setFixedHeight(need)
 
