@@ -604,6 +604,10 @@ class Canvas(pg.PlotWidget):
             ax.setTextPen(fg)
             ax.setTickFont(font)
             ax.label.setFont(font)
+            # pyqtgraph keeps an axis's room for the largest numbers it has drawn, within 10 pixels: for new text it
+            # starts again from its first room, as at the start (F5 and back left the plot a few pixels taller)
+            ax.textWidth, ax.textHeight = ax.style["tickTextWidth"], ax.style["tickTextHeight"]
+            ax.setStyle()  # (laid out again for that room)
         # a tick label is centred on its tick: at the top of the plot half of it stands above, at the right end
         # half of it stands beyond; room kept for both (and the plot does not run into the window's edge),
         # and the bottom axis draws a label that reaches into that room (pyqtgraph hides it otherwise)

@@ -710,3 +710,28 @@ def test_f5_with_a_bayesian_sgd_step_leaves_the_window_its_height(qtbot, window)
     qtbot.wait(30)
     settle(window)
     assert not window.presentation_action.isChecked() and window.height() == height, window.height()
+
+
+def test_the_plot_and_its_axes_are_where_they_were_after_f5_twice(qtbot, window):
+    """F5 and F5 again: the plot's box, the axes' room for their numbers and their names are as before (pyqtgraph
+    keeps an axis's room for the largest numbers it has drawn, within 10 pixels: the presentation's text left the
+    plot a few pixels shorter and the x axis's name nearer its numbers)."""
+    assert window.open_path("example:fruit")
+    settle(window)
+    canvas = window.canvas
+
+    def places():
+        qtbot.wait(30)
+        settle(window)
+        canvas.viewport().repaint()  # (an axis takes the room its numbers need as it draws them)
+        settle(window)
+        bottom, left = canvas.plotItem.getAxis("bottom"), canvas.plotItem.getAxis("left")
+        return (canvas.vb.sceneBoundingRect().getRect(), bottom.sceneBoundingRect().getRect(),
+                left.sceneBoundingRect().getRect(), bottom.label.pos().y(), left.label.pos().x())
+
+    before = places()
+    for _ in range(2):
+        qtbot.keyClick(window, Qt.Key.Key_F5)
+        assert places() != before  # (larger text, a larger room)
+        qtbot.keyClick(window, Qt.Key.Key_F5)
+        assert places() == before
