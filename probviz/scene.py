@@ -666,7 +666,8 @@ def _outlines(S: np.ndarray, xs, ys) -> list[Boundary]:
 
     The K - 1 planes are traced as one: stacked one above another, a row of masked nodes between each two,
     in the grid's index coordinates, then placed on the axes (linear between nodes, as a trace on the axes
-    places them). A trace's fixed costs were most of a draft: 1.7 against 0.6 ms for three classes."""
+    places them). The numpy work around each trace was a good part of a draft: 1.75 against 1.4 ms for three
+    classes (contourpy's own part goes by the grid's cells, 0.26 ms a 128-node plane)."""
     K, R, C = S.shape
     if K < 2:
         return []
