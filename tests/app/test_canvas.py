@@ -1626,3 +1626,39 @@ def test_a_curves_extent_is_pyqtgraphs_after_the_view_zooms_and_the_window_resiz
     settle(window)
     item.setData([0.0, 1.0, 2.0], [0.0, 2.0, 1.25])
     same_as_pyqtgraphs()
+
+
+@pytest.mark.parametrize("period,width", [(9.0, 2.2), (16.2, 3.96), (5.0, 1.0), (7.0, 4.0)])
+def test_the_hatching_repeats_one_stripe_without_seams(qapp, period, width):
+    """One-vs-rest's undecided regions are hatched with stripes rising to the right, round(period) pixels apart
+    along x, alike wherever they fall on the screen: inside the region every pixel equals the one a period to
+    its right, and the one up and to the right (x + 1, y - 1) within antialiasing, across the edges of the brush's
+    tiles; the stripes
+    cover about the share their width takes; outside the region nothing is drawn."""
+    from PySide6.QtGui import QPainter, QPainterPath, QTransform
+
+    from probviz.app.canvas import Hatching
+
+    image = QImage(420, 320, QImage.Format.Format_RGB32)
+    image.fill(QColor(255, 255, 255))
+    item = Hatching()
+    item.set_look(QColor(0, 0, 0, 120), period, width)
+    path = QPainterPath()
+    path.addRect(QRectF(1.0, 1.0, 8.0, 6.0))  # data coordinates: 40 x 40 pixels a unit, y up
+    item.setPath(path)
+    painter = QPainter(image)
+    painter.setTransform(QTransform(40.0, 0.0, 0.0, -40.0, 13.0, 307.0))
+    item.paint(painter, None)
+    painter.end()
+    gray = np.frombuffer(image.constBits(), np.uint8).reshape(320, 420, 4)[..., 0].astype(int)
+    left, right, top, bottom = 13 + 40, 13 + 360, 307 - 280, 307 - 40  # the region's pixels
+    inside = gray[top + 1:bottom - 1, left + 1:right - 1]
+    n = round(period)
+    np.testing.assert_array_equal(inside[:, n:], inside[:, :-n])
+    assert np.abs(inside[:-1, 1:] - inside[1:, :-1]).max() <= 3  # (x + 1, y - 1) as (x, y), to antialiasing
+    ink = 1 - inside[0, :n] / 255
+    share = ink.sum() / n / (120 / 255)  # the stripes' ink in a period along x, as a share of full cover
+    assert abs(share - width * np.sqrt(2) / n) < 0.12, share
+    outside = np.ones(gray.shape, bool)
+    outside[top - 1:bottom + 1, left - 1:right + 1] = False
+    assert (gray[outside] == 255).all()
