@@ -309,3 +309,38 @@ def test_a_weak_raw_penalty_is_minimised_not_stopped_at_a_small_gradient(case):
     # (Powell, searching without a gradient, goes 1.5e-15 further on the first case). The stops this
     # guards against were 5x and 2.5e4x the minimum.
     assert E_fit <= E_ref * (1 + 1e-6) + 4 * N * np.finfo(float).eps, (E_fit, E_ref)
+
+
+@pytest.mark.parametrize("K,F", [(2, 3), (3, 3), (4, 6)])
+@pytest.mark.parametrize("partial", [False, True])
+def test_a_newton_direction_solves_its_damped_system(K, F, partial):
+    """The step of the safeguarded Newton driver (and of a drag's one-step draft) solves (H + damping I) d = g,
+    H the curvature plus the penalty R in each class's diagonal block (softmax), or per two-class problem
+    (C_k + R + damping I) d_k = g_k, on the free weights only, the others zero: checked against the system
+    written out here (numpy's kron and a dense solve)."""
+    from probviz.models.newton import BinaryBatch, Multinomial
+
+    rng = np.random.default_rng(K * 10 + F + partial)
+    free = np.ones((K, F), bool)
+    if partial:
+        free[rng.random((K, F)) < 0.3] = False
+        free[0, 0] = True
+    A = rng.normal(size=(K * F, K * F))
+    C = A @ A.T  # a curvature: symmetric, positive definite
+    B = rng.normal(size=(F, F))
+    R = B @ B.T
+    G = rng.normal(size=(K, F))
+    idx = np.flatnonzero(free.ravel())
+    for damping in (0.0, 2.5):
+        d = Multinomial.direction(C, R, G, free, damping)
+        H = C + np.kron(np.eye(K), R) + damping * np.eye(K * F)
+        want = np.zeros(K * F)
+        want[idx] = np.linalg.solve(H[np.ix_(idx, idx)], G.ravel()[idx])
+        np.testing.assert_allclose(d.ravel(), want, rtol=1e-9, atol=1e-12)
+        Cs = np.stack([C[k * F:(k + 1) * F, k * F:(k + 1) * F] for k in range(K)])
+        d = BinaryBatch.direction(Cs, R, G, free, damping)
+        for k in range(K):
+            on = free[k]
+            want = np.linalg.solve((Cs[k] + R + damping * np.eye(F))[np.ix_(on, on)], G[k, on])
+            np.testing.assert_allclose(d[k, on], want, rtol=1e-9, atol=1e-12)
+            assert np.all(d[k, ~on] == 0)
