@@ -52,7 +52,14 @@ def _fit_height(table: QTableWidget) -> None:
 
 class FittedTable(QTableWidget):
     """A table kept as tall as its rows (:func:`_fit_height`) when its font changes too: leaving presentation
-    mode, the rows kept the larger text's height, with an empty band below them."""
+    mode, the rows kept the larger text's height, with an empty band below them. Its headers stay as they are
+    when a cell is selected: Qt bolds the label of a selected cell's column and row, wider than the section
+    made to fit the label's own font ("LDA (shared covariance)" lost its closing parenthesis)."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.horizontalHeader().setHighlightSections(False)
+        self.verticalHeader().setHighlightSections(False)
 
     def changeEvent(self, event):  # noqa: N802 (Qt's name)
         super().changeEvent(event)

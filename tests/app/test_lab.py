@@ -780,3 +780,31 @@ def test_a_discriminants_section_says_why_nothing_is_plotted_and_keys_no_curves(
     doc.set_model("lda")  # a model with p(C_k|x): its curves, and their key
     settle(window)
     assert lab.section_key.isVisible() and lab._section_slot.isVisible()
+
+
+def test_a_selected_cell_leaves_the_model_names_whole(qtbot, window):
+    """A person clicks a cell of the comparison table: the headers look as they did (Qt bolded the label of the
+    selected cell's column, wider than its section, and "LDA (shared covariance)" lost its closing parenthesis),
+    and every model's name fits its column in the font it is drawn in, beside the style's margins."""
+    from PySide6.QtWidgets import QStyle
+
+    doc = _fruit(window)
+    doc.view_state.set_compare("logistic")
+    window.lab_dock.show()
+    window.lab_dock.raise_()
+    settle(window)
+    table = window.lab.table
+    header, rows = table.horizontalHeader(), table.verticalHeader()
+    assert table.columnCount() == 2 and "covariance)" in table.horizontalHeaderItem(0).text()
+    before = header.grab().toImage(), rows.grab().toImage()
+    cell = table.visualItemRect(table.item(1, 0))
+    QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell.center())
+    settle(window)
+    assert table.currentRow() == 1 and table.currentColumn() == 0 and table.item(1, 0).isSelected()
+    after = header.grab().toImage(), rows.grab().toImage()
+    assert before[0] == after[0] and before[1] == after[1]
+    margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+    fm = header.fontMetrics()
+    for c in range(table.columnCount()):
+        widest = max(fm.horizontalAdvance(line) for line in table.horizontalHeaderItem(c).text().split("\n"))
+        assert widest + 2 * margin <= header.sectionSize(c), (c, widest, header.sectionSize(c))
