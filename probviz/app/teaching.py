@@ -25,13 +25,22 @@ def unbroken(text: str) -> str:
     the bar of p(C|x) or a slash (1/K), around " = ", " ≈ ", " ∝ " or " ∓ ", after ln or exp (they keep their
     argument), between "eq." or "Bishop" and its number or "accuracy" and its value, or after the commas of a
     coordinate pair or a short vector. A vector longer than WHOLE_GROUP characters (nine RBF weights) breaks after
-    its commas: kept whole, it made the panel as wide as itself."""
+    its commas: kept whole, it made the panel as wide as itself. A chain of relations, a = ln p(x|C)p(C) = -4.9,
+    may break before its second sign and those after it, as displayed formulas do: whole, the probe's line was
+    wider than the Model panel in presentation mode at 1024 x 768."""
     text = text.replace("|", "|\u2060")
     text = re.sub(r" ([=≈∝∓±]) ", "\u00a0\\1\u00a0", text)  # a relation keeps both its sides
     text = re.sub(r"(?<=\S)/(?=[^\s/]{1,8}(?![^\s/]))", "/\u2060", text)  # 1/K, (α/2)‖w‖² (not a long path)
     text = re.sub(r"\b(ln|exp|eqs?\.|accuracy|Bishop) ", "\\1\u00a0", text)
-    return re.sub(r"\(([^()]*)\)", lambda m: "(" + (m.group(1).replace(", ", ",\u00a0")
+    text = re.sub(r"\(([^()]*)\)", lambda m: "(" + (m.group(1).replace(", ", ",\u00a0")
                                                     if len(m.group(1)) <= WHOLE_GROUP else m.group(1)) + ")", text)
+    return "".join(_chain(piece) for piece in re.split(r"([ \n])", text))
+
+
+def _chain(piece: str) -> str:
+    """An unbreakable piece of text with a break allowed before each relation after its first."""
+    parts = re.split("(\u00a0[=≈∝∓±]\u00a0)", piece)
+    return "".join(parts[:3]) + "".join(" " + parts[i][1:] + parts[i + 1] for i in range(3, len(parts), 2))
 
 
 _ANY_SIZE = (1 << 24) - 1  # Qt's QWIDGETSIZE_MAX: no maximum

@@ -299,7 +299,9 @@ def test_the_first_start_follows_the_desktops_light_or_dark(qtbot, monkeypatch, 
 
 
 def test_formulas_wrap_between_terms_never_inside_one(qtbot, window):
-    """The probe panel used to break "p(1|" from "x)"; a narrow panel wraps between terms instead."""
+    """The probe panel used to break "p(1|" from "x)"; a narrow panel wraps between terms instead. A relation
+    keeps both its sides; a chain of them (a = ln p(x|C)p(C) = -4.9) may go on on the next line with its second
+    sign, after a line that holds its first relation whole."""
     assert window.open_path("example:fruit")
     settle(window)
     window.dock.setMinimumWidth(0)
@@ -308,9 +310,11 @@ def test_formulas_wrap_between_terms_never_inside_one(qtbot, window):
     for label in (window.panel.probe.text, window.panel.params.text, window.panel.lesson):
         layout_lines = wrapped_lines(label)
         assert len(layout_lines) > len(label.text().split("\n")), "the test needs a panel narrow enough to wrap"
-        for line in layout_lines:
+        for before, line in zip([""] + layout_lines, layout_lines):
             assert not line.rstrip().endswith(("|", "(", "=", ",\u00a0")), line
-            assert not line.lstrip().startswith(("x)", "|", "=", ")")), line
+            assert not line.lstrip().startswith(("x)", "|", ")")), line
+            if line.lstrip().startswith("="):  # a chain's next relation, after one whole relation
+                assert re.search("\u00a0=\u00a0\\S", before), (before, line)
 
 
 def test_a_log_stays_with_its_argument_at_every_width(qtbot, window):

@@ -735,3 +735,23 @@ def test_the_plot_and_its_axes_are_where_they_were_after_f5_twice(qtbot, window)
         assert places() != before  # (larger text, a larger room)
         qtbot.keyClick(window, Qt.Key.Key_F5)
         assert places() == before
+
+
+def test_the_model_panel_does_not_scroll_sideways_in_a_window_narrower_than_the_projector(qtbot, window):
+    """On a 1024 x 768 projector the window opens 972 pixels wide (the window manager's frame around it). In
+    presentation mode with the Model panel (F5, F9) the probe's line "a = ln p(x|apple)p(apple) = -4.905", kept
+    whole, made the panel wider than its room and it scrolled sideways. The chain now breaks before its second
+    "=", and the panel fits."""
+    window.resize(972, 710)
+    assert window.open_path("example:fruit")
+    settle(window)
+    try:
+        for k in ("F5", "F9"):
+            qtbot.keyClick(window, getattr(Qt.Key, f"Key_{k}"))
+            settle(window)
+        qtbot.wait(50)  # the dock widens after Qt has laid it out
+        settle(window)
+        assert window.dock.isVisible() and "ln p(x|apple)p(apple) = " in window.panel.probe.text.plain()
+        assert window.dock.widget().horizontalScrollBar().maximum() == 0
+    finally:
+        qtbot.keyClick(window, Qt.Key.Key_F5)
