@@ -808,3 +808,30 @@ def test_a_selected_cell_leaves_the_model_names_whole(qtbot, window):
     for c in range(table.columnCount()):
         widest = max(fm.horizontalAdvance(line) for line in table.horizontalHeaderItem(c).text().split("\n"))
         assert widest + 2 * margin <= header.sectionSize(c), (c, widest, header.sectionSize(c))
+
+
+def test_the_comparison_of_three_classes_shows_both_columns_whole(qtbot, window):
+    """A new user added a third class and compared LDA with logistic regression: the longer row labels (eq. 4.108)
+    made the table a few pixels wider than the Lab gave it; a click on the logistic column scrolled it sideways
+    and LDA's "-40.59" read "40.59". The Lab makes room for the whole table: no sideways scrolling, before or
+    after the click, and every cell of both columns inside the table's view."""
+    doc = _fruit(window)
+    doc.add_points(np.array([[3.0, 0.0], [3.2, 0.3], [2.8, -0.2], [3.1, 0.5]]), 2)
+    doc.view_state.set_compare("logistic")
+    window.lab_dock.show()
+    window.lab_dock.raise_()
+    settle(window)
+    table = window.lab.table
+    assert table.columnCount() == 2 and any("4.108" in table.verticalHeaderItem(r).text()
+                                            for r in range(table.rowCount()))
+    bar = table.horizontalScrollBar()
+    cell = table.visualItemRect(table.item(3, 1))
+    QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell.center())
+    settle(window)
+    assert table.item(3, 1).isSelected()
+    assert bar.maximum() == 0 and bar.value() == 0
+    view = table.viewport().rect()
+    for r in range(table.rowCount()):
+        for c in range(2):
+            if table.item(r, c) is not None:
+                assert view.contains(table.visualItemRect(table.item(r, c))), (r, c)

@@ -333,12 +333,14 @@ def test_a_newton_direction_solves_its_damped_system(K, F, partial):
     idx = np.flatnonzero(free.ravel())
     for damping in (0.0, 2.5):
         d = Multinomial.direction(C, R, G, free, damping)
+        assert d.shape == G.shape
         H = C + np.kron(np.eye(K), R) + damping * np.eye(K * F)
         want = np.zeros(K * F)
         want[idx] = np.linalg.solve(H[np.ix_(idx, idx)], G.ravel()[idx])
         np.testing.assert_allclose(d.ravel(), want, rtol=1e-9, atol=1e-12)
         Cs = np.stack([C[k * F:(k + 1) * F, k * F:(k + 1) * F] for k in range(K)])
         d = BinaryBatch.direction(Cs, R, G, free, damping)
+        assert d.shape == G.shape
         for k in range(K):
             on = free[k]
             want = np.linalg.solve((Cs[k] + R + damping * np.eye(F))[np.ix_(on, on)], G[k, on])
