@@ -24,8 +24,9 @@ def unbroken(text: str) -> str:
     """Text for a wrapping label that breaks lines between terms, never inside one: no break after
     the bar of p(C|x) or a slash (1/K), around " = ", " ≈ ", " ∝ " or " ∓ ", after ln or exp (they keep their
     argument), between "eq." or "Bishop" and its number or "accuracy" and its value, or after the commas of a
-    coordinate pair or a short vector. A vector longer than WHOLE_GROUP characters (nine RBF weights) breaks after
-    its commas: kept whole, it made the panel as wide as itself. A chain of relations, a = ln p(x|C)p(C) = -4.9,
+    coordinate pair or a short vector, or inside a short row of a matrix [a b; c d] (it breaks between rows). A vector
+    longer than WHOLE_GROUP characters (nine RBF weights) breaks after its commas: kept whole, it made the panel as
+    wide as itself. A chain of relations, a = ln p(x|C)p(C) = -4.9,
     may break before its second sign and those after it, as displayed formulas do: whole, the probe's line was
     wider than the Model panel in presentation mode at 1024 x 768."""
     text = text.replace("|", "|\u2060")
@@ -34,6 +35,8 @@ def unbroken(text: str) -> str:
     text = re.sub(r"\b(ln|exp|eqs?\.|accuracy|Bishop) ", "\\1\u00a0", text)
     text = re.sub(r"\(([^()]*)\)", lambda m: "(" + (m.group(1).replace(", ", ",\u00a0")
                                                     if len(m.group(1)) <= WHOLE_GROUP else m.group(1)) + ")", text)
+    text = re.sub(r"\[([^\[\]]*)\]", lambda m: "[" + "; ".join(row.replace(" ", "\u00a0") if len(row) <= WHOLE_GROUP
+                                                            else row for row in m.group(1).split("; ")) + "]", text)
     return "".join(_chain(piece) for piece in re.split(r"([ \n])", text))
 
 

@@ -293,6 +293,8 @@ def test_unbroken_keeps_short_fractions_equation_numbers_and_values_whole():
         "(α/\u20602)‖w‖² and σ(a)\u00a0≈\u00a0Φ(λa) (Bishop\u00a04.5.2)"
     assert unbroken("p(w|t) ∝ p(t|w)p(w); σ(μ_a ∓ σ_a)") == \
         "p(w|\u2060t)\u00a0∝\u00a0p(t|\u2060w)p(w); σ(μ_a\u00a0∓\u00a0σ_a)"
+    # a short matrix breaks between its rows only (a projector's Parameters box left "0.3154]" alone on a line)
+    assert unbroken("Σ = [0.203 0.1134; 0.1134 0.3154]") == "Σ\u00a0=\u00a0[0.203\u00a00.1134; 0.1134\u00a00.3154]"
     # a chain may break before its second relation (the probe's line in presentation mode), one relation never
     assert unbroken("a = ln p(x|C)p(C) = -4.9 ≈ -5\nx = 1   y = 2") == \
         "a\u00a0=\u00a0ln\u00a0p(x|\u2060C)p(C) =\u00a0-4.9 ≈\u00a0-5\nx\u00a0=\u00a01   y\u00a0=\u00a02"
