@@ -24,11 +24,11 @@ def unbroken(text: str) -> str:
     """Text for a wrapping label that breaks lines between terms, never inside one: no break after
     the bar of p(C|x) or a slash (1/K), around " = ", " ≈ ", " ∝ " or " ∓ ", after ln or exp (they keep their
     argument), between "eq." or "Bishop" and its number or "accuracy" and its value, or after the commas of a
-    coordinate pair or a short vector, or inside a short row of a matrix [a b; c d] (it breaks between rows). A vector
-    longer than WHOLE_GROUP characters (nine RBF weights) breaks after its commas: kept whole, it made the panel as
-    wide as itself. A chain of relations, a = ln p(x|C)p(C) = -4.9,
-    may break before its second sign and those after it, as displayed formulas do: whole, the probe's line was
-    wider than the Model panel in presentation mode at 1024 x 768."""
+    coordinate pair or a short vector, or inside a short row of a matrix [a b; c d] (it breaks between rows). A
+    vector longer than WHOLE_GROUP characters (nine RBF weights) breaks after its commas: kept whole, it made the
+    panel as wide as itself. A chain of relations (a = ln p(x|C)p(C) = -4.9) may break before its second sign and
+    those after it, as displayed formulas do: whole, the probe's line was wider than the Model panel in
+    presentation mode at 1024 x 768."""
     text = text.replace("|", "|\u2060")
     text = re.sub(r" ([=≈∝∓±]) ", "\u00a0\\1\u00a0", text)  # a relation keeps both its sides
     text = re.sub(r"(?<=\S)/(?=[^\s/]{1,8}(?![^\s/]))", "/\u2060", text)  # 1/K, (α/2)‖w‖² (not a long path)
