@@ -354,9 +354,11 @@ def log_likelihood_text(v: float) -> str:
 
 def comparison_rows(K: int) -> tuple[str, ...]:
     """The Lab's comparison rows; the likelihoods name their kind and Bishop's equation (K classes).
-    The longest is on two lines: a narrow dock keeps room for two models' columns."""
+    Those with an equation are on two lines: a narrow dock keeps room for two models' columns (on one line,
+    "ln p(t|X), eq. 4.108" of three classes made the table wider than the Lab, and a click on the second model's
+    column scrolled the first's minus signs out of sight)."""
     eq = "4.90" if K <= 2 else "4.108"
-    return ("parameters", "accuracy", "held-out accuracy", f"ln p(t|X), eq. {eq}", "held-out ln p(t|X)",
+    return ("parameters", "accuracy", "held-out accuracy", f"ln p(t|X),\neq. {eq}", "held-out ln p(t|X)",
             "joint ln p(X,t),\neq. 4.71", "true error")
 
 

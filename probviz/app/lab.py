@@ -56,22 +56,13 @@ class FittedTable(QTableWidget):
     when a cell is selected: Qt bolds the label of a selected cell's column and row, wider than the section
     made to fit the label's own font ("LDA (shared covariance)" lost its closing parenthesis)."""
 
-    def __init__(self, *args, whole_width: bool = False):
+    def __init__(self, *args):
         super().__init__(*args)
         self.horizontalHeader().setHighlightSections(False)
         self.verticalHeader().setHighlightSections(False)
-        if whole_width:  # never narrower than its columns: the panel makes room (the comparison's two columns)
-            for changed in (self.horizontalHeader().sectionResized, self.horizontalHeader().geometriesChanged,
-                            self.verticalHeader().geometriesChanged):
-                changed.connect(self._fit_width)
-
-    def _fit_width(self, *_):
-        """As wide as its row labels and columns: three classes' longer row labels made the comparison a few
-        pixels wider than the panel gave it, and a click on the second model's column scrolled it sideways, the
-        first column's minus signs out of sight."""
-        width = self.verticalHeader().sizeHint().width() + self.horizontalHeader().length() + 2 * self.frameWidth()
-        if width != self.minimumWidth():
-            self.setMinimumWidth(width)
+        # narrower than its columns, it scrolls by pixels: by whole columns a click on a cell moved the first
+        # column half out of sight
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
 
     def changeEvent(self, event):  # noqa: N802 (Qt's name)
         super().changeEvent(event)
@@ -220,7 +211,7 @@ class LabPanel(QWidget):
         labels_follow_fields(form)
         v.addLayout(form)
         rows = comparison_rows(2)
-        self.table = FittedTable(len(rows), 0, whole_width=True)  # a column per model, a row per measure
+        self.table = FittedTable(len(rows), 0)  # a column per model, a row per measure
         self.table.setVerticalHeaderLabels(rows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
