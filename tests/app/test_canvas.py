@@ -1632,9 +1632,8 @@ def test_a_curves_extent_is_pyqtgraphs_after_the_view_zooms_and_the_window_resiz
 def test_the_hatching_repeats_one_stripe_without_seams(qapp, period, width):
     """One-vs-rest's undecided regions are hatched with stripes rising to the right, round(period) pixels apart
     along x, alike wherever they fall on the screen: inside the region every pixel equals the one a period to
-    its right, and the one up and to the right (x + 1, y - 1) within antialiasing, across the edges of the brush's
-    tiles; the stripes
-    cover about the share their width takes; outside the region nothing is drawn."""
+    its right, and the one up and to the right (x + 1, y - 1) within antialiasing, across the edges of the
+    brush's tiles; the stripes cover about the share their width takes; outside the region nothing is drawn."""
     from PySide6.QtGui import QPainter, QPainterPath, QTransform
 
     from probviz.app.canvas import Hatching
