@@ -37,12 +37,17 @@ def unbroken(text: str) -> str:
                                                     if len(m.group(1)) <= WHOLE_GROUP else m.group(1)) + ")", text)
     text = re.sub(r"\[([^\[\]]*)\]", lambda m: "[" + "; ".join(row.replace(" ", "\u00a0") if len(row) <= WHOLE_GROUP
                                                             else row for row in m.group(1).split("; ")) + "]", text)
-    return "".join(_chain(piece) for piece in re.split(r"([ \n])", text))
+    return _CHAIN.sub(_chain, text)
 
 
-def _chain(piece: str) -> str:
-    """An unbreakable piece of text with a break allowed before each relation after its first."""
-    parts = re.split("(\u00a0[=≈∝∓±]\u00a0)", piece)
+_RELATION = "\u00a0[=≈∝∓±]\u00a0"  # a relation glued to both its sides
+#: an unbreakable stretch of text with two relations or more (a chain), tried from a stretch's start only
+_CHAIN = re.compile(f"(?<![^ \\n])[^ \\n]*{_RELATION}[^ \\n]*{_RELATION}[^ \\n]*")
+
+
+def _chain(match: re.Match) -> str:
+    """A chain of relations with a break allowed before each relation after its first."""
+    parts = re.split(f"({_RELATION})", match.group(0))
     return "".join(parts[:3]) + "".join(" " + parts[i][1:] + parts[i + 1] for i in range(3, len(parts), 2))
 
 
